@@ -1,0 +1,140 @@
+import { awscdk, javascript, JsonFile } from 'projen';
+
+// aws-cdk-lib floor for consumers (peer dependency). 2.257.0 is the first release cdk-nag v3 supports, and its L1s
+// already carry every property this library emits (InferenceComponent Specification/RuntimeConfig, EndpointConfig
+// RoutingConfig/ManagedInstanceScaling, FeatureGroup OfflineStoreConfig.TableFormat). We test against a newer release
+// (below) because aws-cdk-lib >= 2.262 validates templates against the CloudFormation schemas.
+const CDK_FLOOR = '2.257.0';
+const CDK_TESTED = '2.276.0';
+
+const project = new awscdk.AwsCdkConstructLibrary({
+  name: 'cdk-sagemaker-mcp',
+  description: 'AWS CDK constructs and a typed runtime for MCP tool servers on Amazon SageMaker: realtime, async, JumpStart and shared-GPU inference, Feature Store, and training pipelines.',
+  author: 'cdk-sagemaker-mcp developers',
+  authorAddress: 'dev@cdk-sagemaker-mcp.invalid',
+  repositoryUrl: 'https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp.git',
+  keywords: ['cdk', 'sagemaker', 'mcp', 'model-context-protocol', 'inference', 'feature-store', 'pipelines'],
+  defaultReleaseBranch: 'main',
+  packageManager: javascript.NodePackageManager.NPM,
+  projenrcTs: true,
+  prettier: false,
+
+  cdkVersion: CDK_FLOOR,
+  constructsVersion: '10.5.1',
+  peerDependencyOptions: { pinnedDevDependency: false },
+  jsiiVersion: '~6.0.16',
+  typescriptVersion: '^6.0.3',
+  minNodeVersion: '20.0.0',
+
+  publishToPypi: { distName: 'cdk-sagemaker-mcp', module: 'cdk_sagemaker_mcp' },
+  publishToMaven: {
+    javaPackage: 'io.github.cdksagemakermcp',
+    mavenGroupId: 'io.github.cdk-sagemaker-mcp',
+    mavenArtifactId: 'cdk-sagemaker-mcp',
+  },
+  publishToNuget: { dotNetNamespace: 'CdkSageMakerMcp', packageId: 'CdkSageMakerMcp' },
+  publishToGo: { moduleName: 'github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp-go' },
+
+  lambdaAutoDiscover: true,
+  lambdaOptions: {
+    runtime: awscdk.LambdaRuntime.NODEJS_22_X,
+    bundlingOptions: { externals: ['@aws-sdk/*'], sourcemap: false },
+  },
+
+  devDeps: [
+    `aws-cdk-lib@${CDK_TESTED}`,
+    'constructs@10.8.1',
+    'aws-cdk@^2.1148.0',
+    '@types/node@^20',
+    'ts-jest@^29.4.0',
+    'jest@^30.5.0',
+    'cdk-nag@^3.0.2',
+    '@aws-cdk/aws-service-spec',
+    '@aws-cdk/service-spec-types',
+    // The runtime (src/runtime) talks to AWS through SDK v3. Lambda's Node runtime provides it; users of the runtime
+    // subpath install the clients they call (README). Dev-only here so jsii does not demand bundling.
+    '@aws-sdk/client-sagemaker-runtime',
+    '@aws-sdk/client-sagemaker',
+    '@aws-sdk/client-sagemaker-featurestore-runtime',
+    '@aws-sdk/client-dynamodb',
+    '@aws-sdk/lib-dynamodb',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/client-athena',
+    '@aws-sdk/client-sqs',
+    '@smithy/node-http-handler',
+    '@types/aws-lambda',
+    // local stand-ins for AWS (tests)
+    'dynalite@4.0.0',
+    's3rver@3.7.1',
+    // SQL engine that executes the generated offline-store (Athena/Trino) SQL in tests
+    '@duckdb/node-api',
+    // MCP server and client (v2), bundled into the MCP server handler; zod for tool schemas
+    '@modelcontextprotocol/server@^2.4.0',
+    '@modelcontextprotocol/client@^2.4.0',
+    '@modelcontextprotocol/node@^2.1.2',
+    'zod@^4.2.0',
+    '@aws-lambda-powertools/logger',
+    // benchmarks only: the catalog we compare against
+    '@cdklabs/generative-ai-cdk-constructs',
+  ],
+  gitignore: ['cdk.out', '/examples/cdk.out', '.bench-out', 'test/**/*.snapshot/**/asset.*', '*.tsbuildinfo'],
+  jestOptions: {
+    // Snapshots are checked, never rewritten, by `test` (use `npx projen test:update` to accept a change on purpose).
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    passWithNoTests: false,
+    jestConfig: {
+      testTimeout: 60_000,
+      // Tests start local servers on random ports; keep the suite within the machine's 2 cores.
+      maxWorkers: 2,
+    },
+  },
+});
+
+// Local and CI packaging is JS-only: Python/Java/.NET/Go need registries this machine cannot reach. The release
+// workflow still packages every language; `npx projen pacmak:check` proves the bindings generate offline.
+const packageTask = project.tasks.tryFind('package')!;
+packageTask.reset();
+packageTask.spawn(project.tasks.tryFind('package:js')!);
+
+project.addTask('pacmak:check', {
+  description: 'Generate (code only) the Python, Java, .NET and Go bindings into a temp folder to prove the jsii API is valid',
+  exec: 'rm -rf .pacmak-check && npx jsii-pacmak --code-only --targets python,java,dotnet,go -o .pacmak-check && rm -rf .pacmak-check',
+});
+project.gitignore.addPatterns('.pacmak-check');
+
+// `npx projen test` must work on a fresh clone: handler tests load the bundled assets/**/index.js.
+project.testTask.prependSpawn(project.bundler.bundleTask);
+
+// The `cdk-sagemaker-mcp/runtime` subpath (TypeScript-only, not part of the jsii API).
+project.package.addField('exports', {
+  '.': { types: './lib/index.d.ts', default: './lib/index.js' },
+  './runtime': { types: './lib/runtime/index.d.ts', default: './lib/runtime/index.js' },
+  './.jsii': './.jsii',
+  './package.json': './package.json',
+});
+project.package.addField('typesVersions', { '*': { runtime: ['lib/runtime/index.d.ts'] } });
+
+project.addTask('demo', {
+  description: 'Synthesize the example MCP stack (no AWS account) and print what it built and the cdk-nag result',
+  exec: 'ts-node --project examples/tsconfig.json --transpile-only examples/demo.ts',
+});
+
+project.addTask('bench', {
+  description: 'Run the benchmarks (ratios measured side by side in one run)',
+  exec: 'ts-node --project bench/tsconfig.json --transpile-only bench/run.ts',
+});
+
+
+// examples/ and bench/ are TypeScript run by ts-node; they type-check with the tests' settings and are linted.
+for (const dir of ['examples', 'bench']) {
+  new JsonFile(project, `${dir}/tsconfig.json`, {
+    obj: {
+      extends: '../tsconfig.json',
+      compilerOptions: { rootDir: '..', noEmit: true, isolatedModules: true },
+      include: ['**/*.ts'],
+    },
+  });
+  project.eslint?.addLintPattern(dir);
+}
+
+project.synth();

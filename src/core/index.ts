@@ -1,1 +1,2 @@
-export {};
+export * from './instance-type';
+export * from './model-source';

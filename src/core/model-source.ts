@@ -1,0 +1,330 @@
+import { Aws, CfnMapping, Fn, Stack, Token } from 'aws-cdk-lib';
+import * as ecr from 'aws-cdk-lib/aws-ecr';
+import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3Assets from 'aws-cdk-lib/aws-s3-assets';
+import { Construct } from 'constructs';
+import { dlcAccountFor, dlcRegions, ecrDomainSuffix } from './dlc-accounts';
+import { InstanceType } from './instance-type';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
+
+/** What a container image resolves to when bound. */
+export interface ContainerImageConfig {
+  /** The image URI the model's container runs. */
+  readonly imageUri: string;
+}
+
+/**
+ * The container image a model runs. Binding grants the model's role exactly the pull rights for that repository.
+ */
+export abstract class ContainerImage {
+  /**
+   * An image in an ECR repository of yours.
+   *
+   * @param tag the image tag (or a digest starting with `sha256:`)
+   */
+  public static fromEcrRepository(repository: ecr.IRepository, tag: string = 'latest'): ContainerImage {
+    return new EcrRepositoryImage(repository, tag);
+  }
+
+  /**
+   * An AWS Deep Learning Container (for example `huggingface-pytorch-tgi-inference` or `djl-inference`), resolved per
+   * region to the registry account that serves it. Regions that are tokens resolve through a CloudFormation mapping.
+   *
+   * @param repositoryName e.g. `huggingface-pytorch-tgi-inference`
+   * @param tag e.g. `2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04`
+   */
+  public static fromDlc(repositoryName: string, tag: string): ContainerImage {
+    return new DlcImage(repositoryName, tag);
+  }
+
+  /** An image built from a local directory with a Dockerfile, published as a CDK asset (needs Docker at deploy). */
+  public static fromAsset(directory: string, options: ecrAssets.DockerImageAssetOptions = {}): ContainerImage {
+    return new AssetImage(directory, options);
+  }
+
+  /**
+   * An image by its full ECR URI, `{account}.dkr.ecr.{region}.amazonaws.com[.cn]/{repository}:{tag}`.
+   * The repository is parsed from the URI so pull rights stay scoped to it.
+   */
+  public static fromImageUri(imageUri: string): ContainerImage {
+    return new UriImage(imageUri);
+  }
+
+  /** Resolves the image and grants `grantee` the rights to pull it. */
+  public abstract bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig;
+}
+
+/** Grants ECR pull on one repository, plus GetAuthorizationToken, which IAM only allows on `*`. */
+export function grantEcrPull(grantee: iam.IGrantable, repositoryArn: string): void {
+  iam.Grant.addToPrincipal({
+    grantee,
+    actions: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
+    resourceArns: [repositoryArn],
+  });
+  iam.Grant.addToPrincipal({ grantee, actions: ['ecr:GetAuthorizationToken'], resourceArns: ['*'] });
+}
+
+class EcrRepositoryImage extends ContainerImage {
+  constructor(private readonly repository: ecr.IRepository, private readonly tag: string) {
+    super();
+  }
+  public bind(_scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
+    this.repository.grantPull(grantee);
+    return { imageUri: this.repository.repositoryUriForTagOrDigest(this.tag) };
+  }
+}
+
+class DlcImage extends ContainerImage {
+  constructor(private readonly repositoryName: string, private readonly tag: string) {
+    super();
+  }
+  public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
+    const stack = Stack.of(scope);
+    const account = dlcAccount(stack);
+    const suffix = Token.isUnresolved(stack.region) ? Aws.URL_SUFFIX : ecrDomainSuffix(stack.region);
+    grantEcrPull(grantee, `arn:${stack.partition}:ecr:${stack.region}:${account}:repository/${this.repositoryName}`);
+    return { imageUri: `${account}.dkr.ecr.${stack.region}.${suffix}/${this.repositoryName}:${this.tag}` };
+  }
+}
+
+/** The DLC account of a stack's region: a literal for a known region, a mapping lookup for a token region. */
+export function dlcAccount(stack: Stack): string {
+  if (!Token.isUnresolved(stack.region)) {
+    const account = dlcAccountFor(stack.region);
+    if (!account) {
+      throw new Error(`ContainerImage.fromDlc: no Deep Learning Container registry account is known for region '${stack.region}'; `
+        + `expected one of ${dlcRegions().join(', ')} (or use ContainerImage.fromImageUri with the full URI)`);
+    }
+    return account;
+  }
+  const id = 'CdkSageMakerMcpDlcAccounts';
+  const mapping = (stack.node.tryFindChild(id) as CfnMapping | undefined) ?? new CfnMapping(stack, id, {
+    mapping: Object.fromEntries(dlcRegions().map((r) => [r, { account: dlcAccountFor(r)! }])),
+  });
+  return Fn.findInMap(mapping.logicalId, Aws.REGION, 'account');
+}
+
+class AssetImage extends ContainerImage {
+  private asset?: ecrAssets.DockerImageAsset;
+  constructor(private readonly directory: string, private readonly options: ecrAssets.DockerImageAssetOptions) {
+    super();
+  }
+  public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
+    this.asset ??= new ecrAssets.DockerImageAsset(scope, 'ModelImage', { directory: this.directory, ...this.options });
+    this.asset.repository.grantPull(grantee);
+    return { imageUri: this.asset.imageUri };
+  }
+}
+
+const ECR_URI = /^(\d{12})\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?\/([a-z0-9._/-]+)(?::[\w.-]+|@sha256:[a-f0-9]{64})$/;
+
+class UriImage extends ContainerImage {
+  constructor(private readonly imageUri: string) {
+    super();
+    if (!Token.isUnresolved(imageUri) && !ECR_URI.test(imageUri)) {
+      throw new Error(`ContainerImage.fromImageUri: got '${imageUri}', expected an ECR image URI such as `
+        + "'763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.29.0-lmi11.0.0-cu124'");
+    }
+  }
+  public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
+    const stack = Stack.of(scope);
+    const m = ECR_URI.exec(this.imageUri);
+    const repositoryArn = m
+      ? `arn:${stack.partition}:ecr:${m[2]}:${m[1]}:repository/${m[3]}`
+      // A token URI cannot be parsed at synth; pull rights then cover the stack's own account and region only.
+      : `arn:${stack.partition}:ecr:${stack.region}:${stack.account}:repository/*`;
+    grantEcrPull(grantee, repositoryArn);
+    return { imageUri: this.imageUri };
+  }
+}
+
+/** Where a model's artifacts are, once bound. */
+export interface ModelDataConfig {
+  /** `s3://bucket/key.tar.gz` (compressed) or `s3://bucket/prefix/` (uncompressed). */
+  readonly s3Uri: string;
+  /** True for a `.tar.gz` object (`ModelDataUrl`), false for an uncompressed prefix (`ModelDataSource` S3Prefix). */
+  readonly compressed: boolean;
+  /**
+   * Whether the model's license (EULA) has been accepted; required for gated artifacts.
+   *
+   * @default false
+   */
+  readonly acceptEula?: boolean;
+}
+
+/** Model artifacts in S3. Binding grants the model's role read access to exactly that object or prefix (and its KMS key). */
+export abstract class ModelData {
+  /**
+   * Artifacts in a bucket: a `.tar.gz` object, or an uncompressed prefix ending in `/` (faster to load for large models:
+   * SageMaker copies the files as they are instead of downloading and extracting one archive).
+   */
+  public static fromBucket(bucket: s3.IBucket, key: string): ModelData {
+    return new BucketModelData(bucket, key);
+  }
+
+  /** A local `.tar.gz` file, uploaded as a CDK asset. */
+  public static fromAsset(path: string, options: s3Assets.AssetOptions = {}): ModelData {
+    return new AssetModelData(path, options);
+  }
+
+  /** Resolves the location and grants `grantee` read access to it. */
+  public abstract bind(scope: Construct, grantee: iam.IGrantable): ModelDataConfig;
+}
+
+class BucketModelData extends ModelData {
+  private readonly compressed: boolean;
+  constructor(private readonly bucket: s3.IBucket, private readonly key: string) {
+    super();
+    const isPrefix = !Token.isUnresolved(key) && key.endsWith('/');
+    if (!Token.isUnresolved(key) && !isPrefix && !key.endsWith('.tar.gz')) {
+      throw new Error(`ModelData.fromBucket key: got '${key}', expected a '.tar.gz' object or an uncompressed prefix ending in '/'`);
+    }
+    this.compressed = !isPrefix;
+  }
+  public bind(_scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
+    this.bucket.grantRead(grantee, this.compressed ? this.key : `${this.key}*`);
+    return { s3Uri: this.bucket.s3UrlForObject(this.key), compressed: this.compressed };
+  }
+}
+
+class AssetModelData extends ModelData {
+  private asset?: s3Assets.Asset;
+  constructor(private readonly path: string, private readonly options: s3Assets.AssetOptions) {
+    super();
+    if (!path.endsWith('.tar.gz')) {
+      throw new Error(`ModelData.fromAsset path: got '${path}', expected a '.tar.gz' file`);
+    }
+  }
+  public bind(scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
+    this.asset ??= new s3Assets.Asset(scope, 'ModelData', { path: this.path, ...this.options });
+    this.asset.grantRead(grantee);
+    return { s3Uri: this.asset.s3ObjectUrl, compressed: true };
+  }
+}
+
+/** What binding a model source needs. */
+export interface ModelSourceBindOptions {
+  /** The role the model runs with; the source grants it what it needs (ECR pull, S3 read, KMS decrypt). */
+  readonly role: iam.IRole;
+  /**
+   * The instance type the model will run on (per-instance images, environment and sizing checks).
+   *
+   * @default - the source's own default (JumpStart: the catalog's default instance type)
+   */
+  readonly instanceType?: InstanceType;
+}
+
+/** A bound model: either an existing model by name, or what to create one from. */
+export interface ModelSourceConfig {
+  /**
+   * An existing SageMaker model; when set nothing else is used and no model is created.
+   *
+   * @default - a model is created from `imageUri`
+   */
+  readonly modelName?: string;
+  /**
+   * The container image.
+   *
+   * @default - none (required unless `modelName` is set)
+   */
+  readonly imageUri?: string;
+  /**
+   * The model artifacts.
+   *
+   * @default - the image holds everything the model needs
+   */
+  readonly modelData?: ModelDataConfig;
+  /**
+   * Container environment variables.
+   *
+   * @default - none
+   */
+  readonly environment?: { [key: string]: string };
+  /**
+   * Run the container without network access.
+   *
+   * @default false
+   */
+  readonly enableNetworkIsolation?: boolean;
+  /**
+   * The payload family the runtime's builders should use (`tgi`, `llama3`, `mistral`, `falcon`, ...).
+   *
+   * @default - unknown
+   */
+  readonly modelFamily?: string;
+}
+
+/** Options of a model built from a container image. */
+export interface ContainerModelOptions {
+  /**
+   * The model artifacts.
+   *
+   * @default - the image holds everything the model needs
+   */
+  readonly modelData?: ModelData;
+  /**
+   * Container environment variables.
+   *
+   * @default - none
+   */
+  readonly environment?: { [key: string]: string };
+  /**
+   * Run the container without network access.
+   *
+   * @default false
+   */
+  readonly enableNetworkIsolation?: boolean;
+  /**
+   * The payload family the runtime's builders should use (`tgi`, `llama3`, `mistral`, `falcon`, ...).
+   *
+   * @default - unknown
+   */
+  readonly modelFamily?: string;
+}
+
+/** Where an endpoint's model comes from: a container (with optional artifacts), an existing model, or JumpStart. */
+export abstract class ModelSource {
+  /** A model built from a container image and optional artifacts. */
+  public static fromContainer(image: ContainerImage, options: ContainerModelOptions = {}): ModelSource {
+    return new ContainerModelSource(image, options);
+  }
+
+  /**
+   * A model that already exists, by name. Its own execution role must already allow what the container needs.
+   */
+  public static fromModelName(modelName: string): ModelSource {
+    new PropValidator('ModelSource.fromModelName')
+      .pattern('modelName', modelName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63)
+      .throwIfInvalid();
+    return new ExistingModelSource(modelName);
+  }
+
+  /** Resolves the source and grants `options.role` what the model needs. */
+  public abstract bind(scope: Construct, options: ModelSourceBindOptions): ModelSourceConfig;
+}
+
+class ContainerModelSource extends ModelSource {
+  constructor(private readonly image: ContainerImage, private readonly options: ContainerModelOptions) {
+    super();
+  }
+  public bind(scope: Construct, options: ModelSourceBindOptions): ModelSourceConfig {
+    return {
+      imageUri: this.image.bind(scope, options.role).imageUri,
+      modelData: this.options.modelData?.bind(scope, options.role),
+      environment: this.options.environment,
+      enableNetworkIsolation: this.options.enableNetworkIsolation,
+      modelFamily: this.options.modelFamily,
+    };
+  }
+}
+
+class ExistingModelSource extends ModelSource {
+  constructor(private readonly modelName: string) {
+    super();
+  }
+  public bind(): ModelSourceConfig {
+    return { modelName: this.modelName };
+  }
+}

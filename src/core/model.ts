@@ -1,0 +1,65 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { Construct } from 'constructs';
+import { ModelSourceConfig } from './model-source';
+
+/**
+ * Internal helpers shared by the endpoint constructs: the model execution role and the AWS::SageMaker::Model.
+ * Not part of the jsii API.
+ */
+
+/**
+ * A role SageMaker assumes to run a model, with only what every hosted container needs: writing its own logs and
+ * metrics. Model sources add ECR pull and S3 read for their image and artifacts when bound. Never a managed policy.
+ */
+export function createExecutionRole(scope: Construct, id: string, description: string): iam.Role {
+  const stack = Stack.of(scope);
+  const role = new iam.Role(scope, id, {
+    assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
+    description,
+  });
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    actions: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'],
+    // Endpoint log groups are named after the endpoint, which CloudFormation may generate.
+    resources: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: '/aws/sagemaker/*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+  }));
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    // PutMetricData has no resource-level permissions; the namespace condition scopes it instead.
+    actions: ['cloudwatch:PutMetricData'],
+    resources: ['*'],
+    conditions: { StringLike: { 'cloudwatch:namespace': ['/aws/sagemaker/*', 'AWS/SageMaker'] } },
+  }));
+  return role;
+}
+
+/**
+ * The model an endpoint hosts: the existing model's name, or a new AWS::SageMaker::Model created from the bound source.
+ * The model waits for the role's policy so that SageMaker's image and artifact checks at creation succeed.
+ */
+export function renderModel(scope: Construct, id: string, config: ModelSourceConfig, role: iam.IRole): { modelName: string; model?: sagemaker.CfnModel } {
+  if (config.modelName) return { modelName: config.modelName };
+  if (!config.imageUri) {
+    throw new Error('model: the model source resolved to neither a model name nor an image URI');
+  }
+  const data = config.modelData;
+  const model = new sagemaker.CfnModel(scope, id, {
+    executionRoleArn: role.roleArn,
+    enableNetworkIsolation: config.enableNetworkIsolation,
+    primaryContainer: {
+      image: config.imageUri,
+      environment: config.environment && Object.keys(config.environment).length > 0 ? config.environment : undefined,
+      modelDataUrl: data?.compressed ? data.s3Uri : undefined,
+      modelDataSource: data && !data.compressed ? {
+        s3DataSource: {
+          s3Uri: data.s3Uri,
+          s3DataType: 'S3Prefix',
+          compressionType: 'None',
+          modelAccessConfig: data.acceptEula ? { acceptEula: true } : undefined,
+        },
+      } : undefined,
+    },
+  });
+  model.node.addDependency(role);
+  return { modelName: model.attrModelName, model };
+}

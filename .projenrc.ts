@@ -74,6 +74,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@modelcontextprotocol/node@^2.1.2',
     'zod@^4.2.0',
     '@aws-lambda-powertools/logger',
+    // a second MCP client that no one here wrote (CLI mode of the MCP Inspector; 1.x needs Node >= 22.7.5)
+    '@modelcontextprotocol/inspector-cli@0.22.0',
     // benchmarks only: the catalog we compare against
     '@cdklabs/generative-ai-cdk-constructs',
   ],

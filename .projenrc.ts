@@ -128,7 +128,14 @@ project.addTask('bench', {
 
 
 // examples/ and bench/ are TypeScript run by ts-node; they type-check with the tests' settings and are linted.
-for (const dir of ['examples', 'bench']) {
+project.addTask('jumpstart:catalog', {
+  description: 'Regenerate data/jumpstart/catalog.json.gz from the JumpStart snapshot (default ../shared/data/jumpstart/model-versions.json.gz; pass a path to override)',
+  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-jumpstart-catalog.ts',
+  receiveArgs: true,
+});
+project.npmignore?.exclude('/scripts/');
+
+for (const dir of ['examples', 'bench', 'scripts']) {
   new JsonFile(project, `${dir}/tsconfig.json`, {
     obj: {
       extends: '../tsconfig.json',
@@ -137,6 +144,7 @@ for (const dir of ['examples', 'bench']) {
     },
   });
   project.eslint?.addLintPattern(dir);
+  project.eslint?.allowDevDeps(`${dir}/**`);
 }
 
 project.synth();

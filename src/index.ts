@@ -1,2 +1,3 @@
 // The jsii API: one folder per capability. The TypeScript-only runtime lives in src/runtime (subpath `cdk-sagemaker-mcp/runtime`).
 export * from './core';
+export * from './jumpstart';

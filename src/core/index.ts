@@ -1,2 +1,3 @@
 export * from './instance-type';
+export * from './instance-specs';
 export * from './model-source';

@@ -1,0 +1,2 @@
+export * from './jumpstart-model';
+export { JumpStartPrecision } from './model-traits';

@@ -1,0 +1,10 @@
+/**
+ * `cdk-sagemaker-mcp/runtime`: what an MCP tool does at call time. TypeScript only (not part of the jsii API), no
+ * aws-cdk-lib. Uses AWS SDK v3 clients, which the Lambda Node.js runtime provides; elsewhere install the clients you call.
+ */
+export * from './errors';
+export * from './retry';
+export * from './invoke';
+export * from './codecs';
+export * from './payloads';
+export * from './stream';

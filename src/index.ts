@@ -1,3 +1,4 @@
 // The jsii API: one folder per capability. The TypeScript-only runtime lives in src/runtime (subpath `cdk-sagemaker-mcp/runtime`).
 export * from './core';
 export * from './jumpstart';
+export * from './checks';

@@ -1,0 +1,2 @@
+export * from './check-level';
+export * from './sagemaker-mcp-checks';

@@ -1,0 +1,37 @@
+import { asymmetricCooldowns } from './asymmetric-cooldowns';
+import { asyncNotifications } from './async-notifications';
+import { asyncScaleFromZeroAlarm } from './async-scale-from-zero-alarm';
+import { endpointConfigKms } from './endpoint-config-kms';
+import { featureEventTimeType } from './feature-event-time-type';
+import { featureOfflineIceberg } from './feature-offline-iceberg';
+import { featureOfflineStoreKms } from './feature-offline-store-kms';
+import { featureOnlineStoreKms } from './feature-online-store-kms';
+import { inferenceComponentConfig } from './inference-component-config';
+import { invocationsTargetMinCapacity } from './invocations-target-min-capacity';
+import { jumpStartEula } from './jumpstart-eula';
+import { llmGpuConcurrency } from './llm-gpu-concurrency';
+import { pipelineRuleCorrelation } from './pipeline-rule-correlation';
+import { pipelineRuleDlq } from './pipeline-rule-dlq';
+import { realtimeScaleToZero } from './realtime-scale-to-zero';
+import { sageMakerFullAccess } from './sagemaker-full-access';
+import { CheckRule } from '../private/rule';
+
+/** Every rule of the pack, in report order. */
+export const ALL_RULES: readonly CheckRule[] = [
+  realtimeScaleToZero,
+  asymmetricCooldowns,
+  invocationsTargetMinCapacity,
+  asyncNotifications,
+  asyncScaleFromZeroAlarm,
+  llmGpuConcurrency,
+  jumpStartEula,
+  inferenceComponentConfig,
+  featureEventTimeType,
+  featureOfflineIceberg,
+  pipelineRuleDlq,
+  pipelineRuleCorrelation,
+  sageMakerFullAccess,
+  endpointConfigKms,
+  featureOnlineStoreKms,
+  featureOfflineStoreKms,
+];

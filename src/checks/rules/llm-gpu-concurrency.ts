@@ -1,0 +1,39 @@
+import { SageMakerMcpCheckLevel } from '../check-level';
+import { CheckRule, RuleFinding } from '../private/rule';
+import { isPlainObject, literalNumber, literalShape, literalString, variantsOf } from '../private/template-view';
+
+const GPU_INSTANCE = /^ml\.(g|p|inf|trn)\d/;
+/** Image repositories of LLM serving containers (TGI, DJL/LMI, vLLM). */
+const LLM_IMAGE = /\/[^/:]*(tgi|djl|lmi|vllm)[^/:]*(:|@|$)/i;
+
+/** Seed checklist: MaxConcurrentInvocationsPerInstance 1–2 for GPU LLMs. */
+export const llmGpuConcurrency: CheckRule = {
+  id: 'SMCP-AS3',
+  level: SageMakerMcpCheckLevel.WARNING,
+  description: 'An async LLM endpoint on GPU/accelerator instances keeps MaxConcurrentInvocationsPerInstance at 1-2.',
+  check: (view) => {
+    const out: RuleFinding[] = [];
+    for (const config of view.ofType('AWS::SageMaker::EndpointConfig')) {
+      const concurrency = literalNumber(config.props.AsyncInferenceConfig?.ClientConfig?.MaxConcurrentInvocationsPerInstance);
+      if (concurrency === undefined || concurrency <= 2) continue;
+      for (const variant of variantsOf(config)) {
+        const instanceType = literalString(variant.InstanceType);
+        if (!instanceType || !GPU_INSTANCE.test(instanceType)) continue;
+        const model = view.resolveNamed(variant.ModelName, 'AWS::SageMaker::Model', 'ModelName');
+        if (!model) continue;
+        const extra = Array.isArray(model.props.Containers) ? model.props.Containers : [];
+        const containers = [model.props.PrimaryContainer, ...extra].filter(isPlainObject);
+        const image = containers.map((c) => literalShape(c.Image)).find((i) => i !== undefined && LLM_IMAGE.test(i));
+        if (!image) continue;
+        out.push({
+          logicalId: config.logicalId,
+          location: 'Properties.AsyncInferenceConfig.ClientConfig.MaxConcurrentInvocationsPerInstance',
+          message: `Endpoint config ${config.logicalId} sends up to ${concurrency} concurrent invocations per ${instanceType} instance to LLM image ${image}: `
+            + 'set MaxConcurrentInvocationsPerInstance to 1-2 for GPU LLM containers (they batch internally; more only queues on the GPU and times out).',
+        });
+        break;
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,666 @@
+/**
+ * Template checks for every construct test.
+ *
+ * API
+ * - `templateProblems(template, opts?) => string[]`: every problem in a synthesized CloudFormation template, each line
+ *   `<logicalId> (<type>) <property path>: got <value>, expected <expectation> [<source>]`. Three sources:
+ *     1. [schema] the CloudFormation resource database of `@aws-cdk/aws-service-spec` (type exists, property names,
+ *        required properties, primitive types, enums the DB knows, nested property types by name),
+ *     2. [FACTS ...] the enums/ranges/patterns of /work/shared/FACTS.md (table `FACT_RULES` below + cross-field rules),
+ *     3. [cdk-validate <id>] aws-cdk-lib's built-in CloudFormation validation engine (the one that
+ *        `@aws-cdk/core:validateAgainstDefaultRules: true` turns into synth errors), run directly on the template.
+ *   Intrinsics (`Ref`, `Fn::*`) are skipped. `opts.ignore` drops problems whose line matches a string/RegExp.
+ * - `expectValidTemplate(stackOrTemplate, opts?)`: throws one Error listing every problem.
+ * - `synthWithNag(app)`: registers cdk-nag v3 `AwsSolutionsChecks` once per App (`Validations.of(app).addPlugins`),
+ *   re-synthesizes (`force: true`, so it works after `Template.fromStack` already synthesized the app) and throws one
+ *   Error listing every unacknowledged finding (rule, severity, construct path, description). Returns the assembly.
+ *   Findings of every other plugin registered on the app count too (e.g. `new SageMakerMcpChecks()` from src/checks),
+ *   except the built-in CloudFormation validation while it only warns (that is `templateProblems`' job).
+ * - `expectNagClean(app)`: `synthWithNag` for tests that want no return value.
+ * - `nagReport(app) => { findings, acknowledgements }`: never throws on findings; acknowledgements are read from the
+ *   construct tree (`Validations.of(x).acknowledge({ id, reason })`) with their construct path and reason.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { loadAwsServiceSpecSync } from '@aws-cdk/aws-service-spec';
+import type { PropertyType, SpecDatabase, TypeDefinition } from '@aws-cdk/service-spec-types';
+import { App, CloudFormationValidatePlugin, Stack, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+
+export interface TemplateCheckOptions {
+  /** Problems whose line contains this string / matches this RegExp are dropped. Say why next to each use. */
+  readonly ignore?: Array<string | RegExp>;
+  /** Run aws-cdk-lib's built-in CloudFormation validation engine too (default true). */
+  readonly cdkValidate?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+type Json = any;
+interface Finding { readonly path: string; readonly value: unknown; readonly expected: string }
+interface ResourceContext {
+  readonly logicalId: string;
+  readonly type: string;
+  readonly props: Json;
+  readonly resources: Record<string, Json>;
+}
+
+/** A CloudFormation intrinsic or a CDK token: its value is unknown until deploy, so checks skip it. */
+function isIntrinsic(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('${Token[');
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const keys = Object.keys(v);
+  return keys.length === 1 && (keys[0] === 'Ref' || keys[0].startsWith('Fn::') || keys[0] === 'Condition');
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return `'${value}'`;
+  if (value === undefined) return 'nothing';
+  const s = JSON.stringify(value);
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}
+
+function isObject(v: unknown): v is Record<string, Json> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !isIntrinsic(v);
+}
+
+function asNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+/**
+ * Every (concrete path, value) at `path` in `props`. Segments are `.`-separated; `Name[]` iterates an array.
+ * Missing values and intrinsics on the way stop the walk (nothing to check); the final value may be an intrinsic,
+ * which the checks skip.
+ */
+function valuesAt(props: Json, path: string): Array<[string, unknown]> {
+  let current: Array<[string, unknown]> = [['', props]];
+  for (const seg of path.split('.')) {
+    const many = seg.endsWith('[]');
+    const key = many ? seg.slice(0, -2) : seg;
+    const next: Array<[string, unknown]> = [];
+    for (const [p, v] of current) {
+      if (!isObject(v)) continue;
+      const child = v[key];
+      if (child === undefined) continue;
+      const cp = p ? `${p}.${key}` : key;
+      if (!many) next.push([cp, child]);
+      else if (Array.isArray(child)) child.forEach((el, i) => next.push([`${cp}.${i}`, el]));
+    }
+    current = next;
+  }
+  return current;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. CloudFormation resource schema (aws-service-spec)
+// ---------------------------------------------------------------------------------------------------------------
+
+let specDb: SpecDatabase | undefined;
+function db(): SpecDatabase {
+  specDb ??= loadAwsServiceSpecSync();
+  return specDb;
+}
+
+const SKIPPED_TYPES = /^(Custom::|AWS::CloudFormation::CustomResource$|AWS::CDK::Metadata$)/;
+
+function schemaFindings(type: string, props: Json): Finding[] | 'unknown-type' {
+  if (SKIPPED_TYPES.test(type)) return [];
+  const found = db().lookup('resource', 'cloudFormationType', 'equals', type);
+  if (found.length === 0) return 'unknown-type';
+  const out: Finding[] = [];
+  checkProperties(found[0].properties, props ?? {}, '', out);
+  return out;
+}
+
+function checkProperties(schema: Record<string, { type: PropertyType; required?: boolean }>, value: Json, path: string, out: Finding[]): void {
+  const at = (k: string) => (path ? `${path}.${k}` : k);
+  const known = Object.keys(schema);
+  for (const [k, v] of Object.entries(value)) {
+    const prop = schema[k];
+    if (!prop) {
+      const similar = known.find((n) => n.toLowerCase() === k.toLowerCase());
+      out.push({ path: at(k), value: v, expected: similar ? `no property '${k}' (did you mean '${similar}'? CloudFormation keys are PascalCase)` : `one of the known properties ${known.join(', ')}` });
+      continue;
+    }
+    checkType(prop.type, v, at(k), out);
+  }
+  for (const [k, prop] of Object.entries(schema)) {
+    if (prop.required && value[k] === undefined) out.push({ path: at(k), value: undefined, expected: 'a value (required property)' });
+  }
+}
+
+function checkType(type: PropertyType, value: unknown, path: string, out: Finding[]): void {
+  if (isIntrinsic(value)) return;
+  switch (type.type) {
+    case 'json':
+    case 'null':
+      return;
+    case 'string':
+      if (!['string', 'number', 'boolean'].includes(typeof value)) {
+        out.push({ path, value, expected: 'a string' });
+      } else if (type.allowedValues && !type.allowedValues.includes(String(value))) {
+        out.push({ path, value, expected: `one of ${type.allowedValues.join(', ')}` });
+      }
+      return;
+    case 'date-time':
+      if (typeof value !== 'string') out.push({ path, value, expected: 'a date-time string' });
+      return;
+    case 'number':
+    case 'integer': {
+      const n = asNumber(value);
+      if (n === undefined) out.push({ path, value, expected: type.type === 'integer' ? 'an integer' : 'a number' });
+      else if (type.type === 'integer' && !Number.isInteger(n)) out.push({ path, value, expected: 'an integer' });
+      else if (type.type === 'integer' && type.allowedValues && !type.allowedValues.includes(n)) out.push({ path, value, expected: `one of ${type.allowedValues.join(', ')}` });
+      return;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean' && value !== 'true' && value !== 'false') out.push({ path, value, expected: 'a boolean' });
+      return;
+    case 'tag':
+      if (!isObject(value) || value.Key === undefined) out.push({ path, value, expected: 'a tag {Key, Value}' });
+      return;
+    case 'array':
+      if (!Array.isArray(value)) out.push({ path, value, expected: 'a list' });
+      else value.forEach((el, i) => checkType(type.element, el, `${path}.${i}`, out));
+      return;
+    case 'map':
+      if (!isObject(value)) out.push({ path, value, expected: 'a map' });
+      else for (const [k, v] of Object.entries(value)) checkType(type.element, v, `${path}.${k}`, out);
+      return;
+    case 'union': {
+      const attempts = type.types.map((t) => {
+        const o: Finding[] = [];
+        checkType(t, value, path, o);
+        return o;
+      });
+      if (attempts.some((a) => a.length === 0)) return;
+      out.push(...attempts.reduce((best, a) => (a.length < best.length ? a : best)));
+      return;
+    }
+    case 'ref': {
+      const def = db().get('typeDefinition', type.reference.$ref) as TypeDefinition;
+      if (!isObject(value)) out.push({ path, value, expected: `an object of type ${def.name}` });
+      else checkProperties(def.properties, value, path, out);
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2. FACTS.md rules
+// ---------------------------------------------------------------------------------------------------------------
+
+interface Check { readonly expected: string; ok(value: unknown): boolean }
+
+const pattern = (re: RegExp, maxLength?: number, what?: string): Check => ({
+  expected: `${what ?? `a string matching ${re.source}`}${maxLength ? `, at most ${maxLength} characters` : ''}`,
+  ok: (v) => typeof v === 'string' && re.test(v) && (maxLength === undefined || v.length <= maxLength),
+});
+const oneOf = (...values: string[]): Check => ({ expected: `one of ${values.join(', ')}`, ok: (v) => values.includes(String(v)) });
+const between = (min: number, max: number, opts: { integer?: boolean; step?: number } = {}): Check => ({
+  expected: `${opts.integer === false ? 'a number' : 'an integer'} between ${min} and ${max}${opts.step ? ` in steps of ${opts.step}` : ''}`,
+  ok: (v) => {
+    const n = asNumber(v);
+    return n !== undefined && n >= min && n <= max && (opts.integer === false || Number.isInteger(n)) && (!opts.step || n % opts.step === 0);
+  },
+});
+const atLeast = (min: number, integer = true): Check => ({
+  expected: `${integer ? 'an integer' : 'a number'} >= ${min}`,
+  ok: (v) => {
+    const n = asNumber(v);
+    return n !== undefined && n >= min && (!integer || Number.isInteger(n));
+  },
+});
+const count = (min: number, max: number): Check => ({ expected: `a list of ${min} to ${max} entries`, ok: (v) => Array.isArray(v) && v.length >= min && v.length <= max });
+const entries = (max: number): Check => ({ expected: `a map of at most ${max} entries`, ok: (v) => isObject(v) && Object.keys(v).length <= max });
+const maxLength = (max: number): Check => ({ expected: `at most ${max} characters`, ok: (v) => typeof v === 'string' && v.length <= max });
+const startsWith = (prefix: string): Check => ({ expected: `a value starting with '${prefix}'`, ok: (v) => typeof v === 'string' && v.startsWith(prefix) });
+const notOneOf = (...values: string[]): Check => ({ expected: `not a reserved name (${values.join(', ')})`, ok: (v) => !values.includes(String(v)) });
+
+const NAME_63 = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
+const S3_URI = /^(https|s3):\/\/([^/]+)\/?(.*)$/;
+const SNS_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]*:[0-9]{12}:[a-zA-Z0-9_.-]+$/;
+const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/?[a-zA-Z_0-9+=,.@\-_/]+$/;
+const FEATURE_NAME = /^[a-zA-Z0-9]([-_]*[a-zA-Z0-9]){0,63}$/;
+const FEATURE_GROUP_NAME = /^[a-zA-Z0-9]([_-]*[a-zA-Z0-9]){0,63}$/;
+const ENV_KEY = /^[a-zA-Z_][a-zA-Z0-9_]{1,1024}$/;
+const EC = 'AWS::SageMaker::EndpointConfig';
+const IC = 'AWS::SageMaker::InferenceComponent';
+const FG = 'AWS::SageMaker::FeatureGroup';
+const MODEL = 'AWS::SageMaker::Model';
+const PV = '{ProductionVariants[],ShadowProductionVariants[]}';
+
+/**
+ * FACTS.md value rules. `{A[],B[]}` in a path expands to both. Each row: resource type | property path | check | source.
+ */
+export const FACT_RULES: ReadonlyArray<readonly [string, string, Check, string]> = [
+  // ---- AWS::SageMaker::EndpointConfig (FACTS §1) -------------------------------------------------------------
+  [EC, 'ProductionVariants', count(1, 10), '§1 API'],
+  [EC, 'EndpointConfigName', pattern(NAME_63, 63), '§1 API'],
+  [EC, 'ExecutionRoleArn', pattern(ROLE_ARN, 2048, 'an IAM role ARN (arn:aws*:iam::<12 digits>:role/...), 20-2048 characters'), '§1 API'],
+  [EC, 'KmsKeyId', maxLength(2048), '§1 API'],
+  [EC, `${PV}.VariantName`, pattern(NAME_63, 63), '§1 ProductionVariant'],
+  [EC, `${PV}.InstanceType`, startsWith('ml.'), '§1 ProductionVariant'],
+  [EC, `${PV}.InitialInstanceCount`, atLeast(1), '§1 ProductionVariant'],
+  [EC, `${PV}.InitialVariantWeight`, atLeast(0, false), '§1 ProductionVariant'],
+  [EC, `${PV}.VolumeSizeInGB`, between(1, 512), '§1 ProductionVariant'],
+  [EC, `${PV}.ModelDataDownloadTimeoutInSeconds`, between(60, 3600), '§1 ProductionVariant'],
+  [EC, `${PV}.ContainerStartupHealthCheckTimeoutInSeconds`, between(60, 3600), '§1 ProductionVariant'],
+  [EC, `${PV}.VariantInstanceProvisionTimeoutInSeconds`, between(300, 3600), '§1 ProductionVariant'],
+  [EC, `${PV}.InstancePools`, count(1, 5), '§1 ProductionVariant'],
+  [EC, `${PV}.InstancePools[].InstanceType`, startsWith('ml.'), '§1 ProductionVariant'],
+  [EC, `${PV}.InstancePools[].Priority`, between(1, 5), '§1 ProductionVariant'],
+  [EC, `${PV}.ServerlessConfig.MemorySizeInMB`, between(1024, 6144, { step: 1024 }), '§1 ServerlessConfig'],
+  [EC, `${PV}.ServerlessConfig.MaxConcurrency`, between(1, 200), '§1 ServerlessConfig'],
+  [EC, `${PV}.ServerlessConfig.ProvisionedConcurrency`, between(1, 200), '§1 ServerlessConfig'],
+  [EC, `${PV}.ManagedInstanceScaling.Status`, oneOf('ENABLED', 'DISABLED'), '§1 ManagedInstanceScaling'],
+  [EC, `${PV}.ManagedInstanceScaling.MinInstanceCount`, atLeast(0), '§1 ManagedInstanceScaling'],
+  [EC, `${PV}.ManagedInstanceScaling.MaxInstanceCount`, atLeast(1), '§1 ManagedInstanceScaling'],
+  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.Strategy`, oneOf('IDLE_RELEASE', 'CONSOLIDATION'), '§1 ManagedInstanceScaling'],
+  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.MaximumStepSize`, between(1, 100), '§1 ManagedInstanceScaling'],
+  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.CooldownInMinutes`, between(5, 1440), '§1 ManagedInstanceScaling'],
+  [EC, `${PV}.RoutingConfig.RoutingStrategy`, oneOf('LEAST_OUTSTANDING_REQUESTS', 'RANDOM', 'PREFIX_AWARE'), '§1 RoutingConfig'],
+  [EC, `${PV}.RoutingConfig.PrefixAwareRoutingConfig.PrefixLength`, between(1024, 65536), '§1 RoutingConfig'],
+  [EC, `${PV}.RoutingConfig.PrefixAwareRoutingConfig.ConcurrencyThreshold`, between(1, 1024), '§1 RoutingConfig'],
+  [EC, `${PV}.InferenceAmiVersion`, oneOf('al2-ami-sagemaker-inference-gpu-2', 'al2-ami-sagemaker-inference-gpu-2-1', 'al2-ami-sagemaker-inference-gpu-3-1', 'al2-ami-sagemaker-inference-neuron-2', 'al2023-ami-sagemaker-inference-gpu-4-1'), '§1 ProductionVariant'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.S3OutputPath', pattern(S3_URI, 512), '§1 AsyncInferenceConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.S3FailurePath', pattern(S3_URI, 512), '§1 AsyncInferenceConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.SuccessTopic', pattern(SNS_ARN, undefined, 'an SNS topic ARN'), '§1 AsyncInferenceConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.ErrorTopic', pattern(SNS_ARN, undefined, 'an SNS topic ARN'), '§1 AsyncInferenceConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.IncludeInferenceResponseIn', count(0, 2), '§1 AsyncInferenceConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.IncludeInferenceResponseIn[]', oneOf('SUCCESS_NOTIFICATION_TOPIC', 'ERROR_NOTIFICATION_TOPIC'), '§1 AsyncInferenceConfig'],
+  [EC, 'AsyncInferenceConfig.ClientConfig.MaxConcurrentInvocationsPerInstance', between(1, 1000), '§1 AsyncInferenceConfig'],
+  [EC, 'DataCaptureConfig.InitialSamplingPercentage', between(0, 100), '§1 DataCaptureConfig'],
+  [EC, 'DataCaptureConfig.CaptureOptions', count(1, 32), '§1 DataCaptureConfig'],
+  [EC, 'DataCaptureConfig.CaptureOptions[].CaptureMode', oneOf('Input', 'Output', 'InputAndOutput'), '§1 DataCaptureConfig'],
+  [EC, 'DataCaptureConfig.CaptureContentTypeHeader.CsvContentTypes', count(1, 10), '§1 DataCaptureConfig'],
+  [EC, 'DataCaptureConfig.CaptureContentTypeHeader.JsonContentTypes', count(1, 10), '§1 DataCaptureConfig'],
+  // ---- AWS::SageMaker::Endpoint / Model (FACTS §1) ---------------------------------------------------------
+  ['AWS::SageMaker::Endpoint', 'EndpointName', pattern(NAME_63, 63), '§1 API (same rule as EndpointConfigName)'],
+  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.S3DataType', oneOf('S3Prefix', 'S3Object'), '§1 Model'],
+  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.CompressionType', oneOf('None', 'Gzip'), '§1 Model'],
+  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.S3Uri', pattern(S3_URI, 1024), '§1 Model'],
+  // ---- AWS::SageMaker::InferenceComponent (FACTS §2) -------------------------------------------------------
+  [IC, 'Specifications', { expected: 'at least 2 entries (use Specification for one)', ok: (v) => Array.isArray(v) && v.length >= 2 }, '§2'],
+  [IC, '{Specification,Specifications[]}.ModelName', maxLength(63), '§2'],
+  [IC, '{Specification,Specifications[]}.Container.Image', maxLength(255), '§2'],
+  [IC, '{Specification,Specifications[]}.Container.ArtifactUrl', pattern(S3_URI, 1024), '§2'],
+  [IC, '{Specification,Specifications[]}.Container.Environment', entries(16), '§2 (CFN allows 16; the API 100)'],
+  [IC, '{Specification,Specifications[]}.StartupParameters.ModelDataDownloadTimeoutInSeconds', between(60, 3600), '§2'],
+  [IC, '{Specification,Specifications[]}.StartupParameters.ContainerStartupHealthCheckTimeoutInSeconds', between(60, 3600), '§2'],
+  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.NumberOfCpuCoresRequired', atLeast(0.25, false), '§2'],
+  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.NumberOfAcceleratorDevicesRequired', atLeast(1, false), '§2'],
+  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.MinMemoryRequiredInMb', atLeast(128), '§2'],
+  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.MaxMemoryRequiredInMb', atLeast(128), '§2'],
+  [IC, '{Specification,Specifications[]}.SchedulingConfig.PlacementStrategy', oneOf('SPREAD', 'BINPACK'), '§2'],
+  [IC, '{Specification,Specifications[]}.SchedulingConfig.AvailabilityZoneBalance.EnforcementMode', oneOf('PERMISSIVE'), '§2'],
+  [IC, '{Specification,Specifications[]}.SchedulingConfig.AvailabilityZoneBalance.MaxImbalance', between(0, 100), '§2'],
+  [IC, 'RuntimeConfig.CopyCount', atLeast(0), '§2'],
+  [IC, 'DeploymentConfig.RollingUpdatePolicy.MaximumBatchSize.Type', oneOf('COPY_COUNT', 'CAPACITY_PERCENT'), '§2 DeploymentConfig'],
+  [IC, 'DeploymentConfig.RollingUpdatePolicy.RollbackMaximumBatchSize.Type', oneOf('COPY_COUNT', 'CAPACITY_PERCENT'), '§2 DeploymentConfig'],
+  [IC, 'DeploymentConfig.RollingUpdatePolicy.WaitIntervalInSeconds', between(0, 3600), '§2 DeploymentConfig'],
+  [IC, 'DeploymentConfig.RollingUpdatePolicy.MaximumExecutionTimeoutInSeconds', between(600, 28800), '§2 DeploymentConfig'],
+  [IC, 'DeploymentConfig.AutoRollbackConfiguration.Alarms', count(1, 10), '§2 DeploymentConfig'],
+  // ---- AWS::SageMaker::FeatureGroup (FACTS §4) -------------------------------------------------------------
+  [FG, 'FeatureGroupName', pattern(FEATURE_GROUP_NAME, 64), '§4 Names'],
+  [FG, '{RecordIdentifierFeatureName,EventTimeFeatureName,FeatureDefinitions[].FeatureName}', pattern(FEATURE_NAME, 64), '§4 Names'],
+  [FG, 'FeatureDefinitions[].FeatureName', notOneOf('is_deleted', 'write_time', 'api_invocation_time'), '§4 Names'],
+  [FG, 'FeatureDefinitions', count(1, 2500), '§4'],
+  [FG, 'FeatureDefinitions[].FeatureType', oneOf('Integral', 'Fractional', 'String'), '§4'],
+  [FG, 'Description', maxLength(128), '§4'],
+  [FG, 'Tags', count(0, 50), '§4'],
+  [FG, 'OnlineStoreConfig.StorageType', oneOf('Standard', 'InMemory'), '§4 (CFN enum)'],
+  [FG, 'OnlineStoreConfig.TtlDuration.Unit', oneOf('Seconds', 'Minutes', 'Hours', 'Days', 'Weeks'), '§4'],
+  [FG, 'OnlineStoreConfig.TtlDuration.Value', atLeast(1), '§4'],
+  [FG, 'OfflineStoreConfig.S3StorageConfig.S3Uri', pattern(S3_URI, 1024), '§4'],
+  [FG, 'OfflineStoreConfig.DataCatalogConfig.{TableName,Catalog,Database}', { expected: '1 to 255 characters', ok: (v) => typeof v === 'string' && v.length >= 1 && v.length <= 255 }, '§4'],
+  [FG, 'OfflineStoreConfig.TableFormat', oneOf('Iceberg', 'Glue'), '§4 (CFN enum)'],
+  [FG, 'ThroughputConfig.ThroughputMode', oneOf('OnDemand', 'Provisioned'), '§4'],
+  [FG, 'ThroughputConfig.{ProvisionedReadCapacityUnits,ProvisionedWriteCapacityUnits}', between(0, 10_000_000), '§4'],
+  // ---- AWS::ApplicationAutoScaling (FACTS §2, §3), SageMaker targets only: see sageMakerScaling() ------------
+  ['AWS::ApplicationAutoScaling::ScalableTarget', 'MinCapacity', atLeast(0), '§3'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'PolicyType', oneOf('StepScaling', 'TargetTrackingScaling', 'PredictiveScaling'), '§3'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.AdjustmentType', oneOf('ChangeInCapacity', 'PercentChangeInCapacity', 'ExactCapacity'), '§3 StepScaling'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.MetricAggregationType', oneOf('Average', 'Minimum', 'Maximum'), '§3 StepScaling'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.Cooldown', atLeast(0), '§3 StepScaling'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.StepAdjustments', count(1, 20), '§3 StepScaling'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'TargetTrackingScalingPolicyConfiguration.{ScaleInCooldown,ScaleOutCooldown}', atLeast(0), '§3'],
+];
+
+/** Expands `a.{B,C[]}.d` into `a.B.d` and `a.C[].d`. */
+function expandPath(path: string): string[] {
+  const m = /\{([^}]+)\}/.exec(path);
+  if (!m) return [path];
+  return m[1].split(',').flatMap((alt) => expandPath(path.slice(0, m.index) + alt + path.slice(m.index + m[0].length)));
+}
+
+const SAGEMAKER_DIMENSIONS: Record<string, RegExp> = {
+  'sagemaker:variant:DesiredInstanceCount': /^endpoint\/[^/]+\/variant\/[^/]+$/,
+  'sagemaker:variant:DesiredProvisionedConcurrency': /^endpoint\/[^/]+\/variant\/[^/]+$/,
+  'sagemaker:inference-component:DesiredCopyCount': /^inference-component\/[^/]+$/,
+};
+const SAGEMAKER_PREDEFINED_METRICS = [
+  'SageMakerVariantInvocationsPerInstance',
+  'SageMakerVariantProvisionedConcurrencyUtilization',
+  'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+  'SageMakerInferenceComponentInvocationsPerCopy',
+  'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution',
+];
+
+/** Fn::Join with only literal parts becomes a string; anything else stays unresolved. */
+function literal(v: unknown): unknown {
+  if (isObject(v) || !v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const fnJoin = (v as Json)['Fn::Join'];
+  if (Array.isArray(fnJoin) && Array.isArray(fnJoin[1]) && fnJoin[1].every((p: unknown) => typeof p === 'string')) return fnJoin[1].join(fnJoin[0]);
+  return v;
+}
+
+/** The ScalableTarget a policy refers to (ScalingTargetId: Ref) or the policy's own namespace/dimension/id. */
+function scalingTargetOf(ctx: ResourceContext): Json {
+  const ref = ctx.props.ScalingTargetId?.Ref;
+  return (ref && ctx.resources[ref]?.Properties) || ctx.props;
+}
+
+/** Cross-field FACTS rules that a path/check row cannot express. */
+const CROSS_FIELD_RULES: Record<string, (ctx: ResourceContext) => Finding[]> = {
+  [EC]: ({ props }) => {
+    const out: Finding[] = [];
+    for (const [path, pv] of expandPath(PV).flatMap((p) => valuesAt(props, p))) {
+      if (!isObject(pv)) continue;
+      const sc = pv.ServerlessConfig;
+      const pc = asNumber(sc?.ProvisionedConcurrency);
+      const mc = asNumber(sc?.MaxConcurrency);
+      if (pc !== undefined && mc !== undefined && pc > mc) out.push({ path: `${path}.ServerlessConfig.ProvisionedConcurrency`, value: pc, expected: `<= MaxConcurrency (${mc}) [§1]` });
+      const rc = pv.RoutingConfig;
+      if (isObject(rc) && rc.RoutingStrategy === 'PREFIX_AWARE') {
+        const pa = rc.PrefixAwareRoutingConfig;
+        for (const k of ['PrefixLength', 'ConcurrencyThreshold']) {
+          if (!isObject(pa) || pa[k] === undefined) out.push({ path: `${path}.RoutingConfig.PrefixAwareRoutingConfig.${k}`, value: undefined, expected: 'a value when RoutingStrategy is PREFIX_AWARE [§1]' });
+        }
+      }
+      if (pv.ServerlessConfig === undefined && pv.InstanceType === undefined && pv.InstancePools === undefined) {
+        out.push({ path: `${path}.InstanceType`, value: undefined, expected: 'an ml.* instance type (or ServerlessConfig / InstancePools) [§1]' });
+      }
+    }
+    return out;
+  },
+  [IC]: ({ props }) => {
+    const out: Finding[] = [];
+    const has1 = props.Specification !== undefined;
+    const hasN = props.Specifications !== undefined;
+    if (has1 === hasN) out.push({ path: 'Specification', value: has1 ? 'both Specification and Specifications' : undefined, expected: 'exactly one of Specification or Specifications [§2]' });
+    for (const [path, spec] of [...valuesAt(props, 'Specification'), ...valuesAt(props, 'Specifications[]')]) {
+      if (!isObject(spec)) continue;
+      if (path.startsWith('Specifications.') && spec.InstanceType === undefined) out.push({ path: `${path}.InstanceType`, value: undefined, expected: 'an instance type in each Specifications entry [§2]' });
+      const adapter = spec.BaseInferenceComponentName !== undefined;
+      const crr = spec.ComputeResourceRequirements;
+      if (!adapter && !isIntrinsic(crr) && (!isObject(crr) || crr.MinMemoryRequiredInMb === undefined)) {
+        out.push({ path: `${path}.ComputeResourceRequirements.MinMemoryRequiredInMb`, value: undefined, expected: 'an integer >= 128 (required by the API, optional in CFN) [§2]' });
+      }
+      const env = spec.Container?.Environment;
+      if (isObject(env)) {
+        for (const [k, v] of Object.entries(env)) {
+          if (!ENV_KEY.test(k)) out.push({ path: `${path}.Container.Environment.${k}`, value: k, expected: `a key matching ${ENV_KEY.source} [§2]` });
+          if (typeof v === 'string' && v.length > 1024) out.push({ path: `${path}.Container.Environment.${k}`, value: v, expected: 'a value of at most 1024 characters [§2]' });
+        }
+      }
+    }
+    return out;
+  },
+  [FG]: ({ props }) => {
+    const out: Finding[] = [];
+    const defs: Json[] = Array.isArray(props.FeatureDefinitions) ? props.FeatureDefinitions : [];
+    if (defs.some(isIntrinsic) || !Array.isArray(props.FeatureDefinitions)) return out;
+    const typeOf = (name: unknown) => defs.find((d) => isObject(d) && d.FeatureName === name)?.FeatureType;
+    for (const k of ['RecordIdentifierFeatureName', 'EventTimeFeatureName']) {
+      const name = props[k];
+      if (typeof name === 'string' && typeOf(name) === undefined) out.push({ path: k, value: name, expected: `a feature named in FeatureDefinitions (${defs.map((d) => d.FeatureName).join(', ')}) [§4]` });
+    }
+    const eventType = typeOf(props.EventTimeFeatureName);
+    if (eventType !== undefined && !['String', 'Fractional'].includes(eventType)) {
+      out.push({ path: 'EventTimeFeatureName', value: `${props.EventTimeFeatureName}: ${eventType}`, expected: 'an event-time feature of type String or Fractional [§4 Event time]' });
+    }
+    if (eventType !== undefined && eventType !== 'String' && props.OfflineStoreConfig?.TableFormat === 'Iceberg') {
+      out.push({ path: 'EventTimeFeatureName', value: `${props.EventTimeFeatureName}: ${eventType}`, expected: 'a String event-time feature with the Iceberg table format [§4 Event time]' });
+    }
+    const names = defs.map((d) => d?.FeatureName).filter((n) => typeof n === 'string');
+    const dup = names.filter((n, i) => names.indexOf(n) !== i);
+    if (dup.length) out.push({ path: 'FeatureDefinitions', value: dup, expected: 'unique feature names [§4]' });
+    return out;
+  },
+  'AWS::ApplicationAutoScaling::ScalableTarget': ({ props }) => sageMakerScaling(props, props),
+  'AWS::ApplicationAutoScaling::ScalingPolicy': (ctx) => {
+    const { props } = ctx;
+    const out: Finding[] = [];
+    if (props.PolicyType === 'StepScaling' && props.StepScalingPolicyConfiguration === undefined) out.push({ path: 'StepScalingPolicyConfiguration', value: undefined, expected: 'a value when PolicyType is StepScaling [§3]' });
+    if (props.PolicyType === 'TargetTrackingScaling' && props.TargetTrackingScalingPolicyConfiguration === undefined) out.push({ path: 'TargetTrackingScalingPolicyConfiguration', value: undefined, expected: 'a value when PolicyType is TargetTrackingScaling [§3]' });
+    const ownTarget = props.ResourceId !== undefined && props.ScalableDimension !== undefined && props.ServiceNamespace !== undefined;
+    if (props.ScalingTargetId === undefined && !ownTarget) {
+      out.push({ path: 'ScalingTargetId', value: undefined, expected: 'ScalingTargetId, or ResourceId + ScalableDimension + ServiceNamespace [§3]' });
+    }
+    const target = scalingTargetOf(ctx);
+    if (props.ScalingTargetId === undefined) out.push(...sageMakerScaling(props, props));
+    if (isSageMaker(target)) {
+      const metric = props.TargetTrackingScalingPolicyConfiguration?.PredefinedMetricSpecification?.PredefinedMetricType;
+      if (metric !== undefined && !isIntrinsic(metric) && !SAGEMAKER_PREDEFINED_METRICS.includes(metric)) {
+        out.push({ path: 'TargetTrackingScalingPolicyConfiguration.PredefinedMetricSpecification.PredefinedMetricType', value: metric, expected: `one of ${SAGEMAKER_PREDEFINED_METRICS.join(', ')} for a SageMaker target [§2, §3]` });
+      }
+    }
+    return out;
+  },
+};
+
+function isSageMaker(p: Json): boolean {
+  return p?.ServiceNamespace === 'sagemaker' || (typeof p?.ScalableDimension === 'string' && p.ScalableDimension.startsWith('sagemaker:'));
+}
+
+function sageMakerScaling(props: Json, source: Json): Finding[] {
+  if (!isSageMaker(source)) return [];
+  const out: Finding[] = [];
+  if (source.ServiceNamespace !== 'sagemaker' && !isIntrinsic(source.ServiceNamespace)) out.push({ path: 'ServiceNamespace', value: source.ServiceNamespace, expected: "'sagemaker' for a sagemaker:* dimension [§2, §3]" });
+  const dim = source.ScalableDimension;
+  if (isIntrinsic(dim)) return out;
+  const idPattern = SAGEMAKER_DIMENSIONS[dim];
+  if (!idPattern) {
+    out.push({ path: 'ScalableDimension', value: dim, expected: `one of ${Object.keys(SAGEMAKER_DIMENSIONS).join(', ')} [§2, §3]` });
+    return out;
+  }
+  const id = literal(props.ResourceId);
+  if (typeof id === 'string' && !idPattern.test(id)) out.push({ path: 'ResourceId', value: id, expected: `a resource id matching ${idPattern.source} for ${dim} [§2, §3]` });
+  const min = asNumber(props.MinCapacity);
+  const max = asNumber(props.MaxCapacity);
+  if (min !== undefined && max !== undefined && max < min) out.push({ path: 'MaxCapacity', value: max, expected: `>= MinCapacity (${min}) [§3]` });
+  return out;
+}
+
+function factFindings(ctx: ResourceContext): Array<Finding & { source: string }> {
+  const out: Array<Finding & { source: string }> = [];
+  for (const [type, path, check, source] of FACT_RULES) {
+    if (type !== ctx.type) continue;
+    for (const p of expandPath(path)) {
+      for (const [at, value] of valuesAt(ctx.props, p)) {
+        if (isIntrinsic(value) || check.ok(value)) continue;
+        out.push({ path: at, value, expected: check.expected, source: `FACTS ${source}` });
+      }
+    }
+  }
+  for (const f of CROSS_FIELD_RULES[ctx.type]?.(ctx) ?? []) {
+    const m = / \[(§[^\]]*)\]$/.exec(f.expected);
+    out.push({ ...f, expected: m ? f.expected.slice(0, m.index) : f.expected, source: `FACTS${m ? ` ${m[1]}` : ''}` });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 3. aws-cdk-lib's built-in CloudFormation validation, run on the template object
+// ---------------------------------------------------------------------------------------------------------------
+
+function cdkValidateProblems(template: object): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'template-checks-'));
+  try {
+    const file = join(dir, 'template.json');
+    writeFileSync(file, JSON.stringify(template));
+    // The singleton keeps the validation engine warm across tests (initialising it is the slow part).
+    const plugin = (CloudFormationValidatePlugin as any)._singletonInstance() as CloudFormationValidatePlugin;
+    const report = plugin.validate({
+      templatePaths: [file],
+      stackTemplates: [{ stackConstructPath: 'Template', templatePath: file, accountId: undefined, region: undefined }],
+      appConstruct: new App(),
+    } as any);
+    const resources: Record<string, Json> = (template as Json).Resources ?? {};
+    return report.violations.flatMap((v) => v.violatingResources.map((r) => {
+      const id = r.resourceLogicalId ?? '?';
+      const where = r.locations.length ? r.locations.join(', ') : 'resource';
+      const description = v.description.length > 300 ? `${v.description.slice(0, 300)}…` : v.description;
+      return `${id} (${resources[id]?.Type ?? '?'}) ${where}: ${description}${v.fix ? ` (${v.fix})` : ''} [cdk-validate ${v.ruleName} ${v.severity ?? ''}]`.replace(' ]', ']');
+    }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public API
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Every problem found in a synthesized CloudFormation template (see the file header). */
+export function templateProblems(template: object, opts: TemplateCheckOptions = {}): string[] {
+  const resources: Record<string, Json> = (template as Json).Resources ?? {};
+  const problems: string[] = [];
+  for (const [logicalId, resource] of Object.entries(resources)) {
+    const type: string = resource.Type;
+    const props = resource.Properties ?? {};
+    const head = `${logicalId} (${type})`;
+    const schema = schemaFindings(type, props);
+    if (schema === 'unknown-type') {
+      problems.push(`${head} Type: got ${show(type)}, expected a resource type in the CloudFormation resource specification [schema]`);
+    } else {
+      for (const f of schema) problems.push(`${head} ${f.path}: got ${show(f.value)}, expected ${f.expected} [schema]`);
+    }
+    // A FACTS enum that the schema DB also knows would be reported twice for the same path.
+    const schemaPaths = new Set(schema === 'unknown-type' ? [] : schema.map((f) => f.path));
+    for (const f of factFindings({ logicalId, type, props, resources }).filter((x) => !schemaPaths.has(x.path))) {
+      problems.push(`${head} ${f.path}: got ${show(f.value)}, expected ${f.expected} [${f.source}]`);
+    }
+  }
+  if (opts.cdkValidate ?? true) problems.push(...cdkValidateProblems(template));
+  const ignore = opts.ignore ?? [];
+  return problems.filter((p) => !ignore.some((i) => (typeof i === 'string' ? p.includes(i) : i.test(p))));
+}
+
+/** Throws one Error listing every problem in the stack's (or template object's) template. */
+export function expectValidTemplate(stackOrTemplate: Stack | object, opts: TemplateCheckOptions = {}): void {
+  const template = Stack.isStack(stackOrTemplate) ? Template.fromStack(stackOrTemplate).toJSON() : stackOrTemplate;
+  const problems = templateProblems(template, opts);
+  if (problems.length > 0) {
+    throw new Error(`Template has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export interface NagFinding {
+  readonly ruleId: string;
+  readonly severity: string;
+  readonly constructPath: string;
+  readonly description: string;
+  readonly plugin: string;
+}
+export interface NagAcknowledgement {
+  readonly ruleId: string;
+  readonly reason: string;
+  readonly constructPath: string;
+}
+export interface NagReport {
+  readonly findings: NagFinding[];
+  readonly acknowledgements: NagAcknowledgement[];
+}
+
+const nagRegistered = new WeakSet<App>();
+
+/** aws-cdk-lib's synth error when a validation plugin reports violations (its report file is then on disk). */
+function isValidationFailure(e: unknown): boolean {
+  return /validation-report\.json|Validation failed/.test((e as Error)?.message ?? '');
+}
+
+function registerNag(app: App): void {
+  if (nagRegistered.has(app)) return;
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  nagRegistered.add(app);
+}
+
+function readFindings(app: App): NagFinding[] {
+  const file = join(app.outdir, 'validation-report.json');
+  if (!existsSync(file)) return [];
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  return (report.pluginReports ?? []).flatMap((pr: Json) =>
+    // The built-in CloudFormation validation only warns unless its feature flag is set; it is templateProblems' job.
+    pr.conclusion === 'success' && pr.pluginName === CloudFormationValidatePlugin.PLUGIN_NAME ? [] :
+      (pr.violations ?? []).flatMap((v: Json) => (v.violatingConstructs ?? [{}]).map((c: Json) => ({
+        ruleId: v.ruleName,
+        severity: v.severity ?? 'error',
+        constructPath: c.constructPath ?? '?',
+        description: v.description,
+        plugin: pr.pluginName,
+      }))));
+}
+
+/** Acknowledgements recorded with `Validations.of(x).acknowledge({ id, reason })` anywhere in the app. */
+function readAcknowledgements(root: IConstruct): NagAcknowledgement[] {
+  const out: NagAcknowledgement[] = [];
+  for (const c of root.node.findAll()) {
+    for (const m of c.node.metadata) {
+      if (m.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY || !m.data) continue;
+      for (const [id, reason] of Object.entries(m.data as Record<string, string>)) {
+        out.push({ ruleId: id.replace(/^annotation::/i, ''), reason, constructPath: c.node.path });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * cdk-nag findings and acknowledgements for the app, without throwing on findings. Registers AwsSolutionsChecks on
+ * the app (once) and re-synthesizes it, so it may be called after `Template.fromStack`.
+ */
+export function nagReport(app: App): NagReport {
+  registerNag(app);
+  try {
+    app.synth({ force: true });
+  } catch (e) {
+    if (!isValidationFailure(e)) throw e;
+  }
+  return { findings: readFindings(app), acknowledgements: readAcknowledgements(app) };
+}
+
+/** Synthesizes the app with cdk-nag AwsSolutionsChecks and throws listing every unacknowledged finding. */
+export function synthWithNag(app: App): CloudAssembly {
+  registerNag(app);
+  let assembly: CloudAssembly | undefined;
+  let failure: Error | undefined;
+  try {
+    assembly = app.synth({ force: true });
+  } catch (e) {
+    if (!isValidationFailure(e)) throw e;
+    failure = e as Error;
+  }
+  const findings = readFindings(app);
+  if (failure || findings.length > 0) {
+    const lines = findings.map((f) => `  - ${f.ruleId} (${f.severity}) at ${f.constructPath}: ${f.description} [${f.plugin}]`);
+    throw new Error(`cdk-nag: ${findings.length} unacknowledged finding${findings.length === 1 ? '' : 's'} ` +
+      `(acknowledge with Validations.of(construct).acknowledge({ id, reason }) only with a specific reason):\n${lines.join('\n') || `  ${failure?.message}`}`);
+  }
+  return assembly!;
+}
+
+/** Throws listing every unacknowledged cdk-nag AwsSolutions finding in the app. */
+export function expectNagClean(app: App): void {
+  synthWithNag(app);
+}

@@ -2,3 +2,4 @@
 export * from './core';
 export * from './jumpstart';
 export * from './checks';
+export * from './feature-store';

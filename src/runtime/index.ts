@@ -8,3 +8,5 @@ export * from './invoke';
 export * from './codecs';
 export * from './payloads';
 export * from './stream';
+export * from './features';
+export * from './offline-query';

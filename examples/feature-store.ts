@@ -1,0 +1,27 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Feature, FeatureGroup, OnlineStoreStorageType } from '../src/feature-store';
+
+/**
+ * The seed's Pattern 2 feature group: per-user behaviour features read by MCP tools at inference time (online store)
+ * and kept as history for training (Iceberg offline store, Glue table `sagemaker_featurestore.mcp_user_behavior_features`).
+ * Returns the group so the MCP example can expose it (`grantReadOnline`, `schemaJson`).
+ */
+export function addFeatureStoreExample(stack: Stack): FeatureGroup {
+  const userId = Feature.string('user_id');
+  const eventTime = Feature.string('event_time');
+  return new FeatureGroup(stack, 'UserBehaviorFeatures', {
+    featureGroupName: 'mcp-user-behavior-features',
+    description: 'Per-user MCP tool usage features (seed Pattern 2)',
+    features: [
+      userId,
+      eventTime,
+      Feature.integral('tool_calls_last_7d'),
+      Feature.fractional('avg_session_duration_s'),
+      Feature.fractional('error_rate_last_24h'),
+      Feature.string('preferred_tool_category'),
+    ],
+    recordIdentifier: userId,
+    eventTime,
+    onlineStore: { storageType: OnlineStoreStorageType.STANDARD, ttl: Duration.days(30) },
+  });
+}

@@ -1,0 +1,3 @@
+export * from './contract';
+export * from './feature';
+export * from './feature-group';

@@ -140,6 +140,7 @@ project.npmignore?.exclude('/scripts/');
 // Lambda provides them, the bundled handlers and CLI carry what they need, and the README tells runtime users to
 // install the clients they call.
 project.eslint?.allowDevDeps('src/runtime/**');
+project.eslint?.allowDevDeps('src/**/*.lambda.ts');
 
 for (const dir of ['examples', 'bench', 'scripts']) {
   new JsonFile(project, `${dir}/tsconfig.json`, {

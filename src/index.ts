@@ -2,4 +2,6 @@
 export * from './core';
 export * from './jumpstart';
 export * from './checks';
+export * from './shared-gpu';
 export * from './feature-store';
+export * from './async';

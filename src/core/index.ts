@@ -1,3 +1,4 @@
 export * from './instance-type';
 export * from './instance-specs';
 export * from './model-source';
+export * from './endpoint-base';

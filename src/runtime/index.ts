@@ -10,3 +10,4 @@ export * from './payloads';
 export * from './stream';
 export * from './features';
 export * from './offline-query';
+export * from './async-jobs';

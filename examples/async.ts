@@ -1,0 +1,25 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { AsyncEndpoint, AsyncWorkload } from '../src/async';
+import { ContainerImage, InstanceType, ModelSource } from '../src/core';
+
+/**
+ * A document processor for MCP tools that may run for minutes: a Hugging Face summarization model on CPU instances,
+ * queued by SageMaker async inference, scaled on the backlog from zero to 4 instances, results recorded in a job table
+ * (so a `check_job_status` tool answers with one read), and an alarm when a request waits more than 15 minutes.
+ */
+export function addAsyncExample(stack: Stack): AsyncEndpoint {
+  return new AsyncEndpoint(stack, 'DocProcessor', {
+    endpointName: 'mcp-doc-processor-async',
+    modelSource: ModelSource.fromContainer(
+      ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04'),
+      { environment: { HF_MODEL_ID: 'facebook/bart-large-cnn', HF_TASK: 'summarization' } },
+    ),
+    instanceType: InstanceType.ML_M5_XLARGE,
+    workload: AsyncWorkload.CPU_PROCESSING,
+    maxConcurrentInvocationsPerInstance: 4,
+    invocationTimeout: Duration.minutes(5),
+    requestTtl: Duration.minutes(30),
+    autoScaling: { minCapacity: 0, maxCapacity: 4, targetBacklogPerInstance: 5 },
+    oldestRequestAgeAlarmThreshold: Duration.minutes(15),
+  });
+}

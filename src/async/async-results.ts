@@ -1,0 +1,116 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ASYNC_ENV, JOB_ATTRIBUTES } from './contract';
+import { ResultRecorderFunction } from './result-recorder-function';
+
+/** Internal: what the job-results pipeline needs. */
+export interface AsyncResultsProps {
+  readonly successTopic: sns.ITopic;
+  readonly errorTopic: sns.ITopic;
+  readonly encryptionKey: kms.IKey;
+  readonly retention: Duration;
+  /** Deliveries before a message goes to the DLQ. */
+  readonly maxReceiveCount: number;
+}
+
+/**
+ * Internal: SNS (success + error topics) -> SQS -> result recorder -> DynamoDB job table, with a DLQ and an alarm on
+ * its depth. Raw message delivery stays off so the recorder receives the SNS envelope (and can tell a broken message
+ * from a good one); partial batch responses retry only the records that failed.
+ */
+export class AsyncResults extends Construct {
+  public readonly table: dynamodb.Table;
+  public readonly queue: sqs.Queue;
+  public readonly deadLetterQueue: sqs.Queue;
+  public readonly recorder: ResultRecorderFunction;
+  public readonly deadLetterAlarm: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: AsyncResultsProps) {
+    super(scope, id);
+    const key = props.encryptionKey;
+
+    this.table = new dynamodb.Table(this, 'JobTable', {
+      partitionKey: { name: JOB_ATTRIBUTES.INFERENCE_ID, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: key,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: JOB_ATTRIBUTES.EXPIRES_AT,
+    });
+
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      encryption: sqs.QueueEncryption.KMS,
+      encryptionMasterKey: key,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+
+    const functionTimeout = Duration.seconds(30);
+    this.queue = new sqs.Queue(this, 'Queue', {
+      encryption: sqs.QueueEncryption.KMS,
+      encryptionMasterKey: key,
+      enforceSSL: true,
+      // AWS recommends at least six times the function timeout for an SQS event source.
+      visibilityTimeout: Duration.seconds(functionTimeout.toSeconds() * 6),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
+    });
+
+    for (const topic of [props.successTopic, props.errorTopic]) {
+      topic.addSubscription(new SqsSubscription(this.queue, { rawMessageDelivery: false }));
+    }
+
+    const logGroup = new logs.LogGroup(this, 'RecorderLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // A role of our own instead of the default one with the AWSLambdaBasicExecutionRole managed policy.
+    const role = new iam.Role(this, 'RecorderRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Records SageMaker async inference results in the job table',
+    });
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      resources: [logGroup.logGroupArn],
+    }));
+    this.recorder = new ResultRecorderFunction(this, 'Recorder', {
+      description: 'Records SageMaker async inference results (SNS -> SQS) in the job table',
+      role,
+      logGroup,
+      timeout: functionTimeout,
+      memorySize: 256,
+      environment: {
+        [ASYNC_ENV.JOB_TABLE_NAME]: this.table.tableName,
+        [ASYNC_ENV.JOB_RETENTION_SECONDS]: String(props.retention.toSeconds()),
+      },
+    });
+    Validations.of(this.recorder).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'The bundled handler is built and tested for nodejs22.x (the runtime projen pins for every handler of this library).',
+    });
+    // Exactly the one write the recorder makes (a conditional PutItem), and the key to encrypt it.
+    this.table.grant(role, 'dynamodb:PutItem');
+    key.grant(role, 'kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey');
+    this.recorder.addEventSource(new SqsEventSource(this.queue, {
+      batchSize: 10,
+      reportBatchItemFailures: true,
+    }));
+
+    this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
+      alarmDescription: 'Async inference notifications the result recorder could not record are waiting in its DLQ',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+  }
+}

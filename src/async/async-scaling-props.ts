@@ -1,0 +1,36 @@
+import { Duration } from 'aws-cdk-lib';
+
+/** Autoscaling of an async endpoint on its queue (FACTS.md section 3, async endpoint recipe). */
+export interface AsyncAutoScalingProps {
+  /**
+   * The fewest instances. 0 lets the endpoint scale to zero while its queue is empty; the scale-from-zero alarm and
+   * step policy are then added (the first request after an idle period waits for an instance to start: minutes).
+   *
+   * @default 1
+   */
+  readonly minCapacity?: number;
+  /**
+   * The most instances.
+   *
+   * @default 8
+   */
+  readonly maxCapacity?: number;
+  /**
+   * Target of `ApproximateBacklogSizePerInstance` (queued requests per instance).
+   *
+   * @default 5
+   */
+  readonly targetBacklogPerInstance?: number;
+  /**
+   * Wait after a scale-out before another; shorter than `scaleInCooldown`.
+   *
+   * @default Duration.seconds(60)
+   */
+  readonly scaleOutCooldown?: Duration;
+  /**
+   * Wait after a scale-in before another; longer, because a new instance takes minutes to load the model.
+   *
+   * @default Duration.seconds(300)
+   */
+  readonly scaleInCooldown?: Duration;
+}

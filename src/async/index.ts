@@ -1,0 +1,2 @@
+export * from './async-endpoint';
+export * from './async-scaling-props';

@@ -1,0 +1,431 @@
+/**
+ * Async inference jobs: submit (S3 upload + InvokeEndpointAsync), look up (one DynamoDB GetItem on the table the
+ * bundled result recorder fills), and a fallback poller over the output and failure objects for deployments without
+ * a job table. Also the recorder's own logic (parse SageMaker's notification, write the job item once).
+ *
+ * Config comes from explicit options or the env vars of `src/async/contract.ts` (set by `AsyncEndpoint`).
+ */
+import { randomUUID } from 'crypto';
+import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { InvokeEndpointAsyncCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { classifyError } from './errors';
+import {
+  ASYNC_ENV, AsyncJobFinalStatus, AsyncJobRecord, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_JOB_RETENTION_SECONDS,
+  DEFAULT_REQUEST_TTL_SECONDS, JOB_ATTRIBUTES as A, ttlProblems,
+} from '../async/contract';
+
+export type { AsyncJobRecord, AsyncJobFinalStatus } from '../async/contract';
+
+/** Raised before any AWS call when a request is invalid (TTL/timeout rules, missing config). Not retryable. */
+export class AsyncJobRequestError extends Error {
+  public readonly retryable = false;
+  constructor(message: string) {
+    super(message);
+    this.name = 'AsyncJobRequestError';
+  }
+}
+
+/** Raised by `waitForAsyncJob` when neither the output nor the failure object appeared before the deadline. */
+export class AsyncJobTimeoutError extends Error {
+  constructor(public readonly jobId: string | undefined, public readonly outputLocation: string, public readonly waitedMs: number) {
+    super(`No result for async job ${jobId ?? outputLocation} after ${waitedMs} ms (output ${outputLocation})`);
+    this.name = 'AsyncJobTimeoutError';
+  }
+}
+
+/** Where jobs go and how they are tracked; every field may also come from the contract env vars. */
+export interface AsyncJobsConfig {
+  readonly endpointName?: string;
+  readonly inputBucket?: string;
+  /** Key prefix for uploaded inputs; `inputs/` when unset. */
+  readonly inputPrefix?: string;
+  /** The recorder's table; without it `getAsyncJob` cannot answer (use `waitForAsyncJob`). */
+  readonly jobTableName?: string;
+  readonly invocationTimeoutSeconds?: number;
+  readonly requestTtlSeconds?: number;
+}
+
+/** Injectable SDK clients and config (tests point the clients at local servers). */
+export interface AsyncJobsDeps {
+  readonly sagemakerRuntime?: SageMakerRuntimeClient;
+  readonly s3?: S3Client;
+  readonly dynamodb?: DynamoDBClient;
+  /** Explicit config; wins over the environment. */
+  readonly config?: AsyncJobsConfig;
+  /** Environment to read the contract vars from. @default process.env */
+  readonly env?: Record<string, string | undefined>;
+}
+
+/** Reads the contract env vars (`AsyncEndpoint.runtimeEnvironment`). */
+export function asyncJobsConfigFromEnv(env: Record<string, string | undefined> = process.env): AsyncJobsConfig {
+  const int = (name: string) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : undefined);
+  return {
+    endpointName: env[ASYNC_ENV.ENDPOINT_NAME] || undefined,
+    inputBucket: env[ASYNC_ENV.INPUT_BUCKET] || undefined,
+    inputPrefix: env[ASYNC_ENV.INPUT_PREFIX] || undefined,
+    jobTableName: env[ASYNC_ENV.JOB_TABLE_NAME] || undefined,
+    invocationTimeoutSeconds: int(ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS),
+    requestTtlSeconds: int(ASYNC_ENV.REQUEST_TTL_SECONDS),
+  };
+}
+
+function resolveConfig(deps: AsyncJobsDeps): AsyncJobsConfig {
+  const fromEnv = asyncJobsConfigFromEnv(deps.env ?? process.env);
+  const explicit = Object.fromEntries(Object.entries(deps.config ?? {}).filter(([, v]) => v !== undefined));
+  return { ...fromEnv, ...explicit };
+}
+
+// Clients are created lazily and reused when not injected, so a Lambda container keeps its connections warm.
+let defaultClients: { sagemakerRuntime?: SageMakerRuntimeClient; s3?: S3Client; dynamodb?: DynamoDBClient } = {};
+const smClient = (deps: AsyncJobsDeps) => deps.sagemakerRuntime ?? (defaultClients.sagemakerRuntime ??= new SageMakerRuntimeClient({}));
+const s3Client = (deps: AsyncJobsDeps) => deps.s3 ?? (defaultClients.s3 ??= new S3Client({}));
+const ddbClient = (deps: AsyncJobsDeps) => deps.dynamodb ?? (defaultClients.dynamodb ??= new DynamoDBClient({}));
+/** Forgets the lazily created default clients (tests that change the environment). */
+export function resetDefaultAsyncClients(): void {
+  defaultClients = {};
+}
+
+/** Splits `s3://bucket/key` (or `https://bucket.s3...amazonaws.com/key`, path- or virtual-hosted style). */
+export function parseS3Location(location: string): { bucket: string; key: string } {
+  const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(location);
+  if (s3) return { bucket: s3[1], key: s3[2] };
+  const virtual = /^https:\/\/([^./]+)\.s3[.-][^/]*amazonaws\.com[^/]*\/(.+)$/.exec(location);
+  if (virtual) return { bucket: virtual[1], key: decodeURIComponent(virtual[2]) };
+  const path = /^https:\/\/s3[.-][^/]*amazonaws\.com[^/]*\/([^/]+)\/(.+)$/.exec(location);
+  if (path) return { bucket: path[1], key: decodeURIComponent(path[2]) };
+  throw new AsyncJobRequestError(`not an S3 object location: '${location}' (expected s3://bucket/key)`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// submit
+
+export interface SubmitAsyncJobRequest {
+  /** @default - the configured endpoint (env `SAGEMAKER_ASYNC_ENDPOINT_NAME`) */
+  readonly endpointName?: string;
+  /** The input, uploaded to the input bucket/prefix. Exactly one of `payload` and `inputLocation`. */
+  readonly payload?: string | Uint8Array | object;
+  /** An input already in S3 (`s3://bucket/key`). */
+  readonly inputLocation?: string;
+  /** @default 'application/json' */
+  readonly contentType?: string;
+  readonly accept?: string;
+  readonly customAttributes?: string;
+  /** @default - the configured value, else 900 */
+  readonly invocationTimeoutSeconds?: number;
+  /** @default - the configured value, else 3600 */
+  readonly requestTtlSeconds?: number;
+  /** Becomes the job id; 1-64 printable characters. @default - a random UUID */
+  readonly inferenceId?: string;
+}
+
+export interface SubmittedAsyncJob {
+  /** SageMaker's InferenceId. */
+  readonly jobId: string;
+  readonly inputLocation: string;
+  readonly outputLocation: string;
+  readonly failureLocation?: string;
+  /** ISO-8601. */
+  readonly submittedAt: string;
+  readonly invocationTimeoutSeconds: number;
+  readonly requestTtlSeconds: number;
+}
+
+const INFERENCE_ID = /^\S[\x20-\x7E]{0,63}$/;
+
+/**
+ * Uploads the input (unless `inputLocation` is given) and calls InvokeEndpointAsync; returns at once with the job id
+ * and the locations SageMaker will write to. Invalid timeouts/TTLs are refused before any call.
+ */
+export async function submitAsyncJob(request: SubmitAsyncJobRequest, deps: AsyncJobsDeps = {}): Promise<SubmittedAsyncJob> {
+  const config = resolveConfig(deps);
+  const endpointName = request.endpointName ?? config.endpointName;
+  const timeout = request.invocationTimeoutSeconds ?? config.invocationTimeoutSeconds ?? DEFAULT_INVOCATION_TIMEOUT_SECONDS;
+  const ttl = request.requestTtlSeconds ?? config.requestTtlSeconds ?? DEFAULT_REQUEST_TTL_SECONDS;
+  const jobId = request.inferenceId ?? randomUUID();
+  const contentType = request.contentType ?? 'application/json';
+
+  const problems = ttlProblems(timeout, ttl);
+  if (!endpointName) problems.push(`endpointName: got nothing, expected an endpoint name (or env ${ASYNC_ENV.ENDPOINT_NAME})`);
+  if (!INFERENCE_ID.test(jobId)) problems.push(`inferenceId: got '${jobId}', expected 1-64 printable characters not starting with a space`);
+  if ((request.payload === undefined) === (request.inputLocation === undefined)) {
+    problems.push('payload/inputLocation: expected exactly one of them');
+  }
+  if (request.payload !== undefined && !config.inputBucket) {
+    problems.push(`inputBucket: got nothing, expected the input bucket (or env ${ASYNC_ENV.INPUT_BUCKET}) to upload the payload to`);
+  }
+  if (request.inputLocation !== undefined) {
+    try {
+      parseS3Location(request.inputLocation);
+    } catch (e) {
+      problems.push(`inputLocation: ${(e as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new AsyncJobRequestError(`submitAsyncJob refused:\n  - ${problems.join('\n  - ')}`);
+
+  let inputLocation = request.inputLocation;
+  if (inputLocation === undefined) {
+    const key = `${normalizePrefix(config.inputPrefix ?? 'inputs/')}${jobId}`;
+    await s3Client(deps).send(new PutObjectCommand({
+      Bucket: config.inputBucket,
+      Key: key,
+      Body: encodePayload(request.payload!),
+      ContentType: contentType,
+    }));
+    inputLocation = `s3://${config.inputBucket}/${key}`;
+  }
+
+  let response;
+  try {
+    response = await smClient(deps).send(new InvokeEndpointAsyncCommand({
+      EndpointName: endpointName,
+      InputLocation: inputLocation,
+      ContentType: contentType,
+      Accept: request.accept,
+      CustomAttributes: request.customAttributes,
+      InferenceId: jobId,
+      InvocationTimeoutSeconds: timeout,
+      RequestTTLSeconds: ttl,
+    }));
+  } catch (e) {
+    // Same classes as InvokeEndpoint: ValidationError is permanent, InternalFailure/ServiceUnavailable are retryable.
+    throw classifyError(e, { endpointName, contentType });
+  }
+  if (!response.OutputLocation) throw new Error(`InvokeEndpointAsync on ${endpointName} returned no OutputLocation`);
+  return {
+    jobId: response.InferenceId ?? jobId,
+    inputLocation,
+    outputLocation: response.OutputLocation,
+    failureLocation: response.FailureLocation,
+    submittedAt: new Date().toISOString(),
+    invocationTimeoutSeconds: timeout,
+    requestTtlSeconds: ttl,
+  };
+}
+
+function normalizePrefix(prefix: string): string {
+  if (prefix === '') return '';
+  return prefix.endsWith('/') ? prefix : `${prefix}/`;
+}
+
+function encodePayload(payload: string | Uint8Array | object): string | Uint8Array {
+  if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
+  return JSON.stringify(payload);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// results
+
+/** An object SageMaker wrote, fetched and decoded. */
+export interface AsyncJobOutput {
+  readonly contentType?: string;
+  readonly bytes: Uint8Array;
+  readonly text: string;
+  /** Parsed when the content type is JSON (or the text parses as JSON). */
+  readonly json?: unknown;
+}
+
+export type AsyncJobState =
+  | { readonly status: 'pending'; readonly jobId: string }
+  | {
+    readonly status: 'completed';
+    readonly jobId: string;
+    readonly outputLocation: string;
+    readonly completedAt?: string;
+    readonly endpointName?: string;
+    readonly output?: AsyncJobOutput;
+  }
+  | {
+    readonly status: 'failed';
+    readonly jobId: string;
+    readonly failureReason: string;
+    readonly failureLocation?: string;
+    readonly completedAt?: string;
+    readonly endpointName?: string;
+    readonly failure?: AsyncJobOutput;
+  };
+
+export interface GetAsyncJobOptions {
+  /** Fetch and decode the output (completed) or failure object (failed, when its location is known). @default false */
+  readonly fetchOutput?: boolean;
+}
+
+/**
+ * The job's state from the results table: one GetItem (plus one GetObject when `fetchOutput`). An absent item means
+ * the job is still pending: the recorder writes only final results.
+ */
+export async function getAsyncJob(jobId: string, options: GetAsyncJobOptions = {}, deps: AsyncJobsDeps = {}): Promise<AsyncJobState> {
+  const config = resolveConfig(deps);
+  if (!config.jobTableName) {
+    throw new AsyncJobRequestError(`jobTableName: got nothing, expected the job table (env ${ASYNC_ENV.JOB_TABLE_NAME}); `
+      + 'without one use waitForAsyncJob with the submitted locations');
+  }
+  const { Item: item } = await ddbClient(deps).send(new GetItemCommand({
+    TableName: config.jobTableName,
+    Key: { [A.INFERENCE_ID]: { S: jobId } },
+    ConsistentRead: true,
+  }));
+  if (!item) return { status: 'pending', jobId };
+  const str = (name: string) => item[name]?.S;
+  const status = str(A.STATUS);
+  const common = { jobId, completedAt: str(A.COMPLETED_AT), endpointName: str(A.ENDPOINT_NAME) };
+  if (status === 'Completed') {
+    const outputLocation = str(A.OUTPUT_LOCATION)!;
+    const output = options.fetchOutput ? await fetchObject(outputLocation, deps) : undefined;
+    return { status: 'completed', ...common, outputLocation, output };
+  }
+  const failureLocation = str(A.FAILURE_LOCATION);
+  const failure = options.fetchOutput && failureLocation ? await fetchObject(failureLocation, deps).catch(() => undefined) : undefined;
+  return { status: 'failed', ...common, failureReason: str(A.FAILURE_REASON) ?? 'unknown (the notification carried no reason)', failureLocation, failure };
+}
+
+/** Fetches and decodes one object; throws `NoSuchKey` when it is absent. */
+export async function fetchObject(location: string, deps: AsyncJobsDeps = {}): Promise<AsyncJobOutput> {
+  const { bucket, key } = parseS3Location(location);
+  const response = await s3Client(deps).send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  const bytes = await response.Body!.transformToByteArray();
+  const text = Buffer.from(bytes).toString('utf8');
+  return { contentType: response.ContentType, bytes, text, json: tryJson(text, response.ContentType) };
+}
+
+function tryJson(text: string, contentType?: string): unknown {
+  const looksJson = contentType?.includes('json') || /^\s*[[{]/.test(text);
+  if (!looksJson) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface WaitForAsyncJobRequest {
+  readonly jobId?: string;
+  readonly outputLocation: string;
+  /** SageMaker's FailureLocation (from submit). Without it only the output is watched. */
+  readonly failureLocation?: string;
+  /** @default 300_000 */
+  readonly timeoutMs?: number;
+  /** @default 2_000 */
+  readonly initialDelayMs?: number;
+  /** @default 1.2 */
+  readonly backoffFactor?: number;
+  /** @default 10_000 */
+  readonly maxDelayMs?: number;
+}
+
+/**
+ * For deployments without a job table: checks the output AND the failure object every iteration (capped backoff:
+ * 2 s, x1.2, at most 10 s by default) until one exists or the deadline passes (`AsyncJobTimeoutError`).
+ * Prefer `getAsyncJob` from a follow-up tool call for jobs longer than a minute.
+ */
+export async function waitForAsyncJob(request: WaitForAsyncJobRequest, deps: AsyncJobsDeps = {},
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms))): Promise<AsyncJobState & { readonly polls: number }> {
+  const timeoutMs = request.timeoutMs ?? 300_000;
+  const factor = request.backoffFactor ?? 1.2;
+  const maxDelay = request.maxDelayMs ?? 10_000;
+  const jobId = request.jobId ?? request.outputLocation;
+  const start = Date.now();
+  let delay = request.initialDelayMs ?? 2_000;
+  let polls = 0;
+  for (;;) {
+    polls++;
+    const [output, failure] = await Promise.all([
+      fetchIfExists(request.outputLocation, deps),
+      request.failureLocation ? fetchIfExists(request.failureLocation, deps) : Promise.resolve(undefined),
+    ]);
+    if (output) return { status: 'completed', jobId, outputLocation: request.outputLocation, output, polls };
+    if (failure) {
+      return { status: 'failed', jobId, failureLocation: request.failureLocation, failureReason: failure.text || 'unknown', failure, polls };
+    }
+    const remaining = timeoutMs - (Date.now() - start);
+    if (remaining <= 0) throw new AsyncJobTimeoutError(request.jobId, request.outputLocation, Date.now() - start);
+    await sleep(Math.min(delay, remaining));
+    delay = Math.min(delay * factor, maxDelay);
+  }
+}
+
+async function fetchIfExists(location: string, deps: AsyncJobsDeps): Promise<AsyncJobOutput | undefined> {
+  try {
+    return await fetchObject(location, deps);
+  } catch (e) {
+    if (e instanceof NoSuchKey || (e as { name?: string }).name === 'NoSuchKey' || (e as { name?: string }).name === 'NotFound') return undefined;
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// recording (used by the bundled result recorder)
+
+/** Thrown for a notification that cannot become a job record; the recorder sends it to the DLQ. */
+export class MalformedAsyncNotificationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedAsyncNotificationError';
+  }
+}
+
+/**
+ * Turns one SageMaker async notification (the JSON in the SNS message) into a job record. The error shape is not
+ * documented by AWS: `failureLocation` is accepted at the top level or under `responseParameters`, or absent.
+ */
+export function parseAsyncNotification(message: unknown, now: Date = new Date(),
+  retentionSeconds: number = DEFAULT_JOB_RETENTION_SECONDS): AsyncJobRecord {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    throw new MalformedAsyncNotificationError('the message is not a JSON object');
+  }
+  const m = message as Record<string, unknown>;
+  const response = isObject(m.responseParameters) ? m.responseParameters : {};
+  const request = isObject(m.requestParameters) ? m.requestParameters : {};
+  const inferenceId = m.inferenceId;
+  if (typeof inferenceId !== 'string' || inferenceId === '') throw new MalformedAsyncNotificationError('inferenceId is missing');
+  const eventTimeMs = typeof m.eventTime === 'string' ? Date.parse(m.eventTime) : NaN;
+  if (Number.isNaN(eventTimeMs)) throw new MalformedAsyncNotificationError(`eventTime of ${inferenceId} is missing or not a date`);
+  const statusByInvocation: Record<string, AsyncJobFinalStatus> = { Completed: 'Completed', Failed: 'Failed' };
+  const status = statusByInvocation[String(m.invocationStatus)];
+  if (!status) throw new MalformedAsyncNotificationError(`invocationStatus of ${inferenceId} is '${String(m.invocationStatus)}', expected Completed or Failed`);
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const outputLocation = text(response.outputLocation);
+  if (status === 'Completed' && !outputLocation) throw new MalformedAsyncNotificationError(`completed ${inferenceId} has no responseParameters.outputLocation`);
+  return {
+    inferenceId,
+    status,
+    outputLocation,
+    failureLocation: status === 'Failed' ? text(m.failureLocation) ?? text(response.failureLocation) : undefined,
+    failureReason: status === 'Failed' ? text(m.failureReason) ?? text(response.failureReason) : undefined,
+    endpointName: text(request.endpointName),
+    completedAt: new Date(eventTimeMs).toISOString(),
+    eventTimeMs,
+    recordedAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000) + retentionSeconds,
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Writes the record unless the table already holds one for the same inference with an equal or newer event time:
+ * a duplicate delivery changes nothing, and an older event never overwrites a newer final status.
+ * Returns whether the item was written.
+ */
+export async function recordAsyncResult(record: AsyncJobRecord, tableName: string, deps: AsyncJobsDeps = {}): Promise<boolean> {
+  const item: Record<string, { S: string } | { N: string }> = {};
+  for (const [name, value] of Object.entries(record)) {
+    if (value === undefined) continue;
+    item[name] = typeof value === 'number' ? { N: String(value) } : { S: String(value) };
+  }
+  try {
+    await ddbClient(deps).send(new PutItemCommand({
+      TableName: tableName,
+      Item: item,
+      ConditionExpression: 'attribute_not_exists(#id) OR #t < :t',
+      ExpressionAttributeNames: { '#id': A.INFERENCE_ID, '#t': A.EVENT_TIME_MS },
+      ExpressionAttributeValues: { ':t': { N: String(record.eventTimeMs) } },
+    }));
+    return true;
+  } catch (e) {
+    if (e instanceof ConditionalCheckFailedException || (e as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw e;
+  }
+}

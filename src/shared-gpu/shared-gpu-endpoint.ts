@@ -1,0 +1,331 @@
+import { Annotations, Stack, Token, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { Construct } from 'constructs';
+import { capacityOf, checkInitialCopiesFit, CopyRequirement, InstanceCapacity } from './capacity';
+import { InferenceComponent, InferenceComponentOptions } from './inference-component';
+import { SharedGpuInstanceScaling } from './instance-scaling';
+import { SharedGpuRouting } from './routing';
+import {
+  DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId, EndpointMetricOptions, ISageMakerEndpoint, kmsKeyWarnings, SageMakerEndpointBase,
+} from '../core/endpoint-base';
+import { InstanceType } from '../core/instance-type';
+import { createExecutionRole } from '../core/model';
+import { ModelDataConfig } from '../core/model-source';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+
+/** Props of a `SharedGpuEndpoint`. */
+export interface SharedGpuEndpointProps {
+  /** The instance type every instance of the endpoint has, e.g. `ml.g5.12xlarge` or `ml.p4d.24xlarge`. */
+  readonly instanceType: InstanceType;
+
+  /**
+   * How many instances the endpoint starts with (`InitialInstanceCount`). The initial copies of all components must fit.
+   *
+   * @default 1
+   */
+  readonly initialInstanceCount?: number;
+
+  /**
+   * The endpoint's name.
+   *
+   * @default - CloudFormation generates one
+   */
+  readonly endpointName?: string;
+
+  /**
+   * The production variant's name.
+   *
+   * @default 'AllTraffic'
+   */
+  readonly variantName?: string;
+
+  /**
+   * The execution role of the endpoint (`ExecutionRoleArn`) and of every component's model.
+   *
+   * @default - a role is created that can write the endpoint's logs and metrics, plus what each component's model
+   * needs (pull its image, read its artifacts), granted as components are added
+   */
+  readonly role?: iam.IRole;
+
+  /**
+   * How requests are spread over a component's copies.
+   *
+   * @default SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS
+   */
+  readonly routing?: SharedGpuRouting;
+
+  /**
+   * Managed instance scaling. Needed for `InferenceComponent.autoScale` to add instances when copies no longer fit,
+   * and (with `minInstanceCount: 0`) to scale the endpoint to zero instances.
+   *
+   * @default - no managed instance scaling: the endpoint keeps `initialInstanceCount` instances
+   */
+  readonly instanceScaling?: SharedGpuInstanceScaling;
+
+  /**
+   * A KMS key for the instances' EBS storage volumes (`KmsKeyId`). Left out of the endpoint config, with a synth
+   * warning, for instance types with NVMe instance storage (g4dn, g5, g6, g6e, p4d, p5, ...): the instance's hardware
+   * encrypts that storage, the key would cover nothing, and the API reference says CreateEndpointConfig fails when a
+   * key is given for them.
+   *
+   * @default - no key: storage is encrypted with an AWS-managed key (EBS) or the instance's hardware (NVMe)
+   */
+  readonly encryptionKey?: kms.IKey;
+}
+
+/**
+ * An endpoint whose GPU instances are shared by several models, each deployed as an inference component with its own
+ * slice of accelerators and memory, its own copy count and its own autoscaling.
+ *
+ * The endpoint config names no model; it carries the `ExecutionRoleArn` SageMaker uses for the components.
+ *
+ * @example
+ * const endpoint = new SharedGpuEndpoint(this, 'Shared', { instanceType: InstanceType.ML_P4D_24XLARGE });
+ * const llama = endpoint.addInferenceComponent('Llama70B', {
+ *   model: ModelSource.fromContainer(ContainerImage.fromDlc('djl-inference', '0.29.0-lmi11.0.0-cu124')),
+ *   acceleratorCount: 4,
+ *   minMemoryMb: 180_000,
+ * });
+ * llama.grantInvoke(toolFunction);
+ */
+export class SharedGpuEndpoint extends SageMakerEndpointBase {
+  /** Imports an endpoint by name (exact case; the ARN is built lowercase), for grants and metrics. */
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+  }
+
+  /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase), for grants and metrics. */
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+  }
+
+  public readonly endpointName: string;
+  /** The endpoint's ARN as SageMaker returns it (lowercase). */
+  public readonly endpointArn: string;
+  /** The production variant the components run on. */
+  public readonly variantName: string;
+  protected readonly defaultVariantName: string;
+
+  /** The endpoint's instance type. */
+  public readonly instanceType: InstanceType;
+
+  /** How many instances the endpoint starts with. */
+  public readonly initialInstanceCount: number;
+
+  /** The role SageMaker uses for the endpoint and for every component's model. */
+  public readonly role: iam.IRole;
+
+  /**
+   * The managed instance scaling settings.
+   *
+   * @default - none
+   */
+  public readonly instanceScaling?: SharedGpuInstanceScaling;
+
+  /** The AWS::SageMaker::Endpoint. */
+  public readonly cfnEndpoint: sagemaker.CfnEndpoint;
+
+  /** The AWS::SageMaker::EndpointConfig. */
+  public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
+
+  private readonly capacity?: InstanceCapacity;
+  private createdRole?: iam.Role;
+  private readonly components: Array<{ component: InferenceComponent; requirement: CopyRequirement }> = [];
+
+  constructor(scope: Construct, id: string, props: SharedGpuEndpointProps) {
+    super(scope, id);
+
+    this.instanceType = props.instanceType;
+    this.initialInstanceCount = props.initialInstanceCount ?? 1;
+    this.variantName = props.variantName ?? DEFAULT_VARIANT_NAME;
+    this.defaultVariantName = this.variantName;
+    this.instanceScaling = props.instanceScaling;
+    this.capacity = capacityOf(props.instanceType);
+    this.validate(props);
+
+    this.role = props.role ?? this.createRole();
+    const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
+    const scaling = props.instanceScaling;
+
+    kmsKeyWarnings(this, props.encryptionKey, [props.instanceType]);
+
+    this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'Config', {
+      // Components bring their own models; the endpoint config names none and carries the role they run with.
+      executionRoleArn: this.role.roleArn,
+      kmsKeyId: endpointConfigKmsKeyId(props.encryptionKey, [props.instanceType]),
+      productionVariants: [{
+        variantName: this.variantName,
+        instanceType: props.instanceType.name,
+        initialInstanceCount: this.initialInstanceCount,
+        routingConfig: {
+          routingStrategy: routing.strategy,
+          prefixAwareRoutingConfig: routing.prefixAwareOptions ? {
+            prefixLength: routing.prefixAwareOptions.prefixLength,
+            concurrencyThreshold: routing.prefixAwareOptions.concurrencyThreshold,
+          } : undefined,
+        },
+        managedInstanceScaling: scaling ? {
+          status: 'ENABLED',
+          minInstanceCount: scaling.minInstanceCount,
+          maxInstanceCount: scaling.maxInstanceCount,
+          scaleInPolicy: scaling.scaleInStrategy ? {
+            strategy: scaling.scaleInStrategy,
+            maximumStepSize: scaling.scaleInMaximumStepSize,
+            cooldownInMinutes: scaling.scaleInCooldown?.toMinutes(),
+          } : undefined,
+        } : undefined,
+      }],
+    });
+    // The role's policy must exist before SageMaker assumes the role.
+    this.cfnEndpointConfig.node.addDependency(this.role);
+
+    this.cfnEndpoint = new sagemaker.CfnEndpoint(this, 'Resource', {
+      endpointConfigName: this.cfnEndpointConfig.attrEndpointConfigName,
+      endpointName: props.endpointName,
+    });
+
+    this.endpointName = this.cfnEndpoint.attrEndpointName;
+    // The service's own (lowercase) ARN: one built from a mixed-case name would never match in IAM.
+    this.endpointArn = this.cfnEndpoint.attrEndpointArn;
+    if (this.capacity === undefined && !props.instanceType.isUnresolved) {
+      Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:sharedGpuUnknownInstance',
+        `instanceType '${props.instanceType.name}' is not in the instance table: inference components cannot be checked to fit it at synth`);
+    }
+  }
+
+  /**
+   * Deploys a model on this endpoint as an inference component: `acceleratorCount` accelerators and `minMemoryMb` of
+   * host memory per copy, `copies` copies to start with. Checks at once that one copy fits one instance and that the
+   * initial copies of all components fit the endpoint's instances.
+   */
+  public addInferenceComponent(id: string, options: InferenceComponentOptions): InferenceComponent {
+    return new InferenceComponent(this, id, { ...options, endpoint: this });
+  }
+
+  /**
+   * The capacity of one instance of the endpoint, when the instance table knows its type.
+   * @internal
+   */
+  public _capacity(): InstanceCapacity | undefined {
+    return this.capacity;
+  }
+
+  /**
+   * Records a new component and checks that the initial copies of all components still fit.
+   * @internal
+   */
+  public _register(component: InferenceComponent, requirement: CopyRequirement, v: PropValidator): void {
+    const all = [...this.components.map((c) => c.requirement), requirement];
+    if (this.capacity && !Token.isUnresolved(this.initialInstanceCount)) {
+      checkInitialCopiesFit(v, all, this.capacity, this.instanceType.name, this.initialInstanceCount);
+    }
+    v.throwIfInvalid();
+    this.components.push({ component, requirement });
+  }
+
+  /** The components added so far. */
+  public get inferenceComponents(): InferenceComponent[] {
+    return this.components.map((c) => c.component);
+  }
+
+  /**
+   * GPU utilization of the endpoint's instances, normalized to 0-100% (`GPUUtilizationNormalized`).
+   *
+   * @default - Average over 5 minutes
+   */
+  public metricGpuUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metricInstance('GPUUtilizationNormalized', { statistic: 'Average', ...props });
+  }
+
+  /**
+   * GPU memory utilization of the endpoint's instances, normalized to 0-100% (`GPUMemoryUtilizationNormalized`).
+   *
+   * @default - Average over 5 minutes
+   */
+  public metricGpuMemoryUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metricInstance('GPUMemoryUtilizationNormalized', { statistic: 'Average', ...props });
+  }
+
+  /**
+   * CPU utilization of the endpoint's instances, normalized to 0-100% (`CPUUtilizationNormalized`).
+   *
+   * @default - Average over 5 minutes
+   */
+  public metricCpuUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metricInstance('CPUUtilizationNormalized', { statistic: 'Average', ...props });
+  }
+
+  /**
+   * Acknowledges, on the role this endpoint created, the cdk-nag IAM5 finding of reading an uncompressed model prefix:
+   * SageMaker copies every object under the prefix, so the read grant must end in `*`.
+   * @internal
+   */
+  public _acknowledgeModelPrefixRead(modelData: ModelDataConfig | undefined): void {
+    if (!this.createdRole || !modelData || modelData.compressed || Token.isUnresolved(modelData.s3Uri)) return;
+    const m = /^s3:\/\/([^/]+)\/(.*)$/.exec(modelData.s3Uri);
+    if (!m) return;
+    Validations.of(this.createdRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${m[1]}/${m[2]}*]`,
+      reason: `SageMaker copies every object under the uncompressed model prefix ${modelData.s3Uri}; the read grant covers that prefix only.`,
+    });
+  }
+
+  private createRole(): iam.IRole {
+    const role = createExecutionRole(this, 'Role', 'Execution role of a shared-GPU SageMaker endpoint and its inference components');
+    this.createdRole = role;
+    const stack = Stack.of(this);
+    const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+    const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+    Validations.of(role).acknowledge(
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${region}:${account}:log-group:/aws/sagemaker/*]`,
+        reason: 'SageMaker writes the endpoint\'s logs to /aws/sagemaker/Endpoints/<endpoint name>, a name CloudFormation may generate; the grant stays within SageMaker\'s log groups.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'cloudwatch:PutMetricData and ecr:GetAuthorizationToken have no resource-level permissions; PutMetricData is limited to the SageMaker namespaces by a cloudwatch:namespace condition.',
+      },
+    );
+    return role;
+  }
+
+  private validate(props: SharedGpuEndpointProps): void {
+    const v = new PropValidator(`SharedGpuEndpoint '${this.node.path}'`);
+    v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
+    v.pattern('variantName', props.variantName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
+    v.atLeast('initialInstanceCount', props.initialInstanceCount, 1);
+    const s = props.instanceScaling;
+    if (s) {
+      v.atLeast('instanceScaling.minInstanceCount', s.minInstanceCount, 0);
+      v.atLeast('instanceScaling.maxInstanceCount', s.maxInstanceCount, 1);
+      if (resolved(s.minInstanceCount, s.maxInstanceCount)) {
+        v.check(s.minInstanceCount <= s.maxInstanceCount, 'instanceScaling.minInstanceCount', s.minInstanceCount,
+          `at most instanceScaling.maxInstanceCount (${s.maxInstanceCount})`);
+      }
+      const initial = props.initialInstanceCount ?? 1;
+      if (resolved(initial, s.maxInstanceCount)) {
+        v.check(initial <= s.maxInstanceCount, 'initialInstanceCount', initial,
+          `at most instanceScaling.maxInstanceCount (${s.maxInstanceCount})`);
+      }
+      v.range('instanceScaling.scaleInMaximumStepSize', s.scaleInMaximumStepSize, 1, 100);
+      const cooldown = s.scaleInCooldown;
+      if (cooldown && !cooldown.isUnresolved()) {
+        const seconds = cooldown.toSeconds();
+        v.check(seconds % 60 === 0 && seconds >= 300 && seconds <= 86400, 'instanceScaling.scaleInCooldown', cooldown.toHumanString(),
+          'whole minutes between 5 minutes and 1 day (CooldownInMinutes 5-1440)');
+      }
+      if (!s.scaleInStrategy && (s.scaleInMaximumStepSize !== undefined || s.scaleInCooldown !== undefined)) {
+        v.add('instanceScaling.scaleInStrategy: got nothing, expected IDLE_RELEASE or CONSOLIDATION when '
+          + 'scaleInMaximumStepSize or scaleInCooldown is set (they belong to the ScaleInPolicy, whose Strategy is required)');
+      }
+    }
+    v.throwIfInvalid();
+  }
+}
+
+function resolved(...values: number[]): boolean {
+  return values.every((x) => !Token.isUnresolved(x));
+}

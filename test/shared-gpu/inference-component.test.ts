@@ -1,0 +1,514 @@
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
+import { InferenceComponent, SharedGpuEndpoint, SharedGpuEndpointProps } from '../../src/shared-gpu';
+import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+
+const ENV = { account: '123456789012', region: 'us-east-1' };
+const LMI = ContainerImage.fromDlc('djl-inference', '0.29.0-lmi11.0.0-cu124');
+const TGI = ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04');
+
+function endpointOn(instanceType: InstanceType, props: Partial<SharedGpuEndpointProps> = {}) {
+  const app = new App();
+  const stack = new Stack(app, 'Stack', { env: ENV });
+  const endpoint = new SharedGpuEndpoint(stack, 'Shared', { instanceType, ...props });
+  return { app, stack, endpoint };
+}
+
+/** The seed's example: a 70B component with 4 of the 8 A100s and 180,000 MB on one ml.p4d.24xlarge. */
+function seedExample() {
+  const { app, stack, endpoint } = endpointOn(InstanceType.ML_P4D_24XLARGE);
+  const llama = endpoint.addInferenceComponent('Llama70B', {
+    model: JumpStartModel.of('meta-textgeneration-llama-3-70b-instruct', { version: '2.2.0', acceptEula: true }),
+    componentName: 'mcp-llama3-70b',
+    acceleratorCount: 4,
+    minMemoryMb: 180_000,
+    copies: 1,
+  });
+  return { app, stack, endpoint, llama };
+}
+
+describe('the seed example', () => {
+  test('a 70B component with 4 accelerators and 180,000 MB on ml.p4d.24xlarge synthesizes', () => {
+    // GIVEN / WHEN
+    const { stack } = seedExample();
+
+    // THEN
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::SageMaker::InferenceComponent', {
+      InferenceComponentName: 'mcp-llama3-70b',
+      EndpointName: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Shared'), 'EndpointName'] },
+      VariantName: 'AllTraffic',
+      Specification: {
+        ModelName: { 'Fn::GetAtt': [Match.stringLikeRegexp('^SharedLlama70BModel'), 'ModelName'] },
+        ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 4, MinMemoryRequiredInMb: 180000 },
+      },
+      RuntimeConfig: { CopyCount: 1 },
+    });
+    template.hasResourceProperties('AWS::SageMaker::Model', {
+      PrimaryContainer: Match.objectLike({
+        ModelDataSource: { S3DataSource: Match.objectLike({ S3DataType: 'S3Prefix', CompressionType: 'None', ModelAccessConfig: { AcceptEula: true } }) },
+      }),
+    });
+  });
+
+  test('the explicit 4 accelerators are below the model estimate, which is a warning, not an error', () => {
+    const { stack } = seedExample();
+    Annotations.fromStack(stack).hasWarning('/Stack/Shared/Llama70B', Match.stringLikeRegexp('acceleratorCount: 4 × 40 GiB .* is 160 GiB, below the ~161 GiB'));
+  });
+
+  test('the template is valid and cdk-nag clean', () => {
+    const { app, stack } = seedExample();
+    expectValidTemplate(stack);
+    expectNagClean(app);
+  });
+});
+
+describe('InferenceComponent', () => {
+  test('depends on the endpoint and uses the role of the endpoint for its model', () => {
+    // GIVEN
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+
+    // WHEN
+    endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 2, minMemoryMb: 32_768 });
+
+    // THEN
+    const template = Template.fromStack(stack);
+    const ics = template.findResources('AWS::SageMaker::InferenceComponent');
+    const [ic] = Object.values(ics);
+    const endpointId = Object.keys(template.findResources('AWS::SageMaker::Endpoint'))[0];
+    expect(ic.DependsOn).toContain(endpointId);
+    template.hasResourceProperties('AWS::SageMaker::Model', {
+      ExecutionRoleArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^SharedRole'), 'Arn'] },
+    });
+  });
+
+  test('defaults: one copy, no CPU reservation, no startup parameters, a generated name read from the ARN', () => {
+    // GIVEN
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+
+    // WHEN
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384 });
+
+    // THEN
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
+      InferenceComponentName: Match.absent(),
+      RuntimeConfig: { CopyCount: 1 },
+      Specification: {
+        ComputeResourceRequirements: {
+          NumberOfAcceleratorDevicesRequired: 1,
+          MinMemoryRequiredInMb: 16384,
+          NumberOfCpuCoresRequired: Match.absent(),
+          MaxMemoryRequiredInMb: Match.absent(),
+        },
+        StartupParameters: Match.absent(),
+      },
+    });
+    expect(stack.resolve(ic.inferenceComponentName)).toEqual({
+      'Fn::Select': [1, { 'Fn::Split': ['inference-component/', { 'Fn::GetAtt': [expect.stringMatching(/^SharedChat/), 'InferenceComponentArn'] }] }],
+    });
+  });
+
+  test('options: CPU cores, max memory, copies, startup timeouts', () => {
+    // GIVEN
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+
+    // WHEN
+    endpoint.addInferenceComponent('Chat', {
+      model: ModelSource.fromContainer(TGI),
+      acceleratorCount: 1,
+      minMemoryMb: 16_384,
+      maxMemoryMb: 32_768,
+      cpuCores: 4,
+      copies: 2,
+      modelDataDownloadTimeout: Duration.minutes(20),
+      containerStartupHealthCheckTimeout: Duration.minutes(15),
+    });
+
+    // THEN
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
+      RuntimeConfig: { CopyCount: 2 },
+      Specification: {
+        ComputeResourceRequirements: {
+          NumberOfAcceleratorDevicesRequired: 1, MinMemoryRequiredInMb: 16384, MaxMemoryRequiredInMb: 32768, NumberOfCpuCoresRequired: 4,
+        },
+        StartupParameters: { ModelDataDownloadTimeoutInSeconds: 1200, ContainerStartupHealthCheckTimeoutInSeconds: 900 },
+      },
+    });
+  });
+
+  test('an existing model by name creates no AWS::SageMaker::Model', () => {
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    endpoint.addInferenceComponent('Existing', { model: ModelSource.fromModelName('my-model'), acceleratorCount: 1, minMemoryMb: 1024 });
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::SageMaker::Model', 0);
+    template.hasResourceProperties('AWS::SageMaker::InferenceComponent', { Specification: Match.objectLike({ ModelName: 'my-model' }) });
+  });
+
+  test('a JumpStart model brings its accelerators (rounded to a power of two) and a proportional share of host memory', () => {
+    // GIVEN
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+
+    // WHEN: Llama 3 8B needs ~24.6 GiB: 2 of the 4 A10Gs (24 GiB each), and half of the 192 GiB of host memory
+    const ic = endpoint.addInferenceComponent('Llama8B', {
+      model: JumpStartModel.of('meta-textgeneration-llama-3-8b-instruct', { version: '2.2.0', acceptEula: true }),
+    });
+
+    // THEN
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
+      Specification: Match.objectLike({ ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 2, MinMemoryRequiredInMb: 98304 } }),
+    });
+    expect(ic.modelFamily).toBe('llama3');
+    expect(ic.acceleratorCount).toBe(2);
+  });
+
+  test('a JumpStart 70B on ml.p4d.24xlarge defaults to 8 accelerators (5 needed, rounded up to a power of two)', () => {
+    const { stack, endpoint } = endpointOn(InstanceType.ML_P4D_24XLARGE);
+    endpoint.addInferenceComponent('Llama70B', {
+      model: JumpStartModel.of('meta-textgeneration-llama-3-70b-instruct', { version: '2.2.0', acceptEula: true }),
+    });
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
+      Specification: Match.objectLike({ ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 8, MinMemoryRequiredInMb: 1152 * 1024 } }),
+    });
+  });
+
+  test('explicit values win over a JumpStart model\'s defaults', () => {
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    endpoint.addInferenceComponent('Mistral', {
+      model: JumpStartModel.of('huggingface-llm-mistral-7b-instruct', { version: '3.5.0' }),
+      acceleratorCount: 1,
+      minMemoryMb: 20_000,
+    });
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
+      Specification: Match.objectLike({ ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 1, MinMemoryRequiredInMb: 20000 } }),
+    });
+  });
+
+  test('two components fill one ml.g5.12xlarge exactly', () => {
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    endpoint.addInferenceComponent('A', { model: ModelSource.fromContainer(TGI), acceleratorCount: 2, minMemoryMb: 98_304 });
+    endpoint.addInferenceComponent('B', { model: ModelSource.fromContainer(LMI), acceleratorCount: 1, minMemoryMb: 49_152, copies: 2 });
+    Template.fromStack(stack).resourceCountIs('AWS::SageMaker::InferenceComponent', 2);
+    expect(endpoint.inferenceComponents.map((c) => c.node.id)).toEqual(['A', 'B']);
+  });
+
+  test('a CPU-only instance needs no acceleratorCount', () => {
+    const { stack, endpoint } = endpointOn(InstanceType.ML_M5_2XLARGE);
+    endpoint.addInferenceComponent('Embed', { model: ModelSource.fromContainer(TGI), minMemoryMb: 4096, cpuCores: 2 });
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
+      Specification: Match.objectLike({
+        ComputeResourceRequirements: { MinMemoryRequiredInMb: 4096, NumberOfCpuCoresRequired: 2, NumberOfAcceleratorDevicesRequired: Match.absent() },
+      }),
+    });
+  });
+});
+
+describe('InferenceComponent validation', () => {
+  const model = ModelSource.fromContainer(TGI);
+
+  test('fails if acceleratorCount is missing for a non-JumpStart model on a GPU instance', () => {
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    expect(() => endpoint.addInferenceComponent('Chat', { model, minMemoryMb: 1024 }))
+      .toThrow(/acceleratorCount: got nothing, expected the number of accelerators one copy reserves \(an integer >= 1\) for ml.g5.12xlarge/);
+  });
+
+  test('fails if minMemoryMb is missing for a non-JumpStart model (the API requires MinMemoryRequiredInMb)', () => {
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1 }))
+      .toThrow(/minMemoryMb: got nothing, expected the host memory one copy reserves, in MB \(an integer >= 128\): CreateInferenceComponent requires MinMemoryRequiredInMb/);
+  });
+
+  test('fails if the compute values are out of range', () => {
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    expect(() => endpoint.addInferenceComponent('Chat', {
+      model,
+      acceleratorCount: 0,
+      minMemoryMb: 64,
+      maxMemoryMb: 100,
+      cpuCores: 0.1,
+      copies: 0,
+      modelDataDownloadTimeout: Duration.seconds(30),
+      containerStartupHealthCheckTimeout: Duration.hours(2),
+    })).toThrow(new RegExp([
+      'acceleratorCount: got 0, expected an integer >= 1',
+      'minMemoryMb: got 64, expected an integer >= 128',
+      'maxMemoryMb: got 100, expected an integer >= 128',
+      'cpuCores: got 0.1, expected a number >= 0.25',
+      'copies: got 0, expected an integer >= 1',
+      'modelDataDownloadTimeout: got 30, expected an integer between 60 and 3600 seconds',
+      'containerStartupHealthCheckTimeout: got 7200, expected an integer between 60 and 3600 seconds',
+    ].join('[\\s\\S]*')));
+  });
+
+  test('fails if maxMemoryMb is below minMemoryMb', () => {
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1, minMemoryMb: 2048, maxMemoryMb: 1024 }))
+      .toThrow(/maxMemoryMb: got 1024, expected at least minMemoryMb \(2048\)/);
+  });
+
+  test('fails if the component name does not match the SageMaker pattern', () => {
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1, minMemoryMb: 1024, componentName: 'mcp_llama' }))
+      .toThrow(/componentName: got 'mcp_llama', expected 1-63 letters/);
+  });
+
+  test('fails if one copy needs more accelerators, memory or CPUs than one instance has', () => {
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    expect(() => endpoint.addInferenceComponent('Big', { model, acceleratorCount: 8, minMemoryMb: 300_000, cpuCores: 64 }))
+      .toThrow(new RegExp([
+        'acceleratorCount: got 8, expected at most 4: each copy runs on a single instance and one ml.g5.12xlarge instance has 4 accelerator\\(s\\)',
+        'minMemoryMb: got 300000, expected at most 196608: each copy runs on a single instance and one ml.g5.12xlarge instance has 196608 MiB of host memory',
+        'cpuCores: got 64, expected at most 48: each copy runs on a single instance and one ml.g5.12xlarge instance has 48 vCPUs',
+      ].join('[\\s\\S]*')));
+  });
+
+  test('fails if the initial copies of all components need more accelerators than the endpoint\'s instances have', () => {
+    // GIVEN: 4 A10Gs, of which A takes 2 × 1
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    endpoint.addInferenceComponent('A', { model, acceleratorCount: 1, minMemoryMb: 16_384, copies: 2 });
+
+    // WHEN / THEN: B asks for 3 more
+    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 3, minMemoryMb: 16_384 }))
+      .toThrow(/copies: the initial copies of all inference components need 5 accelerators \(A: 2 × 1, B: 1 × 3\), expected at most 4: the endpoint's 1 × ml.g5.12xlarge have 4 each/);
+  });
+
+  test('fails if the initial copies of all components need more memory than the endpoint\'s instances have', () => {
+    const { endpoint } = endpointOn(InstanceType.ML_P4D_24XLARGE);
+    endpoint.addInferenceComponent('A', { model, acceleratorCount: 1, minMemoryMb: 600_000 });
+    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 1, minMemoryMb: 600_000 }))
+      .toThrow(/need 1200000 MiB of memory \(A: 1 × 600000, B: 1 × 600000\), expected at most 1179648: the endpoint's 1 × ml.p4d.24xlarge have 1179648 MiB each/);
+  });
+
+  test('more instances make room for more copies', () => {
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE, { initialInstanceCount: 2 });
+    endpoint.addInferenceComponent('A', { model, acceleratorCount: 2, minMemoryMb: 16_384, copies: 4 });
+    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 1, minMemoryMb: 1024 }))
+      .toThrow(/need 9 accelerators .* expected at most 8: the endpoint's 2 × ml.g5.12xlarge have 4 each/);
+  });
+});
+
+describe('autoScale', () => {
+  function component(props: Partial<SharedGpuEndpointProps> = {}) {
+    const { app, stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE, props);
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384 });
+    return { app, stack, endpoint, ic };
+  }
+
+  test('target tracking on invocations per copy, asymmetric cooldowns by default', () => {
+    // GIVEN
+    const { stack, ic } = component();
+
+    // WHEN
+    ic.autoScale({ minCopies: 1, maxCopies: 4, targetInvocationsPerCopy: 10 });
+
+    // THEN
+    const template = Template.fromStack(stack);
+    const icId = Object.keys(template.findResources('AWS::SageMaker::InferenceComponent'))[0];
+    template.hasResource('AWS::ApplicationAutoScaling::ScalableTarget', {
+      Properties: {
+        ServiceNamespace: 'sagemaker',
+        ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
+        ResourceId: { 'Fn::Join': ['', ['inference-component/', { 'Fn::Select': [1, { 'Fn::Split': ['inference-component/', { 'Fn::GetAtt': [icId, 'InferenceComponentArn'] }] }] }]] },
+        MinCapacity: 1,
+        MaxCapacity: 4,
+        RoleARN: Match.absent(),
+      },
+      DependsOn: [icId],
+    });
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      PolicyType: 'TargetTrackingScaling',
+      ScalingTargetId: { Ref: Match.stringLikeRegexp('^SharedChatScalableTarget') },
+      TargetTrackingScalingPolicyConfiguration: {
+        PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerInferenceComponentInvocationsPerCopy' },
+        TargetValue: 10,
+        ScaleOutCooldown: 60,
+        ScaleInCooldown: 300,
+      },
+    });
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+    template.resourceCountIs('AWS::IAM::Role', 1);
+  });
+
+  test('high-resolution concurrency per copy, custom cooldowns, a named component', () => {
+    // GIVEN
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384, componentName: 'mcp-chat' });
+
+    // WHEN
+    ic.autoScale({
+      minCopies: 1, maxCopies: 3, targetConcurrentRequestsPerCopy: 4, scaleOutCooldown: Duration.seconds(30), scaleInCooldown: Duration.minutes(10),
+    });
+
+    // THEN
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { ResourceId: 'inference-component/mcp-chat' });
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      TargetTrackingScalingPolicyConfiguration: {
+        PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution' },
+        TargetValue: 4,
+        ScaleOutCooldown: 30,
+        ScaleInCooldown: 600,
+      },
+    });
+  });
+
+  test('scale to zero adds the step policy and the NoCapacityInvocationFailures alarm of the AWS recipe', () => {
+    // GIVEN
+    const { app, stack, ic } = component({ instanceScaling: { minInstanceCount: 0, maxInstanceCount: 2 } });
+
+    // WHEN
+    ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 });
+
+    // THEN
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 0, MaxCapacity: 2 });
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      PolicyType: 'StepScaling',
+      ScalingTargetId: { Ref: Match.stringLikeRegexp('^SharedChatScalableTarget') },
+      StepScalingPolicyConfiguration: {
+        AdjustmentType: 'ChangeInCapacity',
+        MetricAggregationType: 'Maximum',
+        Cooldown: 60,
+        StepAdjustments: [{ MetricIntervalLowerBound: 0, ScalingAdjustment: 1 }],
+      },
+    });
+    const stepPolicyId = Object.entries(template.findResources('AWS::ApplicationAutoScaling::ScalingPolicy'))
+      .find(([, r]) => r.Properties.PolicyType === 'StepScaling')![0];
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SageMaker',
+      MetricName: 'NoCapacityInvocationFailures',
+      Dimensions: [{ Name: 'InferenceComponentName', Value: Match.anyValue() }],
+      Statistic: 'Sum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [{ Ref: stepPolicyId }],
+      TreatMissingData: Match.absent(),
+    });
+    expectValidTemplate(stack);
+    expectNagClean(app);
+  });
+
+  test('warns when scale-in is not slower than scale-out', () => {
+    const { stack, ic } = component();
+    ic.autoScale({
+      minCopies: 1, maxCopies: 2, targetInvocationsPerCopy: 5, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1),
+    });
+    Annotations.fromStack(stack).hasWarning('/Stack/Shared/Chat', Match.stringLikeRegexp('scaleOutCooldown'));
+  });
+
+  test('fails if minCopies is 0 while the endpoint cannot scale its instances to zero', () => {
+    const { ic } = component({ instanceScaling: { minInstanceCount: 1, maxInstanceCount: 2 } });
+    expect(() => ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 }))
+      .toThrow(/minCopies: got 0, expected the endpoint's instanceScaling.minInstanceCount to be 0 too \(got 1\)/);
+  });
+
+  test('fails if minCopies is 0 without managed instance scaling', () => {
+    const { ic } = component();
+    expect(() => ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 }))
+      .toThrow(/minCopies: got 0, expected the endpoint's instanceScaling.minInstanceCount to be 0 too \(got no instanceScaling\)/);
+  });
+
+  test('fails if the copy bounds or targets are wrong', () => {
+    const { ic } = component();
+    expect(() => ic.autoScale({ minCopies: 3, maxCopies: 2, targetInvocationsPerCopy: 1, targetConcurrentRequestsPerCopy: -1 }))
+      .toThrow(/minCopies: got 3, expected at most maxCopies \(2\)[\s\S]*targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got 'both', expected exactly one of them[\s\S]*targetConcurrentRequestsPerCopy: got -1, expected a number > 0/);
+  });
+
+  test('fails if no target is given', () => {
+    const { ic } = component();
+    expect(() => ic.autoScale({ minCopies: 1, maxCopies: 2 }))
+      .toThrow(/targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got nothing, expected exactly one of them/);
+  });
+
+  test('fails if called twice', () => {
+    const { ic } = component();
+    ic.autoScale({ minCopies: 1, maxCopies: 2, targetInvocationsPerCopy: 1 });
+    expect(() => ic.autoScale({ minCopies: 1, maxCopies: 2, targetInvocationsPerCopy: 1 }))
+      .toThrow(/autoScale: got a second call, expected one call per inference component/);
+  });
+});
+
+describe('grants', () => {
+  test('grantInvoke allows InvokeEndpoint on the endpoint ARN (IC-level scoping is not documented)', () => {
+    // GIVEN
+    const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384 });
+    const caller = new iam.Role(stack, 'Caller', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+
+    // WHEN
+    ic.grantInvoke(caller);
+
+    // THEN
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^Caller') }],
+      PolicyDocument: {
+        Statement: [{ Action: 'sagemaker:InvokeEndpoint', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Shared'), 'EndpointArn'] } }],
+      },
+    });
+  });
+
+  test('an imported component grants on its endpoint\'s lowercase ARN', () => {
+    // GIVEN
+    const app = new App();
+    const stack = new Stack(app, 'Stack', { env: ENV });
+    const ic = InferenceComponent.fromInferenceComponentAttributes(stack, 'Imported', { inferenceComponentName: 'mcp-llama3-70b', endpointName: 'MCP-Shared-GPU' });
+    const caller = new iam.Role(stack, 'Caller', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+
+    // WHEN
+    ic.grantInvoke(caller);
+
+    // THEN
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: [Match.objectLike({ Resource: { 'Fn::Join': ['', Match.arrayWith([':sagemaker:us-east-1:123456789012:endpoint/mcp-shared-gpu'])] } })] },
+    });
+    expect(stack.resolve(ic.inferenceComponentArn)).toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:inference-component/mcp-llama3-70b']] });
+  });
+});
+
+describe('metrics', () => {
+  test('invocation metrics are per component in AWS/SageMaker', () => {
+    const { llama: ic } = seedExample();
+    const expectations: Array<[string, string, string]> = [
+      [ic.metricInvocations().metricName, 'Invocations', ic.metricInvocations().statistic],
+      [ic.metricInvocationsPerCopy().metricName, 'InvocationsPerCopy', ic.metricInvocationsPerCopy().statistic],
+      [ic.metricModelLatency().metricName, 'ModelLatency', ic.metricModelLatency().statistic],
+      [ic.metricOverheadLatency().metricName, 'OverheadLatency', ic.metricOverheadLatency().statistic],
+      [ic.metricInvocation4XXErrors().metricName, 'Invocation4XXErrors', ic.metricInvocation4XXErrors().statistic],
+      [ic.metricInvocation5XXErrors().metricName, 'Invocation5XXErrors', ic.metricInvocation5XXErrors().statistic],
+      [ic.metricInvocationModelErrors().metricName, 'InvocationModelErrors', ic.metricInvocationModelErrors().statistic],
+      [ic.metricNoCapacityInvocationFailures().metricName, 'NoCapacityInvocationFailures', ic.metricNoCapacityInvocationFailures().statistic],
+      [ic.metricConcurrentRequestsPerCopy().metricName, 'ConcurrentRequestsPerCopy', ic.metricConcurrentRequestsPerCopy().statistic],
+    ];
+    for (const [name, expected] of expectations) expect(name).toBe(expected);
+    expect(expectations.map(([, , s]) => s)).toEqual(['Sum', 'Sum', 'Average', 'Average', 'Sum', 'Sum', 'Sum', 'Sum', 'Maximum']);
+    const m = ic.metricInvocations();
+    expect(m.namespace).toBe('AWS/SageMaker');
+    expect(m.dimensions).toEqual({ InferenceComponentName: 'mcp-llama3-70b' });
+  });
+
+  test('utilization metrics are per component in /aws/sagemaker/InferenceComponents', () => {
+    const { llama: ic } = seedExample();
+    const metrics = [
+      ic.metricGpuUtilizationNormalized(), ic.metricGpuMemoryUtilizationNormalized(),
+      ic.metricCpuUtilizationNormalized(), ic.metricMemoryUtilizationNormalized(),
+    ];
+    expect(metrics.map((m) => m.metricName)).toEqual(['GPUUtilizationNormalized', 'GPUMemoryUtilizationNormalized', 'CPUUtilizationNormalized', 'MemoryUtilizationNormalized']);
+    for (const m of metrics) {
+      expect(m.namespace).toBe('/aws/sagemaker/InferenceComponents');
+      expect(m.statistic).toBe('Average');
+      expect(m.dimensions).toEqual({ InferenceComponentName: 'mcp-llama3-70b' });
+    }
+  });
+
+  test('metric props override the defaults', () => {
+    const { llama: ic } = seedExample();
+    const m = ic.metricModelLatency({ statistic: 'p99', period: Duration.minutes(1) });
+    expect(m.statistic).toBe('p99');
+    expect(m.period.toSeconds()).toBe(60);
+  });
+});

@@ -5,3 +5,4 @@ export * from './checks';
 export * from './shared-gpu';
 export * from './feature-store';
 export * from './async';
+export * from './realtime';

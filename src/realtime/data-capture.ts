@@ -1,0 +1,129 @@
+import { RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { Construct } from 'constructs';
+import { PropValidator } from '../core/validation';
+
+/** What SageMaker captures of each sampled request. */
+export enum DataCaptureMode {
+  /** The request payload. */
+  INPUT = 'Input',
+  /** The response payload. */
+  OUTPUT = 'Output',
+  /** Both. */
+  INPUT_AND_OUTPUT = 'InputAndOutput',
+}
+
+/** Capturing a sample of an endpoint's requests and responses to S3 (Model Monitor data capture). */
+export interface DataCaptureOptions {
+  /**
+   * The bucket captures are written to. The endpoint's execution role is granted `s3:PutObject` under `prefix`.
+   *
+   * @default - a bucket is created: KMS-encrypted with a new customer-managed key (rotation on), TLS-only,
+   * all public access blocked, versioned, retained on stack deletion
+   */
+  readonly bucket?: s3.IBucket;
+  /**
+   * The key prefix captures are written under (no leading or trailing slash).
+   *
+   * @default 'data-capture'
+   */
+  readonly prefix?: string;
+  /**
+   * The KMS key SageMaker encrypts captures with.
+   *
+   * @default - the created bucket's key, or the given bucket's `encryptionKey` (S3's default encryption if it has none)
+   */
+  readonly encryptionKey?: kms.IKey;
+  /**
+   * The share of requests captured, 0-100 percent.
+   *
+   * @default 20 (the SageMaker Python SDK's default)
+   */
+  readonly samplingPercentage?: number;
+  /**
+   * What is captured.
+   *
+   * @default DataCaptureMode.INPUT_AND_OUTPUT
+   */
+  readonly captureMode?: DataCaptureMode;
+  /**
+   * Content types captured as JSON text (1-10), e.g. `application/json`.
+   *
+   * @default - SageMaker base64-encodes payloads of content types not listed
+   */
+  readonly jsonContentTypes?: string[];
+  /**
+   * Content types captured as CSV text (1-10), e.g. `text/csv`.
+   *
+   * @default - SageMaker base64-encodes payloads of content types not listed
+   */
+  readonly csvContentTypes?: string[];
+}
+
+/** Records every problem with data-capture options. */
+export function validateDataCapture(v: PropValidator, options: DataCaptureOptions): void {
+  v.range('dataCapture.samplingPercentage', options.samplingPercentage, 0, 100, { unit: 'percent' });
+  for (const [prop, list] of [['dataCapture.jsonContentTypes', options.jsonContentTypes], ['dataCapture.csvContentTypes', options.csvContentTypes]] as const) {
+    if (list !== undefined && !Token.isUnresolved(list)) {
+      v.check(list.length >= 1 && list.length <= 10, prop, list, 'between 1 and 10 content types');
+    }
+  }
+  if (options.prefix !== undefined && !Token.isUnresolved(options.prefix)) {
+    v.check(options.prefix.length > 0 && !options.prefix.startsWith('/') && !options.prefix.endsWith('/'),
+      'dataCapture.prefix', options.prefix, 'a non-empty S3 key prefix without a leading or trailing slash');
+  }
+}
+
+/**
+ * Creates the capture bucket if needed, grants `role` write access, and returns the CloudFormation DataCaptureConfig.
+ * Captures are written with the endpoint's execution role (the role of its models).
+ */
+export function renderDataCapture(
+  scope: Construct,
+  options: DataCaptureOptions,
+  role: iam.IRole | undefined,
+): sagemaker.CfnEndpointConfig.DataCaptureConfigProperty {
+  const prefix = options.prefix ?? 'data-capture';
+  const bucket = options.bucket ?? createCaptureBucket(scope);
+  const key = options.encryptionKey ?? bucket.encryptionKey;
+  if (role) {
+    bucket.grantPut(role, `${prefix}/*`);
+    key?.grantEncrypt(role);
+  }
+  return {
+    enableCapture: true,
+    destinationS3Uri: `s3://${bucket.bucketName}/${prefix}`,
+    initialSamplingPercentage: options.samplingPercentage ?? 20,
+    kmsKeyId: key?.keyArn,
+    captureOptions: [{ captureMode: options.captureMode ?? DataCaptureMode.INPUT_AND_OUTPUT }],
+    captureContentTypeHeader: options.jsonContentTypes || options.csvContentTypes ? {
+      jsonContentTypes: options.jsonContentTypes,
+      csvContentTypes: options.csvContentTypes,
+    } : undefined,
+  };
+}
+
+function createCaptureBucket(scope: Construct): s3.IBucket {
+  const key = new kms.Key(scope, 'DataCaptureKey', {
+    description: 'Encrypts the SageMaker endpoint data captures',
+    enableKeyRotation: true,
+  });
+  const bucket = new s3.Bucket(scope, 'DataCaptureBucket', {
+    encryption: s3.BucketEncryption.KMS,
+    encryptionKey: key,
+    bucketKeyEnabled: true,
+    enforceSSL: true,
+    blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+    versioned: true,
+    // Captured requests may be needed for audits after the endpoint is gone.
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  Validations.of(bucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason: 'Data-capture bucket written only by SageMaker with the endpoint role; pass dataCapture.bucket to use a bucket with server access logging.',
+  });
+  return bucket;
+}

@@ -1,0 +1,2 @@
+export * from './data-capture';
+export * from './realtime-endpoint';

@@ -1,0 +1,410 @@
+import { Duration, Lazy } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { Construct } from 'constructs';
+import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
+import {
+  acknowledgeModelRoleWildcards, addTargetTrackingPolicy, addVariantScalableTarget, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId, ISageMakerEndpoint,
+  kmsKeyWarnings, ProductionVariantOptions, renderProductionVariant, SageMakerEndpointBase, validateProductionVariant,
+  validateVariantAutoScaling, VARIANT_SCALING_DEFAULTS, VariantAutoScalingProps, warnOnCooldowns,
+} from '../core/endpoint-base';
+import { createExecutionRole, renderModel } from '../core/model';
+import { ModelSource } from '../core/model-source';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+
+const MAX_VARIANTS = 10;
+const ZERO_REASON = 'only async and inference-component endpoints scale to zero; a realtime variant keeps at least one instance';
+
+/** A production variant added with `addVariant`. */
+export interface RealtimeVariantOptions extends ProductionVariantOptions {
+  /**
+   * The model this variant serves (for A/B tests of models).
+   *
+   * @default - the endpoint's `model`
+   */
+  readonly model?: ModelSource;
+  /**
+   * Scale this variant's instance count with target tracking.
+   *
+   * @default - no autoscaling (call `autoScaleVariant` later, or keep `initialInstanceCount`)
+   */
+  readonly autoScaling?: VariantAutoScalingProps;
+}
+
+/** Alarms on one variant of a realtime endpoint. */
+export interface RealtimeEndpointAlarmOptions {
+  /**
+   * The variant to watch.
+   *
+   * @default - the endpoint's first variant
+   */
+  readonly variantName?: string;
+  /**
+   * Alarm when p99 `ModelLatency` exceeds this.
+   *
+   * @default - no latency alarm
+   */
+  readonly modelLatencyP99Threshold?: Duration;
+  /**
+   * Alarm when the share of requests answered 5xx exceeds this percentage (0-100).
+   *
+   * @default - no error-rate alarm
+   */
+  readonly invocation5XXRateThreshold?: number;
+  /**
+   * The period each datapoint covers.
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly period?: Duration;
+  /**
+   * Datapoints that must breach before the alarm fires.
+   *
+   * @default 3
+   */
+  readonly evaluationPeriods?: number;
+}
+
+/** The alarms `addAlarms` created. */
+export interface RealtimeEndpointAlarms {
+  /**
+   * p99 ModelLatency above the threshold.
+   *
+   * @default - not created
+   */
+  readonly modelLatencyP99?: cloudwatch.Alarm;
+  /**
+   * 5xx rate above the threshold.
+   *
+   * @default - not created
+   */
+  readonly invocation5XXRate?: cloudwatch.Alarm;
+}
+
+/** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
+export interface RealtimeEndpointProps extends ProductionVariantOptions {
+  /** The model the endpoint serves: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)` or a JumpStart model. */
+  readonly model: ModelSource;
+  /**
+   * The endpoint's name (1-63 letters, digits, hyphens). Changing it replaces the endpoint.
+   *
+   * @default - CloudFormation generates a name
+   */
+  readonly endpointName?: string;
+  /**
+   * The first variant's name.
+   *
+   * @default 'AllTraffic'
+   */
+  readonly variantName?: string;
+  /**
+   * The role SageMaker runs the models with. It must allow pulling the image, reading the artifacts (and their KMS key),
+   * and writing logs.
+   *
+   * @default - a role is created with exactly that: ECR pull on the image's repository, S3 read on the model data (with
+   * KMS decrypt), CloudWatch logs and metrics; never AmazonSageMakerFullAccess
+   */
+  readonly role?: iam.IRole;
+  /**
+   * A KMS key for the ML storage volumes of the instances. It does not cover NVMe instance storage (g5, p4d, ...): when
+   * every variant uses such a type the key is left out, with a warning.
+   *
+   * @default - the volumes use AWS-managed encryption
+   */
+  readonly encryptionKey?: kms.IKey;
+  /**
+   * Capture a sample of requests and responses to S3.
+   *
+   * @default - no data capture
+   */
+  readonly dataCapture?: DataCaptureOptions;
+  /**
+   * Scale the first variant with target tracking (InvocationsPerInstance 70, scale-out 60 s, scale-in 300 s, 1-8 instances).
+   *
+   * @default - no autoscaling
+   */
+  readonly autoScaling?: VariantAutoScalingProps;
+  /**
+   * Alarms on the first variant.
+   *
+   * @default - no alarms
+   */
+  readonly alarms?: RealtimeEndpointAlarmOptions;
+}
+
+interface Variant {
+  readonly name: string;
+  readonly options: ProductionVariantOptions;
+  readonly modelName: string;
+}
+
+/**
+ * A SageMaker real-time endpoint: model(s), endpoint config with 1-10 weighted production variants, and the endpoint,
+ * with a least-privilege execution role, optional data capture, autoscaling per variant, grants and metrics.
+ */
+export class RealtimeEndpoint extends SageMakerEndpointBase {
+  /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+  }
+
+  /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+  }
+
+  public readonly endpointName: string;
+  /** The endpoint's ARN as SageMaker returns it (lowercase). */
+  public readonly endpointArn: string;
+  /** The endpoint config's name. */
+  public readonly endpointConfigName: string;
+  protected readonly defaultVariantName: string;
+
+  private readonly resource: sagemaker.CfnEndpoint;
+  private readonly props: RealtimeEndpointProps;
+  private readonly variants: Variant[] = [];
+  private readonly scaledVariants = new Set<string>();
+  private readonly models = new Map<ModelSource, Map<string, string>>();
+  private executionRole?: iam.IRole;
+
+  constructor(scope: Construct, id: string, props: RealtimeEndpointProps) {
+    super(scope, id, { physicalName: props.endpointName });
+    this.props = props;
+    this.defaultVariantName = props.variantName ?? DEFAULT_VARIANT_NAME;
+
+    const v = new PropValidator(`RealtimeEndpoint '${id}'`);
+    v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
+    validateProductionVariant(v, '', this.defaultVariantName, props);
+    if (props.dataCapture) validateDataCapture(v, props.dataCapture);
+    if (props.autoScaling) validateScaling(v, 'autoScaling.', props.autoScaling);
+    if (props.alarms) validateAlarms(v, 'alarms.', props.alarms);
+    v.throwIfInvalid();
+
+    this.executionRole = props.role;
+    this.addVariantUnchecked(this.defaultVariantName, { ...props, model: props.model });
+
+    const config = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
+      productionVariants: Lazy.any({ produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options)) }),
+      kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(props.encryptionKey, this.instanceTypes()) }),
+      dataCaptureConfig: props.dataCapture ? renderDataCapture(this, props.dataCapture, this.roleForModels()) : undefined,
+    });
+    this.endpointConfigName = config.attrEndpointConfigName;
+
+    this.resource = new sagemaker.CfnEndpoint(this, 'Resource', {
+      endpointName: props.endpointName,
+      endpointConfigName: config.attrEndpointConfigName,
+    });
+    // SageMaker checks the role's access to the image, artifacts and capture bucket while creating the endpoint.
+    if (this.executionRole) this.resource.node.addDependency(this.executionRole);
+    this.endpointName = props.endpointName ?? this.resource.attrEndpointName;
+    this.endpointArn = this.resource.attrEndpointArn;
+
+    this.node.addValidation({ validate: () => this.validateVariants() });
+
+    if (props.autoScaling) this.autoScaleVariant(this.defaultVariantName, props.autoScaling);
+    if (props.alarms) this.addAlarms(props.alarms);
+  }
+
+  /**
+   * The role the endpoint's models run with.
+   *
+   * @default - undefined when every variant serves an existing model (`ModelSource.fromModelName`) and no role was given
+   */
+  public get role(): iam.IRole | undefined {
+    return this.executionRole;
+  }
+
+  /** The names of the production variants, in order. */
+  public get variantNames(): string[] {
+    return this.variants.map((x) => x.name);
+  }
+
+  /**
+   * Adds a weighted production variant (up to 10 in all). Traffic splits by `initialVariantWeight`.
+   *
+   * @param variantName 1-63 letters, digits or hyphens, unique within the endpoint
+   */
+  public addVariant(variantName: string, options: RealtimeVariantOptions): void {
+    const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' variant '${variantName}'`);
+    validateProductionVariant(v, '', variantName, options);
+    v.check(!this.variants.some((x) => x.name === variantName), 'variantName', variantName, 'a name not already used by another variant of this endpoint');
+    if (options.autoScaling) validateScaling(v, 'autoScaling.', options.autoScaling);
+    v.throwIfInvalid();
+    this.addVariantUnchecked(variantName, options);
+    if (options.autoScaling) this.autoScaleVariant(variantName, options.autoScaling);
+  }
+
+  /**
+   * Scales a variant's instance count with target tracking on `SageMakerVariantInvocationsPerInstance` (and optionally
+   * the high-resolution concurrency metric). The scalable target is registered after the endpoint exists, without a role
+   * (Application Auto Scaling uses its SageMaker service-linked role).
+   */
+  public autoScaleVariant(variantName: string, props: VariantAutoScalingProps = {}): void {
+    const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoscaling of variant '${variantName}'`);
+    v.check(this.variants.some((x) => x.name === variantName), 'variantName', variantName,
+      `one of this endpoint's variants (${this.variantNames.join(', ')})`);
+    v.check(!this.scaledVariants.has(variantName), 'variantName', variantName, 'a variant not already autoscaled');
+    validateScaling(v, '', props);
+    v.throwIfInvalid();
+    this.scaledVariants.add(variantName);
+
+    const scaleOutCooldown = props.scaleOutCooldown ?? VARIANT_SCALING_DEFAULTS.scaleOutCooldown;
+    const scaleInCooldown = props.scaleInCooldown ?? VARIANT_SCALING_DEFAULTS.scaleInCooldown;
+    const scope = new Construct(this, `${variantName}Scaling`);
+    warnOnCooldowns(scope, '', scaleOutCooldown, scaleInCooldown);
+    const target = addVariantScalableTarget(scope, 'Target', {
+      endpointName: this.endpointName,
+      variantName,
+      minCapacity: props.minCapacity ?? VARIANT_SCALING_DEFAULTS.minCapacity,
+      maxCapacity: props.maxCapacity ?? VARIANT_SCALING_DEFAULTS.maxCapacity,
+      endpoint: this.resource,
+    });
+    addTargetTrackingPolicy(scope, 'InvocationsPerInstance', target, {
+      policyName: `${variantName}-invocations-per-instance`,
+      predefinedMetricType: 'SageMakerVariantInvocationsPerInstance',
+      targetValue: props.targetInvocationsPerInstance ?? VARIANT_SCALING_DEFAULTS.targetInvocationsPerInstance,
+      scaleOutCooldown,
+      scaleInCooldown,
+    });
+    if (props.targetConcurrentRequestsPerModel !== undefined) {
+      addTargetTrackingPolicy(scope, 'ConcurrentRequestsPerModel', target, {
+        policyName: `${variantName}-concurrent-requests-per-model`,
+        predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+        targetValue: props.targetConcurrentRequestsPerModel,
+        scaleOutCooldown,
+        scaleInCooldown,
+      });
+    }
+  }
+
+  /**
+   * Adds alarms on a variant: p99 model latency above a threshold, and/or the 5xx share of requests above a percentage.
+   * Both treat missing data (no traffic) as not breaching. Add actions to the returned alarms.
+   */
+  public addAlarms(options: RealtimeEndpointAlarmOptions): RealtimeEndpointAlarms {
+    const variantName = options.variantName ?? this.defaultVariantName;
+    const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' alarms`);
+    validateAlarms(v, '', options);
+    v.check(this.variants.some((x) => x.name === variantName), 'variantName', variantName,
+      `one of this endpoint's variants (${this.variantNames.join(', ')})`);
+    v.throwIfInvalid();
+
+    const period = options.period ?? Duration.minutes(5);
+    const evaluationPeriods = options.evaluationPeriods ?? 3;
+    const scope = new Construct(this, `${variantName}Alarms`);
+    let modelLatencyP99: cloudwatch.Alarm | undefined;
+    let invocation5XXRate: cloudwatch.Alarm | undefined;
+    if (options.modelLatencyP99Threshold) {
+      modelLatencyP99 = new cloudwatch.Alarm(scope, 'ModelLatencyP99', {
+        alarmDescription: `p99 ModelLatency of variant ${variantName} above ${options.modelLatencyP99Threshold.toMilliseconds()} ms`,
+        // ModelLatency is published in microseconds.
+        metric: this.metricModelLatency({ variantName, statistic: 'p99', period }),
+        threshold: options.modelLatencyP99Threshold.toMilliseconds() * 1000,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    }
+    if (options.invocation5XXRateThreshold !== undefined) {
+      invocation5XXRate = new cloudwatch.Alarm(scope, 'Invocation5XXRate', {
+        alarmDescription: `Share of 5xx responses of variant ${variantName} above ${options.invocation5XXRateThreshold}%`,
+        metric: new cloudwatch.MathExpression({
+          expression: 'IF(invocations > 0, 100 * errors / invocations, 0)',
+          usingMetrics: {
+            errors: this.metricInvocation5XXErrors({ variantName, period }),
+            invocations: this.metricInvocations({ variantName, period }),
+          },
+          label: '5xx rate (%)',
+          period,
+        }),
+        threshold: options.invocation5XXRateThreshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    }
+    return { modelLatencyP99, invocation5XXRate };
+  }
+
+  private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
+    const modelName = this.modelFor(options.model ?? this.props.model, options);
+    this.variants.push({ name, options, modelName });
+  }
+
+  /** One model per (source, instance type): JumpStart sources pick images and environment by instance type. */
+  private modelFor(source: ModelSource, options: ProductionVariantOptions): string {
+    const byType = this.models.get(source) ?? new Map<string, string>();
+    this.models.set(source, byType);
+    const cached = byType.get(options.instanceType.name);
+    if (cached) return cached;
+
+    const count = [...this.models.values()].reduce((n, m) => n + m.size, 0);
+    // The first model binds in the endpoint's scope (ids Model, ModelImage, ModelData); later ones get their own scope.
+    const scope = count === 0 ? this : new Construct(this, `Model${count + 1}`);
+    const id = count === 0 ? 'Model' : 'Resource';
+    const hadRole = this.executionRole !== undefined;
+    const role = this.roleForModels();
+    const config = source.bind(scope, { role, instanceType: options.instanceType });
+    if (config.modelName && !hadRole) {
+      // An existing model runs with its own role: drop the one created only to bind it.
+      this.node.tryRemoveChild('Role');
+      this.executionRole = undefined;
+    }
+    const { modelName } = renderModel(scope, id, config, role);
+    byType.set(options.instanceType.name, modelName);
+    return modelName;
+  }
+
+  private roleForModels(): iam.IRole {
+    if (!this.executionRole) {
+      const role = createExecutionRole(this, 'Role', `Runs the models of SageMaker endpoint ${this.node.path}`);
+      acknowledgeModelRoleWildcards(role);
+      this.executionRole = role;
+    }
+    return this.executionRole;
+  }
+
+  private instanceTypes() {
+    return this.variants.map((x) => x.options.instanceType);
+  }
+
+  private validateVariants(): string[] {
+    const v = new PropValidator(`RealtimeEndpoint '${this.node.id}'`);
+    const n = this.variants.length;
+    v.check(n >= 1 && n <= MAX_VARIANTS, 'production variants', n, `between 1 and ${MAX_VARIANTS} variants`);
+    const weights = this.variants.map((x) => x.options.initialVariantWeight ?? 1);
+    if (weights.every((w) => typeof w === 'number' && Number.isFinite(w))) {
+      v.check(weights.some((w) => w > 0), 'initialVariantWeight', weights, 'at least one variant with a weight > 0 (otherwise no traffic is routed)');
+    }
+    kmsKeyWarnings(this, this.props.encryptionKey, this.instanceTypes());
+    try {
+      v.throwIfInvalid();
+      return [];
+    } catch (e) {
+      return [(e as Error).message];
+    }
+  }
+}
+
+function validateScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {
+  validateVariantAutoScaling(v, prefix, {
+    ...props,
+    targetValues: {
+      targetInvocationsPerInstance: props.targetInvocationsPerInstance,
+      targetConcurrentRequestsPerModel: props.targetConcurrentRequestsPerModel,
+    },
+  }, { minCapacityFloor: 1, zeroReason: ZERO_REASON });
+}
+
+function validateAlarms(v: PropValidator, prefix: string, options: RealtimeEndpointAlarmOptions): void {
+  v.range(`${prefix}invocation5XXRateThreshold`, options.invocation5XXRateThreshold, 0, 100, { integer: false, unit: 'percent' });
+  v.atLeast(`${prefix}evaluationPeriods`, options.evaluationPeriods, 1);
+  if (options.modelLatencyP99Threshold && !options.modelLatencyP99Threshold.isUnresolved()) {
+    v.check(options.modelLatencyP99Threshold.toMilliseconds({ integral: false }) > 0, `${prefix}modelLatencyP99Threshold`,
+      options.modelLatencyP99Threshold.toString(), 'a duration > 0');
+  }
+  v.check(options.modelLatencyP99Threshold !== undefined || options.invocation5XXRateThreshold !== undefined,
+    `${prefix}modelLatencyP99Threshold/invocation5XXRateThreshold`, undefined, 'at least one threshold');
+}

@@ -6,3 +6,4 @@ export * from './shared-gpu';
 export * from './feature-store';
 export * from './async';
 export * from './realtime';
+export * from './pipelines';

@@ -1,4 +1,4 @@
-import { Aws, CfnMapping, Fn, Stack, Token } from 'aws-cdk-lib';
+import { Aws, CfnMapping, Stack, Token } from 'aws-cdk-lib';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -103,7 +103,7 @@ export function dlcAccount(stack: Stack): string {
   const mapping = (stack.node.tryFindChild(id) as CfnMapping | undefined) ?? new CfnMapping(stack, id, {
     mapping: Object.fromEntries(dlcRegions().map((r) => [r, { account: dlcAccountFor(r)! }])),
   });
-  return Fn.findInMap(mapping.logicalId, Aws.REGION, 'account');
+  return mapping.findInMap(Aws.REGION, 'account');
 }
 
 class AssetImage extends ContainerImage {

@@ -11,3 +11,5 @@ export * from './stream';
 export * from './features';
 export * from './offline-query';
 export * from './async-jobs';
+export * from './pipelines';
+export * from './lineage';

@@ -1,0 +1,74 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { PipelineDefinition, PipelineEventRouter, PipelineParameterType, TrainingPipeline } from '../src/pipelines';
+
+export interface PipelinesExample {
+  readonly pipeline: TrainingPipeline;
+  readonly router: PipelineEventRouter;
+}
+
+/**
+ * A one-step training pipeline (XGBoost on a CSV prefix, parameters InputDataUri and MaxRounds) and the router that
+ * records its results for MCP tools.
+ */
+export function addPipelinesExample(stack: Stack): PipelinesExample {
+  const role = new iam.Role(stack, 'TrainingPipelineRole', {
+    assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
+    description: 'Runs the churn training pipeline steps',
+  });
+  const trainingJobs = stack.formatArn({ service: 'sagemaker', resource: 'training-job', resourceName: '*' });
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    actions: ['sagemaker:CreateTrainingJob', 'sagemaker:DescribeTrainingJob', 'sagemaker:StopTrainingJob', 'sagemaker:AddTags'],
+    resources: [trainingJobs],
+  }));
+  role.grantPassRole(role);
+  Validations.of(role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sagemaker:${stack.region}:${stack.account}:training-job/*]`,
+    reason: 'SageMaker Pipelines names each training job it starts (pipelines-<execution id>-<step>-<suffix>): the names are not known at deploy time, so the policy covers training-job/* in this account and region only.',
+  });
+
+  const definition = PipelineDefinition.fromObject({
+    Version: '2020-12-01',
+    Parameters: [
+      { Name: 'InputDataUri', Type: 'String', DefaultValue: 's3://example-training-data/churn/train/' },
+      { Name: 'MaxRounds', Type: 'Integer', DefaultValue: 10 },
+    ],
+    Steps: [{
+      Name: 'TrainModel',
+      Type: 'Training',
+      Arguments: {
+        AlgorithmSpecification: {
+          TrainingImage: `683313688378.dkr.ecr.${stack.region}.amazonaws.com/sagemaker-xgboost:1.7-1`,
+          TrainingInputMode: 'File',
+        },
+        RoleArn: role.roleArn,
+        OutputDataConfig: { S3OutputPath: 's3://example-training-data/churn/models/' },
+        StoppingCondition: { MaxRuntimeInSeconds: 3600 },
+        ResourceConfig: { VolumeSizeInGB: 30, InstanceCount: 1, InstanceType: 'ml.m5.xlarge' },
+        InputDataConfig: [{
+          ChannelName: 'train',
+          ContentType: 'text/csv',
+          DataSource: { S3DataSource: { S3DataType: 'S3Prefix', S3Uri: { Get: 'Parameters.InputDataUri' }, S3DataDistributionType: 'FullyReplicated' } },
+        }],
+        HyperParameters: { objective: 'binary:logistic', num_round: { 'Std:Join': { On: '', Values: [{ Get: 'Parameters.MaxRounds' }] } } },
+      },
+    }],
+  });
+
+  const pipeline = new TrainingPipeline(stack, 'ChurnTrainingPipeline', {
+    pipelineName: 'churn-training',
+    definition,
+    role,
+    parameters: [
+      { name: 'InputDataUri', type: PipelineParameterType.STRING },
+      { name: 'MaxRounds', type: PipelineParameterType.INTEGER },
+    ],
+    description: 'Trains the churn classifier on demand (MCP tool start_training)',
+  });
+
+  const router = new PipelineEventRouter(stack, 'TrainingResults', {
+    pipelines: [pipeline],
+    recordStepFailures: true,
+  });
+  return { pipeline, router };
+}

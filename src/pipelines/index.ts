@@ -1,0 +1,3 @@
+export * from './pipeline-definition';
+export * from './training-pipeline';
+export * from './pipeline-event-router';

@@ -1,0 +1,209 @@
+import { Arn, ArnFormat, IResource, Names, Resource, Stack, Tags, Token } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { Construct } from 'constructs';
+import { PipelineDefinition, PipelineParameter } from './pipeline-definition';
+import { PropValidator } from '../core/validation';
+
+/** A SageMaker pipeline that MCP tools may start and watch. */
+export interface ITrainingPipeline extends IResource {
+  /** The pipeline name. @attribute */
+  readonly pipelineName: string;
+  /** The pipeline ARN (`arn:<partition>:sagemaker:<region>:<account>:pipeline/<name>`). @attribute */
+  readonly pipelineArn: string;
+
+  /** Grants `sagemaker:StartPipelineExecution` on this pipeline. */
+  grantStartExecution(grantee: iam.IGrantable): iam.Grant;
+
+  /**
+   * Grants `sagemaker:DescribePipelineExecution` and `sagemaker:ListPipelineExecutionSteps` on this pipeline's
+   * executions (`pipeline/<name>/execution/*`).
+   */
+  grantReadExecutions(grantee: iam.IGrantable): iam.Grant;
+
+  /**
+   * A SageMaker Pipelines metric of this pipeline: namespace `AWS/Sagemaker/ModelBuildingPipeline`, dimension
+   * `PipelineName`.
+   * @default - Sum over 5 minutes
+   */
+  metric(metricName: string, props?: cloudwatch.MetricOptions): cloudwatch.Metric;
+
+  /**
+   * Failed executions (`ExecutionFailed`).
+   * @default - Sum over 5 minutes
+   */
+  metricExecutionFailed(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
+}
+
+abstract class TrainingPipelineBase extends Resource implements ITrainingPipeline {
+  public abstract readonly pipelineName: string;
+  public abstract readonly pipelineArn: string;
+
+  public grantStartExecution(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({ grantee, actions: ['sagemaker:StartPipelineExecution'], resourceArns: this.arnVariants() });
+  }
+
+  public grantReadExecutions(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['sagemaker:DescribePipelineExecution', 'sagemaker:ListPipelineExecutionSteps'],
+      resourceArns: this.arnVariants().map((arn) => `${arn}/execution/*`),
+    });
+  }
+
+  public metric(metricName: string, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: 'AWS/Sagemaker/ModelBuildingPipeline',
+      metricName,
+      dimensionsMap: { PipelineName: this.pipelineName },
+      statistic: 'Sum',
+      ...props,
+    }).attachTo(this);
+  }
+
+  public metricExecutionFailed(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric('ExecutionFailed', props);
+  }
+
+  /**
+   * The ARN as named and, when the name has capitals, lowercased too: SageMaker lowercases some ARNs (endpoints) and
+   * whether it does so for pipelines is not documented, so grants cover both spellings.
+   */
+  private arnVariants(): string[] {
+    if (Token.isUnresolved(this.pipelineName) || !/:pipeline\/[^/]+$/.test(this.pipelineArn)) return [this.pipelineArn];
+    const lower = this.pipelineArn.replace(/:pipeline\/(.*)$/, (_m, name: string) => `:pipeline/${name.toLowerCase()}`);
+    return lower === this.pipelineArn ? [this.pipelineArn] : [this.pipelineArn, lower];
+  }
+}
+
+/** Props for `TrainingPipeline`. */
+export interface TrainingPipelineProps {
+  /** The pipeline definition (the JSON the SageMaker Python SDK's `pipeline.definition()` writes). */
+  readonly definition: PipelineDefinition;
+
+  /** The role SageMaker assumes to run the pipeline's steps; give it what the steps need. */
+  readonly role: iam.IRole;
+
+  /**
+   * Pipeline name: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}`.
+   * @default - a lowercase name generated from the construct path
+   */
+  readonly pipelineName?: string;
+
+  /**
+   * Display name shown in SageMaker Studio (same pattern as the name).
+   * @default - none (Studio shows the name)
+   */
+  readonly displayName?: string;
+
+  /**
+   * Pipeline description; the definition version is appended (`[definition <version>]`). At most 3072 characters in all.
+   * @default - "Deployed by cdk-sagemaker-mcp" and the definition version
+   */
+  readonly description?: string;
+
+  /**
+   * The parameters callers (MCP tools) may set per execution. Each must be declared in the definition's `Parameters`
+   * with the same type.
+   * @default - every parameter the definition declares
+   */
+  readonly parameters?: PipelineParameter[];
+
+  /**
+   * Maximum number of steps that run in parallel in one execution (>= 1).
+   * @default - SageMaker's default (no pipeline-level limit)
+   */
+  readonly maxParallelExecutionSteps?: number;
+}
+
+const PIPELINE_NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$/;
+const PIPELINE_NAME_EXPECTED = '1-256 letters, digits or hyphens, starting and ending with a letter or digit';
+const MAX_DESCRIPTION = 3072;
+const VERSION_TAG = 'cdk-sagemaker-mcp:definition-version';
+
+/**
+ * A SageMaker pipeline (`AWS::SageMaker::Pipeline`) whose definition is pinned by the stack: changing the definition
+ * changes `definitionVersion` (a content hash, written into the description and the `cdk-sagemaker-mcp:definition-version`
+ * tag) and updates the pipeline on deploy. Nothing upserts the definition at runtime.
+ */
+export class TrainingPipeline extends TrainingPipelineBase {
+  /** Imports an existing pipeline by name (in this stack's account and region). */
+  public static fromPipelineName(scope: Construct, id: string, pipelineName: string): ITrainingPipeline {
+    const arn = Stack.of(scope).formatArn({ service: 'sagemaker', resource: 'pipeline', resourceName: pipelineName });
+    return new ImportedTrainingPipeline(scope, id, pipelineName, arn);
+  }
+
+  /** Imports an existing pipeline by ARN. */
+  public static fromPipelineArn(scope: Construct, id: string, pipelineArn: string): ITrainingPipeline {
+    const name = Arn.split(pipelineArn, ArnFormat.SLASH_RESOURCE_NAME).resourceName;
+    if (!name) throw new Error(`TrainingPipeline.fromPipelineArn: pipelineArn: got '${pipelineArn}', expected arn:<partition>:sagemaker:<region>:<account>:pipeline/<name>`);
+    return new ImportedTrainingPipeline(scope, id, name, pipelineArn);
+  }
+
+  public readonly pipelineName: string;
+  public readonly pipelineArn: string;
+  /** Content hash (16 hex characters) of the deployed definition; changes exactly when the definition changes. */
+  public readonly definitionVersion: string;
+  /** The parameters callers may set (the declared ones, or all the definition's). */
+  public readonly parameters: PipelineParameter[];
+  /** The role SageMaker runs the pipeline as. */
+  public readonly role: iam.IRole;
+  /** The underlying L1 resource. */
+  public readonly resource: sagemaker.CfnPipeline;
+
+  constructor(scope: Construct, id: string, props: TrainingPipelineProps) {
+    super(scope, id);
+    const name = props.pipelineName
+      ?? Names.uniqueResourceName(this, { maxLength: 80, separator: '-', allowedSpecialCharacters: '-' }).toLowerCase();
+
+    const v = new PropValidator(`TrainingPipeline '${id}'`);
+    v.pattern('pipelineName', props.pipelineName, PIPELINE_NAME, PIPELINE_NAME_EXPECTED, 256);
+    v.pattern('displayName', props.displayName, PIPELINE_NAME, PIPELINE_NAME_EXPECTED, 256);
+    v.atLeast('maxParallelExecutionSteps', props.maxParallelExecutionSteps, 1);
+
+    const declared = new Map(props.definition.parameters.map((p) => [p.name, p]));
+    for (const p of props.parameters ?? []) {
+      const inDefinition = declared.get(p.name);
+      if (!inDefinition) {
+        v.check(false, `parameters[${p.name}]`, p.name, `a parameter the definition declares (${[...declared.keys()].join(', ') || 'it declares none'})`);
+      } else {
+        v.check(inDefinition.type === p.type, `parameters[${p.name}].type`, p.type, `${inDefinition.type}, the type the definition declares`);
+      }
+    }
+    const { pipelineDefinition, version } = props.definition._bind(this, props.role);
+    const baseDescription = props.description ?? 'Deployed by cdk-sagemaker-mcp';
+    const description = `${baseDescription} [definition ${version}]`;
+    if (!Token.isUnresolved(baseDescription)) {
+      v.check(description.length <= MAX_DESCRIPTION, 'description', `${baseDescription.length} characters`, `at most ${MAX_DESCRIPTION - ` [definition ${version}]`.length} characters (the definition version is appended; the API allows ${MAX_DESCRIPTION})`);
+    }
+    v.throwIfInvalid();
+
+    this.role = props.role;
+    this.definitionVersion = version;
+    this.parameters = props.parameters ?? props.definition.parameters;
+    this.resource = new sagemaker.CfnPipeline(this, 'Resource', {
+      pipelineName: name,
+      pipelineDisplayName: props.displayName,
+      pipelineDescription: description,
+      pipelineDefinition,
+      roleArn: props.role.roleArn,
+      parallelismConfiguration: props.maxParallelExecutionSteps !== undefined
+        ? { MaxParallelExecutionSteps: props.maxParallelExecutionSteps }
+        : undefined,
+    });
+    Tags.of(this.resource).add(VERSION_TAG, version);
+    // Create/Update validate the role can be passed and assumed: make sure its policy exists first.
+    this.resource.node.addDependency(props.role);
+
+    // The literal name (not a Ref) so event patterns and grants need no dependency on the pipeline.
+    this.pipelineName = name;
+    this.pipelineArn = Stack.of(this).formatArn({ service: 'sagemaker', resource: 'pipeline', resourceName: name });
+  }
+}
+
+class ImportedTrainingPipeline extends TrainingPipelineBase {
+  constructor(scope: Construct, id: string, public readonly pipelineName: string, public readonly pipelineArn: string) {
+    super(scope, id);
+  }
+}

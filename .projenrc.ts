@@ -112,10 +112,20 @@ project.testTask.prependSpawn(project.bundler.bundleTask);
 project.package.addField('exports', {
   '.': { types: './lib/index.d.ts', default: './lib/index.js' },
   './runtime': { types: './lib/runtime/index.d.ts', default: './lib/runtime/index.js' },
+  // The MCP server factory is its own subpath: it needs @modelcontextprotocol/server and zod, which users of the plain
+  // runtime (invokeEndpoint, features, ...) should not have to install.
+  './runtime/mcp': { types: './lib/runtime/mcp-server.d.ts', default: './lib/runtime/mcp-server.js' },
   './.jsii': './.jsii',
   './package.json': './package.json',
 });
-project.package.addField('typesVersions', { '*': { runtime: ['lib/runtime/index.d.ts'] } });
+project.package.addField('typesVersions', {
+  '*': { 'runtime': ['lib/runtime/index.d.ts'], 'runtime/mcp': ['lib/runtime/mcp-server.d.ts'] },
+});
+
+// `npx cdk-sagemaker-mcp mcp --config <file>` must work from an installed package, where the AWS SDK, the MCP SDK and
+// zod are absent (devDependencies): the CLI is bundled with all of them into assets/runtime/cli/index.js, and
+// bin/cdk-sagemaker-mcp (found by projen's bin discovery) loads it.
+project.bundler.addBundle('./src/runtime/cli.ts', { platform: 'node', target: 'node20', externals: [], sourcemap: false });
 
 project.addTask('demo', {
   description: 'Synthesize the example MCP stack (no AWS account) and print what it built and the cdk-nag result',

@@ -7,3 +7,4 @@ export * from './feature-store';
 export * from './async';
 export * from './realtime';
 export * from './pipelines';
+export * from './mcp';

@@ -1,0 +1,38 @@
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { addAsyncExample } from './async';
+import { addFeatureStoreExample } from './feature-store';
+import { addJumpStartExample } from './jumpstart';
+import { addMcpExample, mcpExampleToolNames } from './mcp';
+import { addPipelinesExample } from './pipelines';
+import { addRealtimeExample } from './realtime';
+import { addSharedGpuExample } from './shared-gpu';
+import { SageMakerMcpChecks } from '../src/checks';
+
+/**
+ * The example MCP app: one stack with every capability — a realtime endpoint, a JumpStart endpoint, an async endpoint,
+ * a shared-GPU endpoint with two inference components, a feature group, a training pipeline with its event router —
+ * exposed as MCP tools by one McpToolServer. Checked by cdk-nag AwsSolutions and the library's own checklist rules.
+ */
+export function buildDemoApp(outdir?: string) {
+  const app = new App({ outdir, context: { 'aws:cdk:disable-creation-stack-traces': true } });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new SageMakerMcpChecks());
+  const stack = new Stack(app, 'SageMakerMcpDemo', {
+    env: { account: '123456789012', region: 'us-east-1' },
+    description: 'cdk-sagemaker-mcp example: SageMaker inference, features and training exposed as MCP tools',
+  });
+
+  const realtime = addRealtimeExample(stack);
+  addJumpStartExample(stack);
+  const asyncEndpoint = addAsyncExample(stack);
+  const sharedGpu = addSharedGpuExample(stack);
+  const featureGroup = addFeatureStoreExample(stack);
+  const pipelines = addPipelinesExample(stack);
+  const mcp = addMcpExample(stack, { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines });
+
+  const describe = () => [
+    `\nMCP tools the server exposes (${mcpExampleToolNames(mcp).length}):`,
+    ...mcpExampleToolNames(mcp).map((name) => `  - ${name}`),
+  ];
+  return { app, stacks: [stack], describe };
+}

@@ -1,0 +1,38 @@
+import { Stack } from 'aws-cdk-lib';
+import { PipelinesExample } from './pipelines';
+import { AsyncEndpoint } from '../src/async';
+import { FeatureGroup } from '../src/feature-store';
+import { McpToolServer } from '../src/mcp';
+import { RealtimeEndpoint } from '../src/realtime';
+import { InferenceComponent, SharedGpuEndpoint } from '../src/shared-gpu';
+
+/** What the other examples return, to expose as MCP tools. */
+export interface McpExampleInputs {
+  readonly realtime: RealtimeEndpoint;
+  readonly async: AsyncEndpoint;
+  readonly sharedGpu: SharedGpuEndpoint;
+  readonly featureGroup: FeatureGroup;
+  readonly pipelines: PipelinesExample;
+}
+
+/**
+ * The whole path as MCP tools: the chat endpoint, the shared-GPU components, the async document processor, the user
+ * feature group (read and write) and the churn training pipeline with its recorded results, served by one Lambda
+ * function behind an IAM-authenticated function URL.
+ */
+export function addMcpExample(stack: Stack, exposed: McpExampleInputs): McpToolServer {
+  const components = exposed.sharedGpu.node.findAll().filter((c): c is InferenceComponent => c instanceof InferenceComponent);
+  return new McpToolServer(stack, 'McpToolServer', {
+    realtimeEndpoints: [{ endpoint: exposed.realtime, modelFamily: 'llama3', description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' }],
+    inferenceComponents: components.map((component) => ({ component })),
+    asyncEndpoints: [{ endpoint: exposed.async, description: 'Summarizes long documents (BART): json payload {"inputs": "<text>"}' }],
+    featureGroups: [{ featureGroup: exposed.featureGroup, allowWrites: true, description: 'Per-user MCP usage features' }],
+    pipelines: [{ pipeline: exposed.pipelines.pipeline, description: 'Retrains the churn classifier' }],
+    trainingResults: exposed.pipelines.router,
+  });
+}
+
+/** The MCP tools `addMcpExample` exposes (what an MCP client's tools/list returns), for the demo to print. */
+export function mcpExampleToolNames(server: McpToolServer): string[] {
+  return [...server.toolNames];
+}

@@ -1,0 +1,391 @@
+import { Annotations, Duration, Size, Stack, Token, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from './contract';
+import { acknowledgeServerRoleWildcards } from './nag';
+import { ServerFunction } from './server-function';
+import { IAsyncEndpoint } from '../async/async-endpoint';
+import { ISageMakerEndpoint } from '../core/endpoint-base';
+import { PropValidator } from '../core/validation';
+import { FeatureGroupSchema } from '../feature-store/contract';
+import { FeatureGroup, IFeatureGroup } from '../feature-store/feature-group';
+import { PipelineEventRouter } from '../pipelines/pipeline-event-router';
+import { ITrainingPipeline, TrainingPipeline } from '../pipelines/training-pipeline';
+import { IInferenceComponent, InferenceComponent } from '../shared-gpu/inference-component';
+
+const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon'];
+
+interface SharedEndpointSpec {
+  name: string;
+  description?: string;
+  inferenceComponents: string[];
+  componentModelFamilies: Array<{ component: string; modelFamily: string }>;
+}
+
+/** A realtime endpoint exposed through `invoke_endpoint` and `describe_endpoint`. */
+export interface McpRealtimeEndpointOptions {
+  /** The endpoint (a `RealtimeEndpoint`, or any imported `ISageMakerEndpoint`). */
+  readonly endpoint: ISageMakerEndpoint;
+  /**
+   * What the model does and what input it expects, shown to the agent in the tool description.
+   *
+   * @default - the endpoint name only
+   */
+  readonly description?: string;
+  /**
+   * Payload family for `prompt` payloads: `tgi`, `llama3`, `mistral` or `falcon`.
+   *
+   * @default - `tgi` request shape
+   */
+  readonly modelFamily?: string;
+}
+
+/** An inference component of a shared-GPU endpoint, exposed through `invoke_endpoint`. */
+export interface McpInferenceComponentOptions {
+  readonly component: IInferenceComponent;
+  /**
+   * Shown to the agent.
+   *
+   * @default - the component name only
+   */
+  readonly description?: string;
+  /**
+   * Payload family for `prompt` payloads (`tgi`, `llama3`, `mistral`, `falcon`).
+   *
+   * @default - the component's own model family when it is an `InferenceComponent` that knows it, else `tgi`
+   */
+  readonly modelFamily?: string;
+}
+
+/** An async endpoint exposed through `start_async_inference` and `get_async_inference_result`. */
+export interface McpAsyncEndpointOptions {
+  readonly endpoint: IAsyncEndpoint;
+  /**
+   * Shown to the agent.
+   *
+   * @default - the endpoint name only
+   */
+  readonly description?: string;
+}
+
+/** A feature group exposed through `get_online_features` (and `put_feature_record` when writes are allowed). */
+export interface McpFeatureGroupOptions {
+  readonly featureGroup: IFeatureGroup;
+  /**
+   * The group's schema (record identifier, event time, features and types).
+   *
+   * @default - the schema of a `FeatureGroup` created in this app; required for an imported group
+   */
+  readonly schema?: FeatureGroupSchema;
+  /**
+   * Register `put_feature_record` for this group and grant `grantWriteOnline`.
+   *
+   * @default false
+   */
+  readonly allowWrites?: boolean;
+  /**
+   * Shown to the agent.
+   *
+   * @default - the schema only
+   */
+  readonly description?: string;
+}
+
+/** A pipeline exposed through `start_training` and `get_training_status`. */
+export interface McpPipelineOptions {
+  readonly pipeline: ITrainingPipeline;
+  /**
+   * Parameters the agent may override.
+   *
+   * @default - every parameter of a `TrainingPipeline` created in this app; none for an imported pipeline
+   */
+  readonly overridableParameters?: string[];
+  /**
+   * Shown to the agent.
+   *
+   * @default - the pipeline name only
+   */
+  readonly description?: string;
+}
+
+export interface McpToolServerProps {
+  /**
+   * Realtime endpoints the agent may invoke.
+   *
+   * @default - none
+   */
+  readonly realtimeEndpoints?: McpRealtimeEndpointOptions[];
+  /**
+   * Inference components (shared-GPU endpoints) the agent may invoke; grouped by endpoint.
+   *
+   * @default - none
+   */
+  readonly inferenceComponents?: McpInferenceComponentOptions[];
+  /**
+   * Async endpoints the agent may submit jobs to.
+   *
+   * @default - none
+   */
+  readonly asyncEndpoints?: McpAsyncEndpointOptions[];
+  /**
+   * Feature groups the agent may read (and write, per group).
+   *
+   * @default - none
+   */
+  readonly featureGroups?: McpFeatureGroupOptions[];
+  /**
+   * Pipelines the agent may start and watch.
+   *
+   * @default - none
+   */
+  readonly pipelines?: McpPipelineOptions[];
+  /**
+   * The router recording pipeline results: registers `get_training_result` and grants `grantReadResults`.
+   *
+   * @default - no `get_training_result` tool
+   */
+  readonly trainingResults?: PipelineEventRouter;
+  /**
+   * Register `get_model_provenance`. Lineage reads are not resource-scoped: this grants `sagemaker:ListAssociations`
+   * on `*` and `sagemaker:DescribeArtifact`, `sagemaker:DescribeModelPackage`, `sagemaker:DescribeTrainingJob`,
+   * `sagemaker:DescribePipelineExecution` on this account and region's artifacts, model packages, training jobs and
+   * pipeline executions.
+   *
+   * @default false
+   */
+  readonly modelProvenance?: boolean;
+  /**
+   * Server name reported to MCP clients.
+   *
+   * @default 'cdk-sagemaker-mcp'
+   */
+  readonly serverName?: string;
+  /**
+   * Function timeout. Must exceed the 70 s `invoke_endpoint` deadline (60 s SageMaker limit plus one retry wait).
+   *
+   * @default Duration.seconds(90)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Function memory.
+   *
+   * @default Size.mebibytes(512)
+   */
+  readonly memorySize?: Size;
+  /**
+   * Reserved concurrency: caps the requests the server runs at once (and so its load on the endpoints), and
+   * guarantees it that much of the account's concurrency. Requests beyond it are throttled (HTTP 429, retryable).
+   *
+   * @default 10
+   */
+  readonly reservedConcurrentExecutions?: number;
+  /**
+   * Retention of the function's log group.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+}
+
+/**
+ * The SageMaker MCP tool server: a Lambda function (nodejs22.x, the MCP SDK bundled) serving stateless streamable HTTP
+ * MCP behind a function URL with AWS_IAM auth. It exposes exactly the endpoints, components, feature groups and
+ * pipelines it is given, and its role holds exactly their grants (`grantInvoke`, `grant(DescribeEndpoint)`,
+ * `grantSubmit`/`grantReadResults`, `grantReadOnline`/`grantWriteOnline`, `grantStartExecution`/`grantReadExecutions`,
+ * router `grantReadResults`) plus writing its own log group.
+ */
+export class McpToolServer extends Construct {
+  /** The function serving MCP. */
+  public readonly serverFunction: lambda.Function;
+  /** The function URL (AWS_IAM auth, buffered responses). */
+  public readonly functionUrl: lambda.FunctionUrl;
+  /** The MCP endpoint: the function URL (clients may post to any path). */
+  public readonly url: string;
+  /** The tools the server registers, in order. */
+  public readonly toolNames: string[];
+  /** The function's log group. */
+  public readonly logGroup: logs.LogGroup;
+  /** The secret that seals tool handles (random, generated by Secrets Manager). */
+  public readonly handleKey: secretsmanager.Secret;
+  /** Alarms when any invocation fails (`Errors` Sum >= 1 over 5 minutes). */
+  public readonly errorsAlarm: cloudwatch.Alarm;
+  /** Alarms when requests are throttled by the reserved concurrency (`Throttles` Sum >= 1 over 5 minutes). */
+  public readonly throttlesAlarm: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: McpToolServerProps) {
+    super(scope, id);
+    const v = new PropValidator(`McpToolServer '${id}'`);
+    const timeout = props.timeout ?? Duration.seconds(90);
+    const reserved = props.reservedConcurrentExecutions ?? 10;
+    v.range('timeout', timeout.toSeconds(), 75, 900, { unit: 'seconds (above the 70 s invoke deadline, at most the Lambda maximum)' });
+    v.range('reservedConcurrentExecutions', reserved, 1, 1000);
+    const memory = props.memorySize?.toMebibytes() ?? 512;
+    v.range('memorySize', memory, 128, 10240, { unit: 'MiB' });
+    const spec = this.buildSpec(props, v);
+    v.check(toolNamesForSpec(spec).length > 0, 'props', 'no endpoints, components, async endpoints, feature groups or pipelines',
+      'at least one thing to expose');
+    v.throwIfInvalid();
+    this.toolNames = toolNamesForSpec(spec);
+
+    this.logGroup = new logs.LogGroup(this, 'LogGroup', { retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH });
+    const role = new iam.Role(this, 'ServiceRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'SageMaker MCP tool server: exactly the grants of what it exposes, plus writing its own logs',
+    });
+    this.logGroup.grantWrite(role);
+    acknowledgeServerRoleWildcards(role);
+    this.handleKey = new secretsmanager.Secret(this, 'HandleKey', {
+      description: 'Seals the opaque handles of the SageMaker MCP tool server (async jobs, training runs)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(this.handleKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'The handle key only seals short-lived tool handles and is injected into the function at deploy time; rotating it would invalidate outstanding handles without a redeploy, so it is rotated by replacing the construct.',
+    });
+
+    const specJson = Stack.of(this).toJsonString(spec);
+    this.serverFunction = new ServerFunction(this, 'Resource', {
+      description: 'SageMaker MCP tool server (stateless streamable HTTP)',
+      role,
+      timeout,
+      memorySize: memory,
+      reservedConcurrentExecutions: reserved,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: {
+        [MCP_ENV.SPEC]: specJson,
+        // A CloudFormation dynamic reference: the key is resolved at deploy time and never appears in the template.
+        [MCP_ENV.HANDLE_KEY]: this.handleKey.secretValue.unsafeUnwrap(),
+        POWERTOOLS_SERVICE_NAME: 'sagemaker-mcp',
+      },
+    });
+    Validations.of(this.serverFunction).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'The bundled MCP server is built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',
+    });
+    if (!Token.isUnresolved(specJson) && specJson.length > MCP_SPEC_WARN_LENGTH) {
+      // Token markers make the synth-time length approximate; Lambda rejects more than 4 KB of env vars in total.
+      Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:mcpSpecSize', `${MCP_ENV.SPEC} is about ${specJson.length} characters; Lambda allows 4 KB of environment variables in total`);
+    }
+    this.grantExposed(props);
+
+    this.functionUrl = this.serverFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM });
+    this.url = this.functionUrl.url;
+
+    this.errorsAlarm = new cloudwatch.Alarm(this, 'ErrorsAlarm', {
+      alarmDescription: 'The SageMaker MCP tool server failed invocations (configuration error or bug): see its log group',
+      metric: this.serverFunction.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    this.throttlesAlarm = new cloudwatch.Alarm(this, 'ThrottlesAlarm', {
+      alarmDescription: 'The SageMaker MCP tool server throttled requests: raise reservedConcurrentExecutions or slow the agents down',
+      metric: this.serverFunction.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+  }
+
+  /**
+   * Grants `lambda:InvokeFunctionUrl` (with `lambda:FunctionUrlAuthType` AWS_IAM) and `lambda:InvokeFunction` (only via
+   * the function URL) on the server function: what an MCP client's SigV4-signed requests need.
+   */
+  public grantInvokeUrl(grantee: iam.IGrantable): iam.Grant {
+    return this.functionUrl.grantInvokeUrl(grantee);
+  }
+
+  private buildSpec(props: McpToolServerProps, v: PropValidator): McpServerSpec {
+    const realtime = (props.realtimeEndpoints ?? []).map((e, i) => {
+      v.oneOf(`realtimeEndpoints[${i}].modelFamily`, e.modelFamily, MODEL_FAMILIES);
+      return { name: e.endpoint.endpointName, description: e.description, modelFamily: e.modelFamily };
+    });
+    const byEndpoint = new Map<string, SharedEndpointSpec>();
+    (props.inferenceComponents ?? []).forEach((c, i) => {
+      v.oneOf(`inferenceComponents[${i}].modelFamily`, c.modelFamily, MODEL_FAMILIES);
+      const own = c.component instanceof InferenceComponent && MODEL_FAMILIES.includes(c.component.modelFamily ?? '') ? c.component.modelFamily : undefined;
+      const entry: SharedEndpointSpec = byEndpoint.get(c.component.endpointName)
+        ?? { name: c.component.endpointName, inferenceComponents: [], componentModelFamilies: [] };
+      entry.inferenceComponents.push(c.component.inferenceComponentName);
+      const family = c.modelFamily ?? own;
+      if (family) entry.componentModelFamilies.push({ component: c.component.inferenceComponentName, modelFamily: family });
+      if (c.description) entry.description = [entry.description, `${c.component.inferenceComponentName}: ${c.description}`].filter(Boolean).join('; ');
+      byEndpoint.set(c.component.endpointName, entry);
+    });
+    const asyncEndpoints = (props.asyncEndpoints ?? []).map((a) => ({
+      name: a.endpoint.endpointName,
+      description: a.description,
+      inputBucket: a.endpoint.bucket.bucketName,
+      inputPrefix: a.endpoint.inputPrefix,
+      jobTableName: a.endpoint.jobTable?.tableName,
+    }));
+    const featureGroups = (props.featureGroups ?? []).map((g, i) => {
+      const schema = g.schema ?? (g.featureGroup instanceof FeatureGroup ? g.featureGroup.schema : undefined);
+      v.check(schema !== undefined, `featureGroups[${i}].schema`, undefined, `the schema of imported feature group '${g.featureGroup.featureGroupName}' (record identifier, event time, features)`);
+      return { schema: schema!, allowWrites: g.allowWrites ?? false, description: g.description };
+    });
+    const pipelines = (props.pipelines ?? []).map((p) => ({
+      name: p.pipeline.pipelineName,
+      description: p.description,
+      parameters: p.overridableParameters ?? (p.pipeline instanceof TrainingPipeline ? p.pipeline.parameters.map((x) => x.name) : []),
+    }));
+    if (props.trainingResults) {
+      v.check(pipelines.length > 0, 'trainingResults', 'a PipelineEventRouter', 'at least one entry in pipelines (get_training_result reads runs started by start_training)');
+    }
+    return {
+      serverName: props.serverName,
+      realtimeEndpoints: [...realtime, ...byEndpoint.values()],
+      asyncEndpoints,
+      featureGroups,
+      pipelines,
+      trainingResultsTable: props.trainingResults?.resultsTable.tableName,
+      modelProvenance: props.modelProvenance ?? false,
+    };
+  }
+
+  private grantExposed(props: McpToolServerProps): void {
+    const fn = this.serverFunction;
+    for (const e of props.realtimeEndpoints ?? []) {
+      e.endpoint.grantInvoke(fn);
+      e.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
+    }
+    const describedEndpoints = new Set<string>();
+    for (const c of props.inferenceComponents ?? []) {
+      c.component.grantInvoke(fn);
+      if (!describedEndpoints.has(c.component.endpointArn)) {
+        describedEndpoints.add(c.component.endpointArn);
+        iam.Grant.addToPrincipal({ grantee: fn, actions: ['sagemaker:DescribeEndpoint'], resourceArns: [c.component.endpointArn] });
+      }
+    }
+    for (const a of props.asyncEndpoints ?? []) {
+      a.endpoint.grantSubmit(fn);
+      a.endpoint.grantReadResults(fn);
+      a.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
+    }
+    for (const g of props.featureGroups ?? []) {
+      g.featureGroup.grantReadOnline(fn);
+      if (g.allowWrites) g.featureGroup.grantWriteOnline(fn);
+    }
+    for (const p of props.pipelines ?? []) {
+      p.pipeline.grantStartExecution(fn);
+      p.pipeline.grantReadExecutions(fn);
+    }
+    props.trainingResults?.grantReadResults(fn);
+    if (props.modelProvenance) {
+      const stack = Stack.of(this);
+      const arn = (resource: string) => stack.formatArn({ service: 'sagemaker', resource, resourceName: '*' });
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sagemaker:ListAssociations'], resources: ['*'] }));
+      fn.addToRolePolicy(new iam.PolicyStatement({
+        actions: ['sagemaker:DescribeArtifact', 'sagemaker:DescribeModelPackage', 'sagemaker:DescribeTrainingJob', 'sagemaker:DescribePipelineExecution'],
+        resources: [arn('artifact'), arn('model-package'), arn('training-job'), arn('pipeline')],
+      }));
+    }
+  }
+}

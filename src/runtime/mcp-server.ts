@@ -1,0 +1,162 @@
+/**
+ * The SageMaker MCP tool server: every capability of this library as MCP tools, built from a typed configuration.
+ * One configuration serves three ways: stateless streamable HTTP (`createSageMakerMcpHandler`, a web-standard
+ * Request -> Response handler: Lambda, Node via `@modelcontextprotocol/node`), stdio (`serveSageMakerMcpStdio`, the CLI),
+ * or an `McpServer` instance for any other transport (`createSageMakerMcpServer`).
+ */
+import { createMcpHandler, CreateMcpHandlerOptions, McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
+import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { parseFeatureGroupSchema } from './features';
+import { registerAsyncTools } from './mcp-tools/async-tools';
+import { createToolContext, SageMakerMcpServerConfig, ToolContext } from './mcp-tools/context';
+import { registerFeatureTools } from './mcp-tools/feature-tools';
+import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
+import { toolFailure } from './mcp-tools/results';
+import { registerTrainingTools } from './mcp-tools/training-tools';
+import { McpServerSpec, MCP_ENV, toolNamesForSpec } from '../mcp/contract';
+
+export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials } from './mcp-tools/context';
+export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from '../mcp/contract';
+export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from '../mcp/contract';
+export { createHandleCodec, InvalidHandleError } from './mcp-tools/handles';
+
+export const MCP_SERVER_VERSION = '1.0.0';
+
+/** Thrown for a configuration that cannot serve: each problem names the field, the value and the expectation. */
+export class McpConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid MCP server configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'McpConfigError';
+  }
+}
+
+/** Checks a spec (e.g. parsed from a file or an env var) and returns it typed. */
+export function parseMcpServerSpec<T extends McpServerSpec>(input: unknown): T {
+  const spec = (typeof input === 'string' ? JSON.parse(input) : input) as T;
+  const problems: string[] = [];
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new McpConfigError([`spec: got ${JSON.stringify(input)}, expected an object`]);
+  const names = (list: unknown, field: string, key: (item: any) => unknown) => {
+    if (list === undefined) return;
+    if (!Array.isArray(list)) {
+      problems.push(`${field}: got ${JSON.stringify(list)}, expected an array`);
+      return;
+    }
+    const seen = new Set<unknown>();
+    list.forEach((item, i) => {
+      const name = key(item);
+      if (typeof name !== 'string' || name === '') problems.push(`${field}[${i}]: got ${JSON.stringify(name)} as name, expected a non-empty string`);
+      else if (seen.has(name)) problems.push(`${field}[${i}]: "${name}" is listed twice`);
+      seen.add(name);
+    });
+  };
+  names(spec.realtimeEndpoints, 'realtimeEndpoints', (e) => e?.name);
+  names(spec.asyncEndpoints, 'asyncEndpoints', (e) => e?.name);
+  names(spec.pipelines, 'pipelines', (p) => p?.name);
+  names(spec.featureGroups, 'featureGroups', (g) => g?.schema?.featureGroupName);
+  (spec.asyncEndpoints ?? []).forEach((e, i) => {
+    if (typeof e?.inputBucket !== 'string' || e.inputBucket === '') problems.push(`asyncEndpoints[${i}].inputBucket: got ${JSON.stringify(e?.inputBucket)}, expected the bucket inputs are uploaded to`);
+  });
+  (spec.featureGroups ?? []).forEach((g, i) => {
+    try {
+      parseFeatureGroupSchema(g?.schema);
+    } catch (err) {
+      problems.push(`featureGroups[${i}].schema: ${(err as Error).message}`);
+    }
+  });
+  if (spec.trainingResultsTable !== undefined && !spec.pipelines?.length) {
+    problems.push('trainingResultsTable: set, but no pipelines are listed (get_training_result needs a start_training handle)');
+  }
+  if (problems.length > 0) throw new McpConfigError(problems);
+  return spec;
+}
+
+/** The spec and handle key a construct passed to its function (`MCP_ENV`), plus the region of the environment. */
+export function mcpServerConfigFromEnv(env: Record<string, string | undefined> = process.env): SageMakerMcpServerConfig {
+  const raw = env[MCP_ENV.SPEC];
+  if (!raw) throw new McpConfigError([`${MCP_ENV.SPEC}: not set, expected the JSON server spec`]);
+  return { ...parseMcpServerSpec<McpServerSpec>(raw), handleKey: env[MCP_ENV.HANDLE_KEY] || undefined };
+}
+
+function register(server: ToolRegistrar, ctx: ToolContext): void {
+  registerInvokeTools(server, ctx);
+  registerAsyncTools(server, ctx);
+  registerFeatureTools(server, ctx);
+  registerTrainingTools(server, ctx);
+}
+
+/** Which protocol era an instance serves (the SDK's factories say so); unknown for a bare `McpServer`. */
+export interface McpServerBuildContext {
+  readonly era?: 'legacy' | 'modern';
+}
+
+/**
+ * Errors carry `structuredContent` only for 2026-07-28 (modern) clients. 2025-era clients (SDK v1, e.g. the MCP
+ * Inspector) validate `structuredContent` against the tool's output schema even when `isError` is set and reject the
+ * whole result, so they get the same error JSON as text only.
+ */
+function withErrorShape(server: ToolRegistrar, structuredErrors: boolean): ToolRegistrar {
+  if (structuredErrors) return server;
+  return {
+    registerTool: (name, config, cb) => server.registerTool(name, config, async (args, extra) => {
+      const result = await cb(args, extra);
+      if (!result.isError) return result;
+      const { structuredContent: _omitted, ...rest } = result;
+      return rest;
+    }),
+  };
+}
+
+function buildServer(ctx: ToolContext, build: McpServerBuildContext = {}): McpServer {
+  const server = new McpServer({ name: ctx.config.serverName ?? 'cdk-sagemaker-mcp', version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
+  const structuredErrors = build.era === 'modern';
+  register(withErrorShape(server as unknown as ToolRegistrar, structuredErrors), ctx);
+  // The SDK reports arguments that fail the input schema as a plain-text tool error; give them the same shape as every
+  // other failure so an agent reads one format (errorName InvalidArguments, not retryable).
+  const internals = server as unknown as { createToolError?: (message: string) => unknown };
+  if (typeof internals.createToolError === 'function') {
+    internals.createToolError = (message: string) => {
+      const result = toolFailure(Object.assign(new Error(message), { name: 'InvalidArguments', retryable: false }));
+      if (structuredErrors) return result;
+      const { structuredContent: _omitted, ...rest } = result;
+      return rest;
+    };
+  }
+  return server;
+}
+
+/**
+ * A server factory sharing one set of AWS clients and one handle key across the instances it builds. Pass it to
+ * `createMcpHandler` / `serveStdio`, which tell it the protocol era of each instance.
+ */
+export function sageMakerMcpServerFactory(config: SageMakerMcpServerConfig): (build?: McpServerBuildContext) => McpServer {
+  parseMcpServerSpec(config);
+  const ctx = createToolContext(config);
+  return (build) => buildServer(ctx, build);
+}
+
+/**
+ * One `McpServer` with the tools of `config` (connect it to any transport). Say `era: 'modern'` when its clients speak
+ * the 2026-07-28 revision: tool errors then carry `structuredContent` too.
+ */
+export function createSageMakerMcpServer(config: SageMakerMcpServerConfig, build: McpServerBuildContext = {}): McpServer {
+  return sageMakerMcpServerFactory(config)(build);
+}
+
+/**
+ * Stateless streamable HTTP: a web-standard `{ fetch }` handler building a fresh server per request (the clients are
+ * shared). Serves the 2026-07-28 protocol and, statelessly, 2025-era clients. Put authentication in front of it
+ * (IAM on a Lambda function URL, an authorizer, a reverse proxy).
+ */
+export function createSageMakerMcpHandler(config: SageMakerMcpServerConfig, options: CreateMcpHandlerOptions = {}): McpHttpHandler {
+  return createMcpHandler(sageMakerMcpServerFactory(config), options);
+}
+
+/** Serves the tools over this process's stdin/stdout (local use, MCP clients that spawn servers). */
+export function serveSageMakerMcpStdio(config: SageMakerMcpServerConfig, options: ServeStdioOptions = {}): StdioServerHandle {
+  return serveStdio(sageMakerMcpServerFactory(config), options);
+}
+
+/** The tools a configuration registers, in order. */
+export function sageMakerMcpToolNames(config: McpServerSpec): string[] {
+  return toolNamesForSpec(config);
+}

@@ -1,0 +1,156 @@
+/**
+ * `start_async_inference` (upload + InvokeEndpointAsync, returns a sealed handle at once) and
+ * `get_async_inference_result` (one read: the job table when the endpoint records results, else the output and failure
+ * objects). Neither call waits for the model.
+ */
+import * as z from 'zod';
+import type { ToolContext } from './context';
+import type { ToolRegistrar } from './invoke-tools';
+import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
+import { McpAsyncEndpointSpec, MCP_TOOL_NAMES } from '../../mcp/contract';
+import { AsyncJobOutput, AsyncJobsDeps, AsyncJobState, AsyncJobTimeoutError, getAsyncJob, submitAsyncJob, waitForAsyncJob } from '../async-jobs';
+
+export const startAsyncInputSchema = z.object({
+  endpointName: z.string().min(1).describe('Name of an allow-listed async endpoint.'),
+  payload: z.discriminatedUnion('format', [
+    z.object({ format: z.literal('json'), data: z.unknown() }),
+    z.object({ format: z.literal('text'), text: z.string(), contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/).optional() }),
+  ]).describe('The input, uploaded to S3 for the endpoint (up to 1 GB).'),
+  invocationTimeoutSeconds: z.number().int().min(1).max(3600).optional().describe('How long the model may work on it (1-3600 s).'),
+  requestTtlSeconds: z.number().int().min(60).max(21_600).optional().describe('How long it may wait in the queue (60-21600 s, at least twice the timeout).'),
+});
+
+export const startAsyncOutputSchema = z.object({
+  handle: z.string().describe('Opaque; pass it to get_async_inference_result.'),
+  status: z.literal('pending'),
+  endpointName: z.string(),
+  submittedAt: z.string(),
+  checkAfterSeconds: z.number().int().describe('Call get_async_inference_result no sooner than this.'),
+});
+
+export const getAsyncInputSchema = z.object({
+  handle: z.string().min(1).describe('The handle start_async_inference returned.'),
+});
+
+export const getAsyncOutputSchema = z.object({
+  status: z.enum(['pending', 'completed', 'failed']),
+  endpointName: z.string(),
+  checkAfterSeconds: z.number().int().optional().describe('When pending: call again no sooner than this.'),
+  completedAt: z.string().optional(),
+  output: z.object({ contentType: z.string().optional(), json: z.unknown().optional(), text: z.string() }).optional(),
+  failureReason: z.string().optional(),
+});
+
+interface AsyncHandle {
+  readonly e: string;
+  readonly id: string;
+  readonly o: string;
+  readonly f?: string;
+}
+
+const MAX_TEXT = 100_000;
+
+function deps(ctx: ToolContext, spec: McpAsyncEndpointSpec): AsyncJobsDeps {
+  return {
+    sagemakerRuntime: ctx.clients.sagemakerRuntime,
+    s3: ctx.clients.s3,
+    dynamodb: ctx.clients.dynamodb,
+    // Only the spec counts: a stray SAGEMAKER_ASYNC_* variable in the environment must not redirect the tool.
+    env: {},
+    config: {
+      endpointName: spec.name,
+      inputBucket: spec.inputBucket,
+      inputPrefix: spec.inputPrefix,
+      jobTableName: spec.jobTableName,
+      invocationTimeoutSeconds: spec.invocationTimeoutSeconds,
+      requestTtlSeconds: spec.requestTtlSeconds,
+    },
+  };
+}
+
+function outputOf(o: AsyncJobOutput | undefined) {
+  if (!o) return undefined;
+  return { contentType: o.contentType, json: o.json, text: o.text.length > MAX_TEXT ? `${o.text.slice(0, MAX_TEXT)}…` : o.text };
+}
+
+function endpointSpec(ctx: ToolContext, name: string): McpAsyncEndpointSpec {
+  const all = ctx.config.asyncEndpoints ?? [];
+  const spec = all.find((e) => e.name === name);
+  if (!spec) throw new ToolRefusal('EndpointNotAllowed', `Async endpoint "${name}" is not exposed by this server. Allowed async endpoints: ${all.map((e) => e.name).join(', ')}.`);
+  return spec;
+}
+
+export async function startAsyncTool(ctx: ToolContext, args: z.infer<typeof startAsyncInputSchema>): Promise<ToolResult> {
+  try {
+    const spec = endpointSpec(ctx, args.endpointName);
+    const p = args.payload;
+    const job = await submitAsyncJob({
+      endpointName: spec.name,
+      payload: p.format === 'json' ? JSON.stringify(p.data ?? null) : p.text,
+      contentType: p.format === 'json' ? 'application/json' : p.contentType ?? 'text/plain',
+      invocationTimeoutSeconds: args.invocationTimeoutSeconds,
+      requestTtlSeconds: args.requestTtlSeconds,
+    }, deps(ctx, spec));
+    const handle = ctx.handles.seal('async', { e: spec.name, id: job.jobId, o: job.outputLocation, f: job.failureLocation } satisfies AsyncHandle);
+    return toolResult({
+      handle,
+      status: 'pending',
+      endpointName: spec.name,
+      submittedAt: job.submittedAt,
+      checkAfterSeconds: ctx.config.asyncCheckAfterSeconds ?? 30,
+    });
+  } catch (err) {
+    return toolFailure(err, { endpointName: args.endpointName });
+  }
+}
+
+export async function getAsyncTool(ctx: ToolContext, args: z.infer<typeof getAsyncInputSchema>): Promise<ToolResult> {
+  try {
+    const h = ctx.handles.open<AsyncHandle>('async', args.handle);
+    const spec = endpointSpec(ctx, h.e);
+    let state: AsyncJobState;
+    if (spec.jobTableName) {
+      state = await getAsyncJob(h.id, { fetchOutput: true }, deps(ctx, spec));
+    } else {
+      try {
+        state = await waitForAsyncJob({ jobId: h.id, outputLocation: h.o, failureLocation: h.f, timeoutMs: 0 }, deps(ctx, spec));
+      } catch (err) {
+        if (!(err instanceof AsyncJobTimeoutError)) throw err;
+        state = { status: 'pending', jobId: h.id };
+      }
+    }
+    const check = ctx.config.asyncCheckAfterSeconds ?? 30;
+    switch (state.status) {
+      case 'pending':
+        return toolResult({ status: 'pending', endpointName: spec.name, checkAfterSeconds: check });
+      case 'completed':
+        return toolResult({ status: 'completed', endpointName: spec.name, completedAt: state.completedAt, output: outputOf(state.output) });
+      case 'failed':
+        return toolResult({ status: 'failed', endpointName: spec.name, completedAt: state.completedAt, failureReason: state.failureReason, output: outputOf(state.failure) });
+    }
+  } catch (err) {
+    return toolFailure(err);
+  }
+}
+
+export function registerAsyncTools(server: ToolRegistrar, ctx: ToolContext): void {
+  const endpoints = ctx.config.asyncEndpoints ?? [];
+  if (endpoints.length === 0) return;
+  const list = endpoints.map((e) => `- ${e.name}${e.description ? `: ${e.description}` : ''}`).join('\n');
+  server.registerTool(MCP_TOOL_NAMES.START_ASYNC_INFERENCE, {
+    title: 'Start an async inference job',
+    description: 'Queues one request on a SageMaker async endpoint (long inputs, slow models, minutes of work) and returns at once '
+      + `with a handle; it never waits for the model. Then call get_async_inference_result with the handle after checkAfterSeconds. Async endpoints:\n${list}\n${ERROR_NOTE}`,
+    inputSchema: startAsyncInputSchema,
+    outputSchema: startAsyncOutputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  }, (args: z.infer<typeof startAsyncInputSchema>) => startAsyncTool(ctx, args));
+  server.registerTool(MCP_TOOL_NAMES.GET_ASYNC_INFERENCE_RESULT, {
+    title: 'Get an async inference result',
+    description: 'Checks once on a job started by start_async_inference: pending (call again after checkAfterSeconds), completed (with the '
+      + `model output) or failed (with the reason). ${ERROR_NOTE}`,
+    inputSchema: getAsyncInputSchema,
+    outputSchema: getAsyncOutputSchema,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, (args: z.infer<typeof getAsyncInputSchema>) => getAsyncTool(ctx, args));
+}

@@ -1,0 +1,212 @@
+/**
+ * `start_training` (StartPipelineExecution with the session id as correlation id; returns a sealed handle at once),
+ * `get_training_status` (DescribePipelineExecution + steps), `get_training_result` (the router's results table) and
+ * `get_model_provenance` (a bounded ML Lineage walk from a training run or a model package).
+ */
+import { randomUUID } from 'crypto';
+import * as z from 'zod';
+import type { ToolContext } from './context';
+import type { ToolRegistrar } from './invoke-tools';
+import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
+import { MCP_TOOL_NAMES, McpPipelineSpec } from '../../mcp/contract';
+import { FINAL_PIPELINE_STATUSES, SESSION_ID_PATTERN } from '../../pipelines/contract';
+import { getModelProvenance } from '../lineage';
+import { getTrainingResultByExecution, getTrainingStatus, startTraining } from '../pipelines';
+
+export const startTrainingInputSchema = z.object({
+  pipelineName: z.string().min(1).describe('An allow-listed pipeline.'),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional()
+    .describe('Pipeline parameter overrides; only the parameters listed for the pipeline are accepted.'),
+  sessionId: z.string().regex(SESSION_ID_PATTERN).max(512).optional()
+    .describe('Correlation id recorded with the run; default the MCP session id, else a new id (returned).'),
+});
+
+export const startTrainingOutputSchema = z.object({
+  handle: z.string().describe('Opaque; pass it to get_training_status / get_training_result.'),
+  status: z.literal('Executing'),
+  pipelineName: z.string(),
+  sessionId: z.string(),
+  checkAfterSeconds: z.number().int(),
+});
+
+export const trainingHandleInputSchema = z.object({
+  handle: z.string().min(1).describe('The handle start_training returned.'),
+});
+
+export const trainingStatusOutputSchema = z.object({
+  pipelineName: z.string(),
+  status: z.string().describe('Executing, Stopping, Stopped, Failed or Succeeded.'),
+  final: z.boolean(),
+  failureReason: z.string().optional(),
+  sessionId: z.string().optional(),
+  steps: z.array(z.object({ name: z.string(), status: z.string(), failureReason: z.string().optional() })),
+  checkAfterSeconds: z.number().int().optional().describe('When not final: check again no sooner than this.'),
+});
+
+export const trainingResultOutputSchema = z.object({
+  pipelineName: z.string(),
+  status: z.string().describe('pending (no final event recorded yet), Executing, Stopping, Stopped, Failed or Succeeded.'),
+  sessionId: z.string(),
+  failureReason: z.string().optional(),
+  failedStep: z.string().optional(),
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+  checkAfterSeconds: z.number().int().optional(),
+});
+
+export const provenanceInputSchema = z.object({
+  handle: z.string().min(1).optional().describe('A start_training handle: walks forward from that run to what it produced.'),
+  modelPackageArn: z.string().regex(/^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/.+$/).optional()
+    .describe('A model package: walks backward to the data, jobs and runs that produced it.'),
+  maxDepth: z.number().int().min(1).max(5).optional().describe('Hops to follow (default 3).'),
+});
+
+export const provenanceOutputSchema = z.object({
+  direction: z.enum(['backward', 'forward']),
+  nodes: z.array(z.object({
+    kind: z.string(),
+    depth: z.number().int(),
+    arn: z.string(),
+    name: z.string().optional(),
+    lineageType: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    describeError: z.string().optional(),
+  })),
+  edges: z.array(z.object({ sourceArn: z.string(), destinationArn: z.string(), associationType: z.string().optional() })),
+  truncated: z.boolean(),
+});
+
+interface TrainingHandle {
+  readonly p: string;
+  readonly x: string;
+  readonly s: string;
+}
+
+function pipelineSpec(ctx: ToolContext, name: string): McpPipelineSpec {
+  const all = ctx.config.pipelines ?? [];
+  const spec = all.find((p) => p.name === name);
+  if (!spec) throw new ToolRefusal('PipelineNotAllowed', `Pipeline "${name}" is not exposed by this server. Allowed pipelines: ${all.map((p) => p.name).join(', ')}.`);
+  return spec;
+}
+
+function openHandle(ctx: ToolContext, handle: string): TrainingHandle {
+  const h = ctx.handles.open<TrainingHandle>('training', handle);
+  pipelineSpec(ctx, h.p);
+  return h;
+}
+
+export async function startTrainingTool(ctx: ToolContext, args: z.infer<typeof startTrainingInputSchema>,
+  mcpSessionId?: string): Promise<ToolResult> {
+  try {
+    const spec = pipelineSpec(ctx, args.pipelineName);
+    const allowed = spec.parameters ?? [];
+    const refused = Object.keys(args.parameters ?? {}).filter((p) => !allowed.includes(p));
+    if (refused.length > 0) {
+      throw new ToolRefusal('PipelineParameterNotAllowed', `Pipeline "${spec.name}" does not accept overrides of ${refused.join(', ')}. Overridable: ${allowed.join(', ') || 'none'}.`);
+    }
+    const sessionId = args.sessionId ?? (mcpSessionId && SESSION_ID_PATTERN.test(mcpSessionId) ? mcpSessionId : randomUUID());
+    const started = await startTraining({ pipelineName: spec.name, parameters: args.parameters, sessionId }, { sagemaker: ctx.clients.sagemaker });
+    const handle = ctx.handles.seal('training', { p: spec.name, x: started.executionArn, s: sessionId } satisfies TrainingHandle);
+    return toolResult({ handle, status: 'Executing', pipelineName: spec.name, sessionId, checkAfterSeconds: ctx.config.trainingCheckAfterSeconds ?? 60 });
+  } catch (err) {
+    return toolFailure(err);
+  }
+}
+
+export async function trainingStatusTool(ctx: ToolContext, args: z.infer<typeof trainingHandleInputSchema>): Promise<ToolResult> {
+  try {
+    const h = openHandle(ctx, args.handle);
+    const status = await getTrainingStatus(h.x, { sagemaker: ctx.clients.sagemaker });
+    const final = (FINAL_PIPELINE_STATUSES as readonly string[]).includes(status.status);
+    return toolResult({
+      pipelineName: h.p,
+      status: status.status,
+      final,
+      failureReason: status.failureReason,
+      sessionId: status.sessionId ?? h.s,
+      steps: status.steps,
+      checkAfterSeconds: final ? undefined : ctx.config.trainingCheckAfterSeconds ?? 60,
+    });
+  } catch (err) {
+    return toolFailure(err);
+  }
+}
+
+export async function trainingResultTool(ctx: ToolContext, args: z.infer<typeof trainingHandleInputSchema>): Promise<ToolResult> {
+  try {
+    const h = openHandle(ctx, args.handle);
+    const record = await getTrainingResultByExecution(h.x, { tableName: ctx.config.trainingResultsTable!, dynamodb: ctx.clients.dynamodb });
+    const check = ctx.config.trainingCheckAfterSeconds ?? 60;
+    if (!record) return toolResult({ pipelineName: h.p, status: 'pending', sessionId: h.s, checkAfterSeconds: check });
+    const final = (FINAL_PIPELINE_STATUSES as readonly string[]).includes(record.status);
+    return toolResult({
+      pipelineName: h.p,
+      status: record.status,
+      sessionId: record.sessionId ?? h.s,
+      failureReason: record.failureReason,
+      failedStep: record.failedStep,
+      startedAt: record.startedAt || undefined,
+      endedAt: record.endedAt,
+      checkAfterSeconds: final ? undefined : check,
+    });
+  } catch (err) {
+    return toolFailure(err);
+  }
+}
+
+export async function provenanceTool(ctx: ToolContext, args: z.infer<typeof provenanceInputSchema>): Promise<ToolResult> {
+  try {
+    if ((args.handle === undefined) === (args.modelPackageArn === undefined)) {
+      throw new ToolRefusal('InvalidArguments', 'Pass exactly one of handle (a training run) and modelPackageArn.');
+    }
+    const root = args.handle ? openHandle(ctx, args.handle).x : args.modelPackageArn!;
+    const direction = args.handle ? 'forward' : 'backward';
+    const graph = await getModelProvenance(root, { direction, maxDepth: args.maxDepth ?? 3, maxNodes: 100, sagemaker: ctx.clients.sagemaker });
+    return toolResult({ direction, nodes: graph.nodes, edges: graph.edges, truncated: graph.truncated });
+  } catch (err) {
+    return toolFailure(err);
+  }
+}
+
+export function registerTrainingTools(server: ToolRegistrar, ctx: ToolContext): void {
+  const pipelines = ctx.config.pipelines ?? [];
+  if (pipelines.length > 0) {
+    const list = pipelines.map((p) => `- ${p.name} (overridable parameters: ${(p.parameters ?? []).join(', ') || 'none'})${p.description ? `: ${p.description}` : ''}`).join('\n');
+    server.registerTool(MCP_TOOL_NAMES.START_TRAINING, {
+      title: 'Start a training run',
+      description: 'Starts a SageMaker pipeline execution (training takes minutes to hours) and returns at once with a handle. '
+        + 'Repeating the same call (same pipeline, parameters and session) does not start a second run. Then poll get_training_status '
+        + `(or get_training_result) with the handle after checkAfterSeconds. Pipelines:\n${list}\n${ERROR_NOTE}`,
+      inputSchema: startTrainingInputSchema,
+      outputSchema: startTrainingOutputSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    }, (args: z.infer<typeof startTrainingInputSchema>, extra: { sessionId?: string }) => startTrainingTool(ctx, args, extra?.sessionId));
+    server.registerTool(MCP_TOOL_NAMES.GET_TRAINING_STATUS, {
+      title: 'Get a training run\'s status',
+      description: `Returns the live status of a run started by start_training, with every step's status and failure reason. ${ERROR_NOTE}`,
+      inputSchema: trainingHandleInputSchema,
+      outputSchema: trainingStatusOutputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    }, (args: z.infer<typeof trainingHandleInputSchema>) => trainingStatusTool(ctx, args));
+    if (ctx.config.trainingResultsTable) {
+      server.registerTool(MCP_TOOL_NAMES.GET_TRAINING_RESULT, {
+        title: 'Get a training run\'s recorded result',
+        description: 'Returns the result recorded when a run started by start_training changed status (final status, failed step and '
+          + `reason, start and end times); "pending" until the first status event arrives. ${ERROR_NOTE}`,
+        inputSchema: trainingHandleInputSchema,
+        outputSchema: trainingResultOutputSchema,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      }, (args: z.infer<typeof trainingHandleInputSchema>) => trainingResultTool(ctx, args));
+    }
+  }
+  if (ctx.config.modelProvenance) {
+    server.registerTool(MCP_TOOL_NAMES.GET_MODEL_PROVENANCE, {
+      title: 'Get model provenance',
+      description: 'Walks SageMaker ML Lineage (at most 100 entities): from a training run handle forward to what it produced, or from a '
+        + `model package backward to the datasets, jobs and runs behind it. ${ERROR_NOTE}`,
+      inputSchema: provenanceInputSchema,
+      outputSchema: provenanceOutputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    }, (args: z.infer<typeof provenanceInputSchema>) => provenanceTool(ctx, args));
+  }
+}

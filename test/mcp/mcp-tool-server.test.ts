@@ -1,0 +1,272 @@
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { addAsyncExample } from '../../examples/async';
+import { addFeatureStoreExample } from '../../examples/feature-store';
+import { addMcpExample, mcpExampleToolNames } from '../../examples/mcp';
+import { addPipelinesExample } from '../../examples/pipelines';
+import { addRealtimeExample } from '../../examples/realtime';
+import { addSharedGpuExample } from '../../examples/shared-gpu';
+import { AsyncEndpoint } from '../../src/async';
+import { FeatureGroup } from '../../src/feature-store';
+import { McpToolServer, McpToolServerProps } from '../../src/mcp';
+import { MCP_ENV } from '../../src/mcp/contract';
+import { TrainingPipeline } from '../../src/pipelines';
+import { RealtimeEndpoint } from '../../src/realtime';
+import { parseMcpServerSpec } from '../../src/runtime/mcp-server';
+import { InferenceComponent } from '../../src/shared-gpu';
+import { templateSnapshot } from '../support/snapshot';
+import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+
+const ENV = { account: '123456789012', region: 'us-east-1' };
+const USERS = {
+  featureGroupName: 'users',
+  recordIdentifier: 'user_id',
+  eventTime: 'event_time',
+  features: [{ name: 'user_id', type: 'String' }, { name: 'event_time', type: 'String' }, { name: 'calls', type: 'Integral' }],
+};
+
+function importedStack() {
+  const app = new App();
+  const stack = new Stack(app, 'Mcp', { env: ENV });
+  const props: McpToolServerProps = {
+    realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb'), description: 'churn' }],
+    inferenceComponents: [{
+      component: InferenceComponent.fromInferenceComponentAttributes(stack, 'Llama', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-gpu' }),
+      modelFamily: 'llama3',
+    }],
+    featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'Users', 'users'), schema: USERS }],
+    pipelines: [{ pipeline: TrainingPipeline.fromPipelineName(stack, 'Churn Training', 'churn-training'), overridableParameters: ['MaxRounds'] }],
+  };
+  return { app, stack, props };
+}
+
+/** Every (action, resource) pair of the server role's policies, resolved. */
+function policyPairs(stack: Stack, server: McpToolServer): string[] {
+  const template = Template.fromStack(stack).toJSON();
+  const roleId = stack.resolve((server.serverFunction.role!.node.defaultChild as iam.CfnRole).logicalId);
+  const pairs: string[] = [];
+  for (const resource of Object.values<any>(template.Resources)) {
+    if (resource.Type !== 'AWS::IAM::Policy' || !resource.Properties.Roles.some((r: any) => r.Ref === roleId)) continue;
+    for (const st of resource.Properties.PolicyDocument.Statement) {
+      expect(st.Effect).toBe('Allow');
+      for (const action of [st.Action].flat()) for (const res of [st.Resource].flat()) pairs.push(`${action} ${JSON.stringify(res)}`);
+    }
+  }
+  return pairs.sort();
+}
+
+const pair = (stack: Stack, action: string, resource: string) => `${action} ${JSON.stringify(stack.resolve(resource))}`;
+
+describe('McpToolServer', () => {
+  test('a Lambda function (nodejs22.x) behind an AWS_IAM function URL, with reserved concurrency, timeout, JSON logs and alarms', () => {
+    // GIVEN
+    const { stack, props } = importedStack();
+    // WHEN
+    new McpToolServer(stack, 'Mcp', props);
+    // THEN
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Timeout: 90,
+      MemorySize: 512,
+      ReservedConcurrentExecutions: 10,
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: Match.anyValue() },
+    });
+    t.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'AWS_IAM' });
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 1, Statistic: 'Sum' });
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Throttles', Namespace: 'AWS/Lambda', Threshold: 1, Statistic: 'Sum' });
+    t.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    expectValidTemplate(stack);
+  });
+
+  test('passes the spec through MCP_SERVER_SPEC and the handle key as a deploy-time secret reference', () => {
+    // GIVEN
+    const { stack, props } = importedStack();
+    // WHEN
+    const server = new McpToolServer(stack, 'Mcp', props);
+    // THEN
+    const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+    const env = Object.values<any>(fn)[0].Properties.Environment.Variables;
+    const spec = parseMcpServerSpec<any>(env[MCP_ENV.SPEC]);
+    expect(spec).toEqual({
+      realtimeEndpoints: [
+        { name: 'churn-xgb', description: 'churn' },
+        { name: 'shared-gpu', inferenceComponents: ['llama3-8b'], componentModelFamilies: [{ component: 'llama3-8b', modelFamily: 'llama3' }] },
+      ],
+      asyncEndpoints: [],
+      featureGroups: [{ schema: USERS, allowWrites: false }],
+      pipelines: [{ name: 'churn-training', parameters: ['MaxRounds'] }],
+      modelProvenance: false,
+    });
+    expect(JSON.stringify(env[MCP_ENV.HANDLE_KEY])).toContain('{{resolve:secretsmanager:');
+    expect(server.toolNames).toEqual(['invoke_endpoint', 'describe_endpoint', 'get_online_features', 'start_training', 'get_training_status']);
+  });
+
+  test('default configuration snapshot', () => {
+    const { stack, props } = importedStack();
+    new McpToolServer(stack, 'Mcp', props);
+    expect(templateSnapshot(stack)).toMatchSnapshot();
+  });
+
+  test('cdk-nag AwsSolutions finds nothing unacknowledged', () => {
+    const { app, stack, props } = importedStack();
+    new McpToolServer(stack, 'Mcp', props);
+    expectNagClean(app);
+  });
+
+  test('fails if nothing is exposed, the timeout is below the invoke deadline, or an imported group has no schema', () => {
+    const { stack } = importedStack();
+    expect(() => new McpToolServer(stack, 'Empty', {})).toThrow(/props: got 'no endpoints.*expected at least one thing to expose/);
+    expect(() => new McpToolServer(stack, 'Bad', {
+      featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'G', 'g') }],
+      timeout: Duration.seconds(30),
+      reservedConcurrentExecutions: 0,
+      realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'E', 'e'), modelFamily: 'gpt' }],
+    })).toThrow(/3 problems|4 problems/);
+    try {
+      new McpToolServer(stack, 'Bad2', {
+        featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'G2', 'g2') }],
+        timeout: Duration.seconds(30),
+        realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'E2', 'e2'), modelFamily: 'gpt' }],
+      });
+      throw new Error('expected a validation error');
+    } catch (e) {
+      const message = (e as Error).message;
+      expect(message).toContain('timeout: got 30, expected an integer between 75 and 900 seconds');
+      expect(message).toContain("realtimeEndpoints[0].modelFamily: got 'gpt', expected one of tgi, llama3, mistral, falcon");
+      expect(message).toContain("featureGroups[0].schema: got nothing, expected the schema of imported feature group 'g2'");
+    }
+  });
+
+  test('fails if trainingResults is given without pipelines', () => {
+    const { stack } = importedStack();
+    const app2 = new App();
+    const other = new Stack(app2, 'P', { env: ENV });
+    const { router } = addPipelinesExample(other);
+    expect(() => new McpToolServer(other, 'Mcp', {
+      realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'E', 'e') }],
+      trainingResults: router,
+    })).toThrow(/trainingResults: got 'a PipelineEventRouter', expected at least one entry in pipelines/);
+  });
+});
+
+describe('grants', () => {
+  test('the role holds exactly the grants of what is exposed (imported resources), plus its own log group', () => {
+    // GIVEN
+    const { stack, props } = importedStack();
+    // WHEN
+    const server = new McpToolServer(stack, 'Mcp', props);
+    // THEN
+    const endpointArn = (name: string) => stack.formatArn({ service: 'sagemaker', resource: 'endpoint', resourceName: name });
+    const groupArn = stack.formatArn({ service: 'sagemaker', resource: 'feature-group', resourceName: 'users' });
+    const pipelineArn = stack.formatArn({ service: 'sagemaker', resource: 'pipeline', resourceName: 'churn-training' });
+    expect(policyPairs(stack, server)).toEqual([
+      pair(stack, 'logs:CreateLogStream', server.logGroup.logGroupArn),
+      pair(stack, 'logs:PutLogEvents', server.logGroup.logGroupArn),
+      pair(stack, 'sagemaker:InvokeEndpoint', endpointArn('churn-xgb')),
+      pair(stack, 'sagemaker:DescribeEndpoint', endpointArn('churn-xgb')),
+      pair(stack, 'sagemaker:InvokeEndpoint', endpointArn('shared-gpu')),
+      pair(stack, 'sagemaker:DescribeEndpoint', endpointArn('shared-gpu')),
+      pair(stack, 'sagemaker:GetRecord', groupArn),
+      pair(stack, 'sagemaker:BatchGetRecord', groupArn),
+      pair(stack, 'sagemaker:StartPipelineExecution', pipelineArn),
+      pair(stack, 'sagemaker:DescribePipelineExecution', `${pipelineArn}/execution/*`),
+      pair(stack, 'sagemaker:ListPipelineExecutionSteps', `${pipelineArn}/execution/*`),
+    ].sort());
+  });
+
+  test('the example (every capability) grants exactly what each exposed construct grants, nothing else', () => {
+    // GIVEN: the same constructs granted to a bare role through their own grantX methods
+    const app = new App();
+    const stack = new Stack(app, 'Demo', { env: ENV });
+    const realtime = addRealtimeExample(stack);
+    const asyncEndpoint = addAsyncExample(stack);
+    const sharedGpu = addSharedGpuExample(stack);
+    const featureGroup = addFeatureStoreExample(stack);
+    const pipelines = addPipelinesExample(stack);
+    // WHEN
+    const server = addMcpExample(stack, { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines });
+    // THEN
+    const expected = new iam.Role(stack, 'Expected', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    server.logGroup.grantWrite(expected);
+    realtime.grantInvoke(expected);
+    realtime.grant(expected, 'sagemaker:DescribeEndpoint');
+    sharedGpu.grantInvoke(expected);
+    sharedGpu.grant(expected, 'sagemaker:DescribeEndpoint');
+    asyncEndpoint.grantSubmit(expected);
+    asyncEndpoint.grantReadResults(expected);
+    asyncEndpoint.grant(expected, 'sagemaker:DescribeEndpoint');
+    featureGroup.grantReadOnline(expected);
+    featureGroup.grantWriteOnline(expected);
+    pipelines.pipeline.grantStartExecution(expected);
+    pipelines.pipeline.grantReadExecutions(expected);
+    pipelines.router.grantReadResults(expected);
+    const expectedPairs = policyPairs(stack, { serverFunction: { role: expected } } as unknown as McpToolServer);
+    const actual = policyPairs(stack, server);
+    expect(new Set(actual)).toEqual(new Set(expectedPairs));
+    expect(actual.some((p) => p.includes('"*"'))).toBe(false);
+    expect(mcpExampleToolNames(server)).toEqual([
+      'invoke_endpoint', 'describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'get_online_features',
+      'put_feature_record', 'start_training', 'get_training_status', 'get_training_result',
+    ]);
+  });
+
+  test('modelProvenance adds the lineage reads (ListAssociations cannot be scoped) and registers the tool', () => {
+    const { stack, props } = importedStack();
+    const server = new McpToolServer(stack, 'Mcp', { ...props, modelProvenance: true });
+    const pairs = policyPairs(stack, server);
+    expect(pairs).toContain('sagemaker:ListAssociations "*"');
+    expect(pairs.filter((p) => p.startsWith('sagemaker:DescribeModelPackage'))).toHaveLength(4);
+    expect(server.toolNames).toContain('get_model_provenance');
+  });
+
+  test('grantInvokeUrl grants InvokeFunctionUrl (AWS_IAM) and InvokeFunction via the URL', () => {
+    const { stack, props } = importedStack();
+    const server = new McpToolServer(stack, 'Mcp', props);
+    const client = new iam.Role(stack, 'Agent', { assumedBy: new iam.AccountRootPrincipal() });
+    server.grantInvokeUrl(client);
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('Agent') }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: 'lambda:InvokeFunctionUrl', Condition: { StringEquals: { 'lambda:FunctionUrlAuthType': 'AWS_IAM' } } }),
+          Match.objectLike({ Action: 'lambda:InvokeFunction', Condition: { Bool: { 'lambda:InvokedViaFunctionUrl': true } } }),
+        ]),
+      },
+    });
+  });
+
+  test('an imported async endpoint is granted submit, results and describe', () => {
+    const { stack } = importedStack();
+    const bucket = s3.Bucket.fromBucketName(stack, 'B', 'async-bucket');
+    const table = dynamodb.Table.fromTableName(stack, 'T', 'jobs');
+    const server = new McpToolServer(stack, 'Mcp', {
+      asyncEndpoints: [{ endpoint: AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'A', { endpointName: 'doc', bucket, jobTable: table }) }],
+    });
+    const pairs = policyPairs(stack, server);
+    expect(pairs.map((p) => p.split(' ')[0])).toEqual([
+      'dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:GetObject', 's3:PutObject',
+      'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync',
+    ]);
+    expect(server.toolNames).toEqual(['describe_endpoint', 'start_async_inference', 'get_async_inference_result']);
+  });
+});
+
+describe('example', () => {
+  test('the whole example stack (every capability + McpToolServer) is cdk-nag clean and a valid template', () => {
+    const app = new App();
+    const stack = new Stack(app, 'Demo', { env: ENV });
+    addMcpExample(stack, {
+      realtime: addRealtimeExample(stack),
+      async: addAsyncExample(stack),
+      sharedGpu: addSharedGpuExample(stack),
+      featureGroup: addFeatureStoreExample(stack),
+      pipelines: addPipelinesExample(stack),
+    });
+    expectValidTemplate(stack);
+    expectNagClean(app);
+  });
+});

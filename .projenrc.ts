@@ -101,7 +101,7 @@ packageTask.spawn(project.tasks.tryFind('package:js')!);
 
 project.addTask('pacmak:check', {
   description: 'Generate (code only) the Python, Java, .NET and Go bindings into a temp folder to prove the jsii API is valid',
-  exec: 'rm -rf .pacmak-check && npx jsii-pacmak --code-only --targets python,java,dotnet,go -o .pacmak-check && rm -rf .pacmak-check',
+  exec: 'rm -rf .pacmak-check && jsii-pacmak --code-only --targets python,java,dotnet,go -o .pacmak-check && echo "generated files per language:" && find .pacmak-check -type f | cut -d/ -f2 | sort | uniq -c && rm -rf .pacmak-check',
 });
 project.gitignore.addPatterns('.pacmak-check');
 

@@ -16,13 +16,15 @@
  * Internal helpers (plain functions, ignored by jsii; import them from this file):
  * - `endpointArnForName(scope, name)`: the lowercase ARN for a name.
  * - `validateProductionVariant(v, prefix, variantName, opts)` / `renderProductionVariant(variantName, modelName, opts)`.
- * - `hasNvmeInstanceStorage(instanceType)`, `endpointConfigKmsKeyId(key, instanceTypes)`, `kmsKeyWarnings(...)`.
+ * - `hasNvmeInstanceStorage(instanceType)`, `endpointConfigKmsKeyId(key, instanceTypes)` (no key when any variant has NVMe
+ *   instance storage), `kmsKeyWarnings(scope, key, instanceTypes, variantNames?)`.
  * - `validateVariantAutoScaling(v, prefix, props, { minCapacityFloor, zeroReason })`, `addVariantScalableTarget(...)`,
  *   `addTargetTrackingPolicy(...)`, `warnOnCooldowns(...)`, `VARIANT_SCALING_DEFAULTS`.
  * - `acknowledgeModelRoleWildcards(role)`: acknowledges the cdk-nag IAM5 findings a model role needs (GetAuthorizationToken,
- *   PutMetricData, SageMaker log groups, grantRead/grantPut action groups), each with its reason; nothing else.
+ *   PutMetricData, SageMaker log groups, grantRead/grantPut action groups), each with its reason; nothing else. Call it
+ *   where the role is created (with `createExecutionRole`). The mechanism is `src/core/nag.ts`.
  */
-import { Annotations, ArnFormat, Duration, IResource, Resource, Size, SizeRoundingBehavior, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Duration, IResource, Resource, Size, SizeRoundingBehavior, Stack, Token } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -31,6 +33,7 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct, IConstruct } from 'constructs';
 import { instanceSpecs } from './instance-specs';
 import { InstanceType } from './instance-type';
+import { acknowledgePolicyWildcardFindings, WildcardReason } from './nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 
 /** The variant name SageMaker's tools use for a single-variant endpoint; the default of every endpoint here. */
@@ -400,8 +403,10 @@ function seconds(d: Duration | undefined): number | undefined {
 // KMS key of the endpoint config
 
 /**
- * Instance families with NVMe instance storage, which the endpoint config's KmsKeyId does not encrypt (they are encrypted
- * by the instance's hardware module) and for which the key may be rejected (FACTS §1, unconfirmed).
+ * Instance families with NVMe instance storage. CreateEndpointConfig API reference: such storage is encrypted by a
+ * hardware module on the instance, and "If any of the models that you specify in the ProductionVariants parameter use
+ * nitro-based instances with local storage, do not specify a value for the KmsKeyId parameter ... the call to
+ * CreateEndpointConfig fails."
  */
 const NVME_FAMILIES = new Set([
   'c5d', 'c6id', 'c7gd', 'm5d', 'm6id', 'm6gd', 'r5d', 'r6id', 'r6gd', 'g4dn', 'g5', 'g6', 'g6e', 'g6f', 'gr6',
@@ -420,28 +425,35 @@ export function hasNvmeInstanceStorage(instanceType: InstanceType): boolean {
 }
 
 /**
- * The endpoint config's `KmsKeyId`. When every variant runs on NVMe instance storage the key would encrypt nothing
- * and may be rejected, so it is left out (with a warning, see `kmsKeyWarnings`); otherwise it is the key's ARN.
+ * The endpoint config's `KmsKeyId`: the key's ARN, or nothing when ANY variant runs on NVMe instance storage (the API
+ * then refuses a key; see `kmsKeyWarnings` for the warning that goes with it).
  */
 export function endpointConfigKmsKeyId(key: kms.IKey | undefined, instanceTypes: InstanceType[]): string | undefined {
   if (!key) return undefined;
-  if (instanceTypes.length > 0 && instanceTypes.every(hasNvmeInstanceStorage)) return undefined;
+  if (instanceTypes.some(hasNvmeInstanceStorage)) return undefined;
   return key.keyArn;
 }
 
-/** Adds the warnings that go with `endpointConfigKmsKeyId`'s decision. Call it from a validation hook. */
-export function kmsKeyWarnings(scope: IConstruct, key: kms.IKey | undefined, instanceTypes: InstanceType[]): void {
+/**
+ * Warns when `endpointConfigKmsKeyId` leaves `key` off because a variant uses NVMe instance storage. `variantNames`
+ * (parallel to `instanceTypes`) name the variants in the message. Call it from a validation hook.
+ */
+export function kmsKeyWarnings(scope: IConstruct, key: kms.IKey | undefined, instanceTypes: InstanceType[], variantNames: string[] = []): void {
   if (!key) return;
-  const nvme = instanceTypes.filter(hasNvmeInstanceStorage).map((t) => t.name);
+  const describe = (i: number) => (variantNames[i] !== undefined ? `${variantNames[i]} (${instanceTypes[i].name})` : instanceTypes[i].name);
+  const nvme = instanceTypes.map((t, i) => (hasNvmeInstanceStorage(t) ? describe(i) : undefined)).filter((d): d is string => d !== undefined);
   if (nvme.length === 0) return;
-  if (nvme.length === instanceTypes.length) {
-    Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:kmsKeyNvme',
-      `encryptionKey: not set on the endpoint config because every variant uses NVMe instance storage (${nvme.join(', ')}), `
-      + 'which SageMaker encrypts with a hardware module and which the key does not cover (SageMaker may also reject the key for these types).');
+  const ebs = instanceTypes.map((t, i) => (hasNvmeInstanceStorage(t) ? undefined : describe(i))).filter((d): d is string => d !== undefined);
+  const noun = variantNames.length > 0 ? 'variant' : 'instance type';
+  const because = `encryptionKey: left off the endpoint config because ${noun}${nvme.length === 1 ? '' : 's'} ${nvme.join(', ')} `
+    + `${nvme.length === 1 ? 'uses' : 'use'} NVMe instance storage, which a hardware module on the instance encrypts `
+    + '(CreateEndpointConfig fails with a KmsKeyId when any variant has such storage)';
+  if (ebs.length === 0) {
+    Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:kmsKeyNvme', `${because}.`);
   } else {
     Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:kmsKeyMixedNvme',
-      `encryptionKey: set on the endpoint config for its EBS-backed variants, but it does not encrypt the NVMe instance storage of ${nvme.join(', ')}; `
-      + 'SageMaker may reject a key for those types. Put NVMe and EBS instance types on separate endpoints if it does.');
+      `${because}; the EBS volumes of ${ebs.join(', ')} therefore use an AWS-managed key. `
+      + 'Put the EBS-backed variants on an endpoint of their own to encrypt them with the key.');
   }
 }
 
@@ -623,7 +635,7 @@ export function addTargetTrackingPolicy(
 // cdk-nag: the wildcards a model execution role needs, acknowledged with their reasons
 
 /** Reasons for the IAM wildcards that model execution roles need, by the first action of the statement. */
-const ROLE_WILDCARD_REASONS: ReadonlyArray<{ readonly action: RegExp; readonly reason: string }> = [
+const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
   { action: /^ecr:GetAuthorizationToken$/, reason: 'ecr:GetAuthorizationToken supports no resource-level permissions; image pulls are scoped to the model repository.' },
   { action: /^cloudwatch:PutMetricData$/, reason: 'cloudwatch:PutMetricData supports no resource-level permissions; a cloudwatch:namespace condition scopes it to SageMaker namespaces.' },
   { action: /^logs:/, reason: 'SageMaker writes to /aws/sagemaker/Endpoints/<endpoint name> log groups; the name may be generated by CloudFormation.' },
@@ -635,41 +647,9 @@ const ROLE_WILDCARD_REASONS: ReadonlyArray<{ readonly action: RegExp; readonly r
 /**
  * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards of a role this library created for a model:
  * only statements whose first action is in the table above; anything else added to the role is still reported.
- * Runs as a validation so that it sees every grant made before synthesis.
  */
 export function acknowledgeModelRoleWildcards(role: iam.Role): void {
-  role.node.addValidation({
-    validate: () => {
-      const policy = role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined;
-      if (!policy) return [];
-      const doc = Stack.of(role).resolve(policy.policyDocument);
-      for (const st of doc.Statement ?? []) {
-        if (st.Effect !== 'Allow') continue;
-        const actions: string[] = [st.Action].flat();
-        const reason = ROLE_WILDCARD_REASONS.find((r) => r.action.test(actions[0]))?.reason;
-        if (!reason) continue;
-        const ids = [
-          ...actions.filter((a) => a.includes('*')).map((a) => `Action::${a}`),
-          ...[st.Resource].flat().map(flattenReference).filter((r) => r.includes('*')).map((r) => `Resource::${r}`),
-        ];
-        for (const id of ids) Validations.of(policy).acknowledge({ id: `AwsSolutions-IAM5[${id}]`, reason });
-      }
-      return [];
-    },
-  });
-}
-
-/** The flat form cdk-nag gives a CloudFormation reference in finding ids (`arn:<AWS::Partition>:...`). */
-function flattenReference(node: any): string {
-  if (node === undefined) return '';
-  if (typeof node === 'string') return node.replace(/\${/g, '<').replace(/}/g, '>');
-  if (node['Fn::Join']) {
-    const [delimiter, items] = node['Fn::Join'];
-    return items.map(flattenReference).join(delimiter);
-  }
-  if (node['Fn::Sub']) return flattenReference(node['Fn::Sub']);
-  if (node['Fn::GetAtt']) return `<${flattenReference(node['Fn::GetAtt'][0])}.${flattenReference(node['Fn::GetAtt'][1])}>`;
-  if (node['Fn::ImportValue']) return flattenReference(node['Fn::ImportValue']);
-  if (node.Ref) return `<${flattenReference(node.Ref)}>`;
-  return JSON.stringify(node);
+  acknowledgePolicyWildcardFindings(role,
+    () => role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined,
+    ROLE_WILDCARD_REASONS);
 }

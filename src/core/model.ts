@@ -37,7 +37,9 @@ export function createExecutionRole(scope: Construct, id: string, description: s
  * The model an endpoint hosts: the existing model's name, or a new AWS::SageMaker::Model created from the bound source.
  * The model waits for the role's policy so that SageMaker's image and artifact checks at creation succeed.
  */
-export function renderModel(scope: Construct, id: string, config: ModelSourceConfig, role: iam.IRole): { modelName: string; model?: sagemaker.CfnModel } {
+export function renderModel(
+  scope: Construct, id: string, config: ModelSourceConfig, role: iam.IRole,
+): { modelName: string; model?: sagemaker.CfnModel } {
   if (config.modelName) return { modelName: config.modelName };
   if (!config.imageUri) {
     throw new Error('model: the model source resolved to neither a model name nor an image URI');

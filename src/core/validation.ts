@@ -81,4 +81,4 @@ export function show(value: unknown): string {
 
 /** SageMaker resource names (endpoint, endpoint config, model, variant, inference component): `[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`. */
 export const SAGEMAKER_NAME_PATTERN = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
-export const SAGEMAKER_NAME_EXPECTED = "1-63 letters, digits or hyphens, starting and ending with a letter or digit (pattern [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62})";
+export const SAGEMAKER_NAME_EXPECTED = '1-63 letters, digits or hyphens, starting and ending with a letter or digit (pattern [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62})';

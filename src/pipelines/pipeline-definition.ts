@@ -86,7 +86,7 @@ export class PipelineDefinition {
     try {
       parsed = JSON.parse(text);
     } catch (err) {
-      throw new Error(`Invalid PipelineDefinition (${source}): definition: got text that is not JSON (${(err as Error).message}), expected a JSON pipeline definition`);
+      throw new Error(`Invalid PipelineDefinition (${source}): definition: got text that is not JSON, ${quote(text)} (${(err as Error).message}), expected a JSON pipeline definition`);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new Error(`Invalid PipelineDefinition (${source}): definition: got ${Array.isArray(parsed) ? 'an array' : typeof parsed}, expected a JSON object`);
@@ -184,6 +184,15 @@ function containsTokens(value: unknown): boolean {
   if (Array.isArray(value)) return Token.isUnresolved(value) || value.some(containsTokens);
   if (value && typeof value === 'object') return Token.isUnresolved(value) || Object.values(value).some(containsTokens);
   return false;
+}
+
+/**
+ * The start of a text for a one-line error message: its first 80 characters, quoted, line breaks shown as `\n`, with
+ * `...` and the full length when cut.
+ */
+function quote(text: string, max = 80): string {
+  const oneLine = (t: string) => t.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return text.length <= max ? `'${oneLine(text)}'` : `'${oneLine(text.slice(0, max))}...' (${text.length} characters)`;
 }
 
 /** JSON with object keys sorted at every level, so the version does not depend on key order. */

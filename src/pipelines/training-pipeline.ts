@@ -120,6 +120,8 @@ export interface TrainingPipelineProps {
 const PIPELINE_NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$/;
 const PIPELINE_NAME_EXPECTED = '1-256 letters, digits or hyphens, starting and ending with a letter or digit';
 const MAX_DESCRIPTION = 3072;
+const PIPELINE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:pipeline\/[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$/;
+const PIPELINE_ARN_EXPECTED = 'arn:<partition>:sagemaker:<region>:<account>:pipeline/<name>';
 const VERSION_TAG = 'cdk-sagemaker-mcp:definition-version';
 
 /**
@@ -134,10 +136,13 @@ export class TrainingPipeline extends TrainingPipelineBase {
     return new ImportedTrainingPipeline(scope, id, pipelineName, arn);
   }
 
-  /** Imports an existing pipeline by ARN. */
+  /** Imports an existing pipeline by ARN (`arn:<partition>:sagemaker:<region>:<account>:pipeline/<name>`). */
   public static fromPipelineArn(scope: Construct, id: string, pipelineArn: string): ITrainingPipeline {
-    const name = Arn.split(pipelineArn, ArnFormat.SLASH_RESOURCE_NAME).resourceName;
-    if (!name) throw new Error(`TrainingPipeline.fromPipelineArn: pipelineArn: got '${pipelineArn}', expected arn:<partition>:sagemaker:<region>:<account>:pipeline/<name>`);
+    // Checked before Arn.split, whose own error names neither the prop nor the expected form.
+    const v = new PropValidator(`TrainingPipeline.fromPipelineArn '${id}'`);
+    v.pattern('pipelineArn', pipelineArn, PIPELINE_ARN, PIPELINE_ARN_EXPECTED);
+    v.throwIfInvalid();
+    const name = Arn.split(pipelineArn, ArnFormat.SLASH_RESOURCE_NAME).resourceName!;
     return new ImportedTrainingPipeline(scope, id, name, pipelineArn);
   }
 

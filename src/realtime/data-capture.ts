@@ -21,8 +21,8 @@ export interface DataCaptureOptions {
   /**
    * The bucket captures are written to. The endpoint's execution role is granted `s3:PutObject` under `prefix`.
    *
-   * @default - a bucket is created: KMS-encrypted with a new customer-managed key (rotation on), TLS-only,
-   * all public access blocked, versioned, retained on stack deletion
+   * @default - a bucket is created: KMS-encrypted with the endpoint's key (its `encryptionKey`, or the customer-managed
+   * key it creates, rotation on), TLS-only, all public access blocked, versioned, retained on stack deletion
    */
   readonly bucket?: s3.IBucket;
   /**
@@ -34,7 +34,8 @@ export interface DataCaptureOptions {
   /**
    * The KMS key SageMaker encrypts captures with.
    *
-   * @default - the created bucket's key, or the given bucket's `encryptionKey` (S3's default encryption if it has none)
+   * @default - the created bucket's key (the endpoint's), or the given bucket's `encryptionKey` (S3's default encryption
+   * if it has none)
    */
   readonly encryptionKey?: kms.IKey;
   /**
@@ -78,16 +79,18 @@ export function validateDataCapture(v: PropValidator, options: DataCaptureOption
 }
 
 /**
- * Creates the capture bucket if needed, grants `role` write access, and returns the CloudFormation DataCaptureConfig.
- * Captures are written with the endpoint's execution role (the role of its models).
+ * Creates the capture bucket if needed (encrypted with `bucketKey`, the endpoint's key), grants `role` write access, and
+ * returns the CloudFormation DataCaptureConfig. Captures are written with the endpoint's execution role (the role of its
+ * models).
  */
 export function renderDataCapture(
   scope: Construct,
   options: DataCaptureOptions,
   role: iam.IRole | undefined,
+  bucketKey: kms.IKey | undefined,
 ): sagemaker.CfnEndpointConfig.DataCaptureConfigProperty {
   const prefix = options.prefix ?? 'data-capture';
-  const bucket = options.bucket ?? createCaptureBucket(scope);
+  const bucket = options.bucket ?? createCaptureBucket(scope, bucketKey);
   const key = options.encryptionKey ?? bucket.encryptionKey;
   if (role) {
     bucket.grantPut(role, `${prefix}/*`);
@@ -106,11 +109,9 @@ export function renderDataCapture(
   };
 }
 
-function createCaptureBucket(scope: Construct): s3.IBucket {
-  const key = new kms.Key(scope, 'DataCaptureKey', {
-    description: 'Encrypts the SageMaker endpoint data captures',
-    enableKeyRotation: true,
-  });
+function createCaptureBucket(scope: Construct, key: kms.IKey | undefined): s3.IBucket {
+  // The endpoint creates its key whenever it creates this bucket; S3's own key would have no rotation.
+  if (!key) throw new Error(`RealtimeEndpoint '${scope.node.id}': internal error: a data-capture bucket needs the endpoint's KMS key`);
   const bucket = new s3.Bucket(scope, 'DataCaptureBucket', {
     encryption: s3.BucketEncryption.KMS,
     encryptionKey: key,

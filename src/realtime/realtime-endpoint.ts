@@ -6,9 +6,9 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
 import {
-  acknowledgeModelRoleWildcards, addTargetTrackingPolicy, addVariantScalableTarget, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId, ISageMakerEndpoint,
-  kmsKeyWarnings, ProductionVariantOptions, renderProductionVariant, SageMakerEndpointBase, validateProductionVariant,
-  validateVariantAutoScaling, VARIANT_SCALING_DEFAULTS, VariantAutoScalingProps, warnOnCooldowns,
+  acknowledgeModelRoleWildcards, addTargetTrackingPolicy, addVariantScalableTarget, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId,
+  hasNvmeInstanceStorage, ISageMakerEndpoint, kmsKeyWarnings, ProductionVariantOptions, renderProductionVariant, SageMakerEndpointBase,
+  validateProductionVariant, validateVariantAutoScaling, VARIANT_SCALING_DEFAULTS, VariantAutoScalingProps, warnOnCooldowns,
 } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
@@ -108,10 +108,14 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions {
    */
   readonly role?: iam.IRole;
   /**
-   * A KMS key for the ML storage volumes of the instances. It does not cover NVMe instance storage (g5, p4d, ...): when
-   * every variant uses such a type the key is left out, with a warning.
+   * The customer-managed KMS key of the instances' ML storage (EBS) volumes (the endpoint config's `KmsKeyId`), and of
+   * the data-capture bucket when one is created. When ANY variant uses an instance type with NVMe instance storage (g5,
+   * g6, p4d, ...) the key is left off the endpoint config, with a warning: a hardware module on the instance encrypts
+   * that storage, and CreateEndpointConfig fails with a KmsKeyId then (the EBS volumes of the other variants use an
+   * AWS-managed key: put them on an endpoint of their own to use the key).
    *
-   * @default - the volumes use AWS-managed encryption
+   * @default - a key is created (rotation on) when the first variant is EBS-backed or a data-capture bucket is created;
+   * otherwise none (NVMe instance storage is encrypted by the instance's hardware)
    */
   readonly encryptionKey?: kms.IKey;
   /**
@@ -168,6 +172,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
   private readonly scaledVariants = new Set<string>();
   private readonly models = new Map<ModelSource, Map<string, string>>();
   private executionRole?: iam.IRole;
+  private readonly key?: kms.IKey;
 
   constructor(scope: Construct, id: string, props: RealtimeEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -185,10 +190,18 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     this.executionRole = props.role;
     this.addVariantUnchecked(this.defaultVariantName, { ...props, model: props.model });
 
+    // KMS by default: a key when the first variant is EBS-backed (an NVMe first variant rules KmsKeyId out, whatever is
+    // added later) or a capture bucket is created.
+    const createsCaptureBucket = props.dataCapture !== undefined && props.dataCapture.bucket === undefined;
+    this.key = props.encryptionKey ?? (!hasNvmeInstanceStorage(props.instanceType) || createsCaptureBucket ? new kms.Key(this, 'Key', {
+      enableKeyRotation: true,
+      description: `Encrypts the ML storage volumes and data captures of SageMaker endpoint ${this.node.path}`,
+    }) : undefined);
+
     const config = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: Lazy.any({ produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options)) }),
-      kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(props.encryptionKey, this.instanceTypes()) }),
-      dataCaptureConfig: props.dataCapture ? renderDataCapture(this, props.dataCapture, this.roleForModels()) : undefined,
+      kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes()) }),
+      dataCaptureConfig: props.dataCapture ? renderDataCapture(this, props.dataCapture, this.roleForModels(), this.key) : undefined,
     });
     this.endpointConfigName = config.attrEndpointConfigName;
 
@@ -214,6 +227,15 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
    */
   public get role(): iam.IRole | undefined {
     return this.executionRole;
+  }
+
+  /**
+   * The customer-managed key of the endpoint's storage volumes and created capture bucket: the one given, or the one created.
+   *
+   * @default - undefined when none was given and the first variant has NVMe instance storage and no capture bucket is created
+   */
+  public get encryptionKey(): kms.IKey | undefined {
+    return this.key;
   }
 
   /** The names of the production variants, in order. */
@@ -378,7 +400,10 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     if (weights.every((w) => typeof w === 'number' && Number.isFinite(w))) {
       v.check(weights.some((w) => w > 0), 'initialVariantWeight', weights, 'at least one variant with a weight > 0 (otherwise no traffic is routed)');
     }
-    kmsKeyWarnings(this, this.props.encryptionKey, this.instanceTypes());
+    // A key created only for the capture bucket is no news on an all-NVMe endpoint; a given key, or EBS volumes left
+    // without the key, are.
+    const ebsVolumes = this.instanceTypes().some((t) => !hasNvmeInstanceStorage(t));
+    kmsKeyWarnings(this, this.props.encryptionKey ?? (ebsVolumes ? this.key : undefined), this.instanceTypes(), this.variantNames);
     try {
       v.throwIfInvalid();
       return [];

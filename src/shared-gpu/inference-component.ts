@@ -394,7 +394,6 @@ export class InferenceComponent extends InferenceComponentBase {
     this.endpoint = endpoint;
 
     const source = props.model.bind(this, { role: endpoint.role, instanceType: endpoint.instanceType });
-    endpoint._acknowledgeModelPrefixRead(source.modelData);
     const defaults = modelResourceDefaults(props.model, endpoint.instanceType);
     const capacity = endpoint._capacity();
     const acceleratorCount = props.acceleratorCount ?? defaults?.acceleratorCount;

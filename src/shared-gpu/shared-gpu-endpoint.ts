@@ -1,4 +1,4 @@
-import { Annotations, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -9,11 +9,11 @@ import { InferenceComponent, InferenceComponentOptions } from './inference-compo
 import { SharedGpuInstanceScaling } from './instance-scaling';
 import { SharedGpuRouting } from './routing';
 import {
-  DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId, EndpointMetricOptions, ISageMakerEndpoint, kmsKeyWarnings, SageMakerEndpointBase,
+  acknowledgeModelRoleWildcards, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId, EndpointMetricOptions, hasNvmeInstanceStorage,
+  ISageMakerEndpoint, kmsKeyWarnings, SageMakerEndpointBase,
 } from '../core/endpoint-base';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
-import { ModelDataConfig } from '../core/model-source';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 /** Props of a `SharedGpuEndpoint`. */
@@ -66,12 +66,13 @@ export interface SharedGpuEndpointProps {
   readonly instanceScaling?: SharedGpuInstanceScaling;
 
   /**
-   * A KMS key for the instances' EBS storage volumes (`KmsKeyId`). Left out of the endpoint config, with a synth
-   * warning, for instance types with NVMe instance storage (g4dn, g5, g6, g6e, p4d, p5, ...): the instance's hardware
-   * encrypts that storage, the key would cover nothing, and the API reference says CreateEndpointConfig fails when a
-   * key is given for them.
+   * A customer-managed KMS key for the instances' EBS storage volumes (`KmsKeyId`). Left out of the endpoint config,
+   * with a synth warning, for instance types with NVMe instance storage (g4dn, g5, g6, g6e, p4d, p5, ...): the
+   * instance's hardware encrypts that storage, the key would cover nothing, and the API reference says
+   * CreateEndpointConfig fails when a key is given for them.
    *
-   * @default - no key: storage is encrypted with an AWS-managed key (EBS) or the instance's hardware (NVMe)
+   * @default - on an EBS-backed instance type a key is created (rotation on); on a type with NVMe instance storage,
+   * none (the instance's hardware encrypts it)
    */
   readonly encryptionKey?: kms.IKey;
 }
@@ -119,6 +120,13 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
   public readonly role: iam.IRole;
 
   /**
+   * The key of the instances' EBS storage volumes: the one given, or the one created.
+   *
+   * @default - none when the instance type has NVMe instance storage and no key was given
+   */
+  public readonly encryptionKey?: kms.IKey;
+
+  /**
    * The managed instance scaling settings.
    *
    * @default - none
@@ -132,7 +140,6 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
 
   private readonly capacity?: InstanceCapacity;
-  private createdRole?: iam.Role;
   private readonly components: Array<{ component: InferenceComponent; requirement: CopyRequirement }> = [];
 
   constructor(scope: Construct, id: string, props: SharedGpuEndpointProps) {
@@ -150,12 +157,16 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
     const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
     const scaling = props.instanceScaling;
 
-    kmsKeyWarnings(this, props.encryptionKey, [props.instanceType]);
+    kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]);
+    this.encryptionKey = props.encryptionKey ?? (hasNvmeInstanceStorage(props.instanceType) ? undefined : new kms.Key(this, 'Key', {
+      enableKeyRotation: true,
+      description: `Encrypts the ML storage volumes of SageMaker endpoint ${this.node.path}`,
+    }));
 
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'Config', {
       // Components bring their own models; the endpoint config names none and carries the role they run with.
       executionRoleArn: this.role.roleArn,
-      kmsKeyId: endpointConfigKmsKeyId(props.encryptionKey, [props.instanceType]),
+      kmsKeyId: endpointConfigKmsKeyId(this.encryptionKey, [props.instanceType]),
       productionVariants: [{
         variantName: this.variantName,
         instanceType: props.instanceType.name,
@@ -258,37 +269,10 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
     return this.metricInstance('CPUUtilizationNormalized', { statistic: 'Average', ...props });
   }
 
-  /**
-   * Acknowledges, on the role this endpoint created, the cdk-nag IAM5 finding of reading an uncompressed model prefix:
-   * SageMaker copies every object under the prefix, so the read grant must end in `*`.
-   * @internal
-   */
-  public _acknowledgeModelPrefixRead(modelData: ModelDataConfig | undefined): void {
-    if (!this.createdRole || !modelData || modelData.compressed || Token.isUnresolved(modelData.s3Uri)) return;
-    const m = /^s3:\/\/([^/]+)\/(.*)$/.exec(modelData.s3Uri);
-    if (!m) return;
-    Validations.of(this.createdRole).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${m[1]}/${m[2]}*]`,
-      reason: `SageMaker copies every object under the uncompressed model prefix ${modelData.s3Uri}; the read grant covers that prefix only.`,
-    });
-  }
 
   private createRole(): iam.IRole {
     const role = createExecutionRole(this, 'Role', 'Execution role of a shared-GPU SageMaker endpoint and its inference components');
-    this.createdRole = role;
-    const stack = Stack.of(this);
-    const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
-    const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
-    Validations.of(role).acknowledge(
-      {
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${region}:${account}:log-group:/aws/sagemaker/*]`,
-        reason: 'SageMaker writes the endpoint\'s logs to /aws/sagemaker/Endpoints/<endpoint name>, a name CloudFormation may generate; the grant stays within SageMaker\'s log groups.',
-      },
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'cloudwatch:PutMetricData and ecr:GetAuthorizationToken have no resource-level permissions; PutMetricData is limited to the SageMaker namespaces by a cloudwatch:namespace condition.',
-      },
-    );
+    acknowledgeModelRoleWildcards(role);
     return role;
   }
 

@@ -226,12 +226,20 @@ describe('SMCP-IAM1: no AmazonSageMakerFullAccess on SageMaker roles', () => {
 });
 
 describe('SMCP-KMS1: endpoint configs encrypt storage volumes', () => {
-  test('Compliance: KmsKeyId set; NVMe-only and serverless configs exempt', () => {
+  test('Compliance: KmsKeyId set; configs with any NVMe variant, and serverless configs, exempt', () => {
     expectRule('SMCP-KMS1', {
       Model: model(),
       Config: endpointConfig(),
       Nvme: endpointConfig({ InstanceType: 'ml.g5.12xlarge' }, { KmsKeyId: undefined }),
       P4: endpointConfig({ InstanceType: 'ml.p4d.24xlarge' }, { KmsKeyId: undefined }),
+      // CreateEndpointConfig fails with a KmsKeyId when ANY variant has NVMe instance storage.
+      Mixed: endpointConfig({}, {
+        KmsKeyId: undefined,
+        ProductionVariants: [
+          { VariantName: 'Cpu', ModelName: { 'Fn::GetAtt': ['Model', 'ModelName'] }, InstanceType: 'ml.m5.large', InitialInstanceCount: 1 },
+          { VariantName: 'Gpu', ModelName: { 'Fn::GetAtt': ['Model', 'ModelName'] }, InstanceType: 'ml.g5.xlarge', InitialInstanceCount: 1 },
+        ],
+      }),
       Serverless: endpointConfig(
         { InstanceType: undefined, InitialInstanceCount: undefined, ServerlessConfig: { MemorySizeInMB: 2048, MaxConcurrency: 5 } },
         { KmsKeyId: undefined },
@@ -241,6 +249,18 @@ describe('SMCP-KMS1: endpoint configs encrypt storage volumes', () => {
   test('Noncompliance: an EBS-backed instance type without KmsKeyId', () => {
     expectRule('SMCP-KMS1', { Model: model(), Config: endpointConfig({ InstanceType: 'ml.inf2.xlarge' }, { KmsKeyId: undefined }) },
       ['Config'], /no KmsKeyId although variant\(s\) AllTraffic \(ml\.inf2\.xlarge\)/);
+  });
+  test('Noncompliance: EBS-backed variants beside a serverless one, without KmsKeyId', () => {
+    expectRule('SMCP-KMS1', {
+      Model: model(),
+      Config: endpointConfig({}, {
+        KmsKeyId: undefined,
+        ProductionVariants: [
+          { VariantName: 'Cpu', ModelName: { 'Fn::GetAtt': ['Model', 'ModelName'] }, InstanceType: 'ml.m5.large', InitialInstanceCount: 1 },
+          { VariantName: 'Sls', ModelName: { 'Fn::GetAtt': ['Model', 'ModelName'] }, ServerlessConfig: { MemorySizeInMB: 2048, MaxConcurrency: 5 } },
+        ],
+      }),
+    }, ['Config'], /no KmsKeyId although variant\(s\) Cpu \(ml\.m5\.large\) attach/);
   });
 });
 

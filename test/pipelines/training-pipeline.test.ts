@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, CfnParameter, Stack, Token } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { PipelineDefinition, PipelineParameterType, TrainingPipeline } from '../../src/pipelines';
@@ -173,6 +173,30 @@ describe('TrainingPipeline', () => {
       expect(pipeline.pipelineName).toBe('other');
       expect(pipeline.pipelineArn).toBe('arn:aws:sagemaker:eu-west-1:111122223333:pipeline/other');
     });
+
+    test('fromPipelineArn takes a token ARN unchecked and reads the name at deploy time', () => {
+      // GIVEN
+      const { stack } = setup();
+      const arn = new CfnParameter(stack, 'PipelineArn').valueAsString;
+      // WHEN
+      const pipeline = TrainingPipeline.fromPipelineArn(stack, 'Imported', arn);
+      // THEN
+      expect(pipeline.pipelineArn).toBe(arn);
+      expect(Token.isUnresolved(pipeline.pipelineName)).toBe(true);
+    });
+
+    test.each([
+      ['a name', 'churn-training'],
+      ['another service', 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/churn'],
+      ['no account', 'arn:aws:sagemaker:us-east-1::pipeline/churn'],
+      ['a name with an underscore', 'arn:aws:sagemaker:us-east-1:123456789012:pipeline/churn_training'],
+    ])('fails if fromPipelineArn gets %s, naming the prop, the value and the ARN format', (_what, bad) => {
+      // GIVEN
+      const { stack } = setup();
+      // WHEN / THEN
+      expect(() => TrainingPipeline.fromPipelineArn(stack, 'Imported', bad))
+        .toThrow(`pipelineArn: got '${bad}', expected arn:<partition>:sagemaker:<region>:<account>:pipeline/<name>`);
+    });
   });
 
   test('metricExecutionFailed: Sum of ExecutionFailed for this pipeline', () => {
@@ -217,8 +241,16 @@ describe('TrainingPipeline', () => {
       })).toThrow(/4 problems[\s\S]*pipelineName: got 'bad_name', expected 1-256 letters[\s\S]*displayName: got '-x'[\s\S]*maxParallelExecutionSteps: got 0, expected an integer >= 1[\s\S]*description: got '3072 characters', expected at most 3042 characters/);
     });
 
-    test('fails if the definition is not JSON', () => {
-      expect(() => PipelineDefinition.fromJsonString('{"Version": ')).toThrow(/definition: got text that is not JSON/);
+    test('fails if the definition is not JSON, quoting the text', () => {
+      expect(() => PipelineDefinition.fromJsonString('{"Version": ')).toThrow(/definition: got text that is not JSON, '\{"Version": ' \(.+\), expected a JSON pipeline definition/);
+    });
+
+    test('fails if a long definition is not JSON, quoting its first 80 characters on one line', () => {
+      // GIVEN
+      const text = `{\n  "Version": "2020-12-01",\n  "Steps": [${'x'.repeat(200)}`;
+      // WHEN / THEN
+      expect(() => PipelineDefinition.fromJsonString(text))
+        .toThrow(`got text that is not JSON, '${text.slice(0, 80).replace(/\n/g, '\\n')}...' (${text.length} characters)`);
     });
 
     test('fails if the definition has no steps, duplicate step names or bad parameters', () => {

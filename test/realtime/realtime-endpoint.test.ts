@@ -342,7 +342,7 @@ describe('data capture', () => {
         EnableCapture: true,
         InitialSamplingPercentage: 20,
         DestinationS3Uri: { 'Fn::Join': ['', ['s3://', { Ref: Match.stringLikeRegexp('ChatDataCaptureBucket') }, '/data-capture']] },
-        KmsKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('ChatDataCaptureKey'), 'Arn'] },
+        KmsKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatKey'), 'Arn'] },
         CaptureOptions: [{ CaptureMode: 'InputAndOutput' }],
         CaptureContentTypeHeader: Match.absent(),
       },
@@ -350,6 +350,48 @@ describe('data capture', () => {
     const put = statements(t).find((s) => [s.Action].flat().includes('s3:PutObject'));
     expect(JSON.stringify(put.Resource)).toContain('/data-capture/*');
     expectValidTemplate(stack);
+  });
+
+  test('the created bucket uses the endpoint\'s key: one key for volumes and captures', () => {
+    // GIVEN
+    const stack = newStack();
+    // WHEN
+    const ep = endpoint(stack, { instanceType: InstanceType.ML_M5_XLARGE, dataCapture: {} });
+    // THEN
+    const t = Template.fromStack(stack);
+    t.resourceCountIs('AWS::KMS::Key', 1);
+    const keyArn = { 'Fn::GetAtt': [stack.getLogicalId(ep.encryptionKey!.node.defaultChild as any), 'Arn'] };
+    t.hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: keyArn, DataCaptureConfig: Match.objectLike({ KmsKeyId: keyArn }) });
+    t.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: keyArn }, BucketKeyEnabled: true }] },
+    });
+  });
+
+  test('a given encryptionKey also encrypts the created bucket', () => {
+    // GIVEN
+    const stack = newStack();
+    const key = new kms.Key(stack, 'VolumeKey');
+    // WHEN
+    endpoint(stack, { instanceType: InstanceType.ML_M5_XLARGE, encryptionKey: key, dataCapture: {} });
+    // THEN
+    const t = Template.fromStack(stack);
+    t.resourceCountIs('AWS::KMS::Key', 1);
+    t.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { KMSMasterKeyID: { 'Fn::GetAtt': [Match.stringLikeRegexp('^VolumeKey'), 'Arn'] } } }] },
+    });
+  });
+
+  test('on an NVMe instance type a key is created for the bucket only, without a warning', () => {
+    // GIVEN
+    const stack = newStack();
+    // WHEN
+    const ep = endpoint(stack, { dataCapture: {} });
+    // THEN
+    const t = Template.fromStack(stack);
+    t.resourceCountIs('AWS::KMS::Key', 1);
+    expect(ep.encryptionKey).toBeDefined();
+    t.hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: Match.absent() });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
   });
 
   test('uses a bucket, key, sampling, mode and content types passed in', () => {
@@ -411,6 +453,45 @@ describe('endpoint config KMS key', () => {
     Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
   });
 
+  test('is created by default (rotation on) for EBS-backed instance types', () => {
+    // GIVEN
+    const stack = newStack();
+    // WHEN
+    const ep = endpoint(stack, { instanceType: InstanceType.ML_M5_XLARGE });
+    // THEN
+    const t = Template.fromStack(stack);
+    t.resourceCountIs('AWS::KMS::Key', 1);
+    t.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    t.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
+      KmsKeyId: { 'Fn::GetAtt': [stack.getLogicalId(ep.encryptionKey!.node.defaultChild as any), 'Arn'] },
+    });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
+  });
+
+  test('a created key and capture bucket keep the template valid and cdk-nag clean', () => {
+    // GIVEN
+    const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });
+    const stack = new Stack(app, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+    // WHEN
+    endpoint(stack, { instanceType: InstanceType.ML_M5_XLARGE, dataCapture: {} });
+    // THEN
+    expectValidTemplate(stack);
+    expectNagClean(app);
+  });
+
+  test('is neither created nor set by default for NVMe instance types', () => {
+    // GIVEN
+    const stack = newStack();
+    // WHEN
+    const ep = endpoint(stack);
+    // THEN
+    const t = Template.fromStack(stack);
+    t.resourceCountIs('AWS::KMS::Key', 0);
+    expect(ep.encryptionKey).toBeUndefined();
+    t.hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: Match.absent() });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
+  });
+
   test('is left out, with a warning, when every variant uses NVMe instance storage', () => {
     // GIVEN
     const stack = newStack();
@@ -419,19 +500,24 @@ describe('endpoint config KMS key', () => {
     endpoint(stack, { encryptionKey: key, instanceType: InstanceType.ML_G5_2XLARGE });
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: Match.absent() });
-    Annotations.fromStack(stack).hasWarning('/Test/Chat', Match.stringLikeRegexp('encryptionKey: not set on the endpoint config because every variant uses NVMe instance storage \\(ml.g5.2xlarge\\)'));
+    Annotations.fromStack(stack).hasWarning('/Test/Chat',
+      Match.stringLikeRegexp('encryptionKey: left off the endpoint config because variant AllTraffic \\(ml.g5.2xlarge\\) uses NVMe instance storage, which a hardware module on the instance encrypts'));
   });
 
-  test('is set, with a warning, when NVMe and EBS variants are mixed', () => {
+  test.each([
+    ['given', true],
+    ['created', false],
+  ])('a %s key is left out, with a warning naming the NVMe variant, when NVMe and EBS variants are mixed', (_kind, given) => {
     // GIVEN
     const stack = newStack();
-    const key = new kms.Key(stack, 'VolumeKey');
-    const ep = endpoint(stack, { encryptionKey: key, instanceType: InstanceType.ML_M5_XLARGE });
+    const ep = endpoint(stack, { encryptionKey: given ? new kms.Key(stack, 'VolumeKey') : undefined, instanceType: InstanceType.ML_M5_XLARGE });
     // WHEN
     ep.addVariant('Gpu', { instanceType: InstanceType.ML_G5_XLARGE });
     // THEN
-    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: Match.anyValue() });
-    Annotations.fromStack(stack).hasWarning('/Test/Chat', Match.stringLikeRegexp('does not encrypt the NVMe instance storage of ml.g5.xlarge'));
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: Match.absent() });
+    Annotations.fromStack(stack).hasWarning('/Test/Chat', Match.stringLikeRegexp(
+      'encryptionKey: left off the endpoint config because variant Gpu \\(ml.g5.xlarge\\) uses NVMe instance storage.*'
+      + 'the EBS volumes of AllTraffic \\(ml.m5.xlarge\\) therefore use an AWS-managed key'));
   });
 });
 

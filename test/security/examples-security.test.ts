@@ -272,10 +272,7 @@ describe('each rule can fail (raw L1 resources that break it)', () => {
   });
 });
 
-/**
- * Configurations the examples do not exercise. KNOWN GAPS (reported to the owners of src/realtime and
- * src/core/endpoint-base.ts) run as `test.failing`: they turn red when fixed, and the mark must then go.
- */
+/** Configurations the examples do not exercise. */
 describe('endpoint config encryption beyond the examples', () => {
   const cpuModel = () => ModelSource.fromContainer(ContainerImage.fromImageUri('763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.1.0-cpu-py310'));
   const endpointConfigProblems = (build: (stack: Stack) => void) => {
@@ -288,15 +285,12 @@ describe('endpoint config encryption beyond the examples', () => {
     expect(endpointConfigProblems((s) => new AsyncEndpoint(s, 'Async', { modelSource: cpuModel(), instanceType: InstanceType.ML_M5_XLARGE }))).toEqual([]);
   });
 
-  // GAP: RealtimeEndpoint sets KmsKeyId only when `encryptionKey` is given, so by default its EBS volumes use the
-  // AWS-managed key instead of a customer-managed one (AsyncEndpoint creates a key).
-  test.failing('a RealtimeEndpoint on an EBS-backed instance type gets a KmsKeyId by default (KNOWN GAP)', () => {
+  test('a RealtimeEndpoint on an EBS-backed instance type gets a KmsKeyId by default', () => {
     expect(endpointConfigProblems((s) => new RealtimeEndpoint(s, 'Ep', { model: cpuModel(), instanceType: InstanceType.ML_M5_LARGE }))).toEqual([]);
   });
 
-  // GAP: endpointConfigKmsKeyId drops the key only when EVERY variant has NVMe storage; the API refuses KmsKeyId when
-  // ANY variant has, so an m5 + g5 endpoint with encryptionKey fails at CreateEndpointConfig.
-  test.failing('a RealtimeEndpoint mixing EBS and NVMe variants leaves KmsKeyId out (KNOWN GAP)', () => {
+  // The API refuses KmsKeyId when ANY variant has NVMe storage: an m5 + g5 endpoint with a key would fail to create.
+  test('a RealtimeEndpoint mixing EBS and NVMe variants leaves KmsKeyId out', () => {
     expect(endpointConfigProblems((s) => {
       const ep = new RealtimeEndpoint(s, 'Ep', { model: cpuModel(), instanceType: InstanceType.ML_M5_LARGE, encryptionKey: new kms.Key(s, 'Key') });
       ep.addVariant('Gpu', { instanceType: InstanceType.ML_G5_2XLARGE, model: cpuModel() });

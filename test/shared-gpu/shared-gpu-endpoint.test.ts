@@ -2,7 +2,8 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
 import {
   SharedGpuEndpoint, SharedGpuEndpointProps, SharedGpuRouting, SharedGpuScaleInStrategy,
 } from '../../src/shared-gpu';
@@ -92,6 +93,36 @@ describe('SharedGpuEndpoint defaults', () => {
     addModel(endpoint);
     expectValidTemplate(stack);
     expectNagClean(app);
+  });
+});
+
+describe('cdk-nag acknowledgements of the created role', () => {
+  test('a model read from an uncompressed S3 prefix keeps the template cdk-nag clean', () => {
+    // GIVEN
+    const { app, endpoint } = stackWith();
+    const artifacts = s3.Bucket.fromBucketName(endpoint, 'Artifacts', 'model-artifacts');
+
+    // WHEN
+    endpoint.addInferenceComponent('Model', {
+      model: ModelSource.fromContainer(LMI, { modelData: ModelData.fromBucket(artifacts, 'llama/') }),
+      acceleratorCount: 1,
+      minMemoryMb: 16_384,
+    });
+
+    // THEN
+    expectNagClean(app);
+  });
+
+  test('a wildcard granted to the role for anything else stays reported', () => {
+    // GIVEN
+    const { app, endpoint } = stackWith();
+    addModel(endpoint);
+
+    // WHEN
+    endpoint.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:aws:sqs:us-east-1:123456789012:*'] }));
+
+    // THEN
+    expect(() => expectNagClean(app)).toThrow(/AwsSolutions-IAM5/);
   });
 });
 
@@ -188,6 +219,35 @@ describe('SharedGpuEndpoint options', () => {
     });
   });
 
+  test('a KMS key is created by default (rotation on) on an instance type without NVMe storage', () => {
+    // GIVEN
+    const { app, stack, endpoint } = stackWith({ instanceType: InstanceType.of('ml.p3.8xlarge') });
+
+    // WHEN
+    addModel(endpoint);
+
+    // THEN
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::KMS::Key', 1);
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    template.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
+      KmsKeyId: { 'Fn::GetAtt': [stack.getLogicalId(endpoint.encryptionKey!.node.defaultChild as any), 'Arn'] },
+    });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
+    expectValidTemplate(stack);
+    expectNagClean(app);
+  });
+
+  test('no KMS key is created on an NVMe instance type', () => {
+    // GIVEN / WHEN
+    const { stack, endpoint } = stackWith();
+
+    // THEN
+    expect(endpoint.encryptionKey).toBeUndefined();
+    Template.fromStack(stack).resourceCountIs('AWS::KMS::Key', 0);
+    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
+  });
+
   test('a KMS key is left out, with a warning, on an NVMe instance type', () => {
     // GIVEN
     const app = new App();
@@ -199,7 +259,8 @@ describe('SharedGpuEndpoint options', () => {
 
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: Match.absent() });
-    Annotations.fromStack(stack).hasWarning('/Stack/Shared', Match.stringLikeRegexp('NVMe instance storage'));
+    Annotations.fromStack(stack).hasWarning('/Stack/Shared',
+      Match.stringLikeRegexp('encryptionKey: left off the endpoint config because variant AllTraffic \\(ml.p4d.24xlarge\\) uses NVMe instance storage'));
   });
 
   test('an instance type missing from the instance table warns that fit cannot be checked', () => {

@@ -3,8 +3,8 @@ import { CheckRule, RuleFinding } from '../private/rule';
 import { isAbsent, literalString, variantsOf } from '../private/template-view';
 
 /**
- * Instance types whose storage is local NVMe. SageMaker does not encrypt NVMe instance storage with KmsKeyId, and
- * may reject KmsKeyId for them (FACTS §1, unconfirmed), so configs made only of these are exempt.
+ * Instance types whose storage is local NVMe. A hardware module on the instance encrypts it, and CreateEndpointConfig
+ * fails with a KmsKeyId when ANY variant uses such a type (API reference, KmsKeyId), so configs with one are exempt.
  */
 export const NVME_INSTANCE = /^ml\.(g4dn|g5|g6|g6e|g7|g7e|p3dn|p4d|p4de|p5|p5e|p5en|p6[a-z0-9-]*|trn1|trn1n|trn2|[cmrx]\d+[a-z]*d)\./;
 
@@ -12,17 +12,15 @@ export const NVME_INSTANCE = /^ml\.(g4dn|g5|g6|g6e|g7|g7e|p3dn|p4d|p4de|p5|p5e|p
 export const endpointConfigKms: CheckRule = {
   id: 'SMCP-KMS1',
   level: SageMakerMcpCheckLevel.ERROR,
-  description: 'An endpoint config sets KmsKeyId, unless all its variants are serverless or on NVMe-storage instance types.',
+  description: 'An endpoint config sets KmsKeyId, unless all its variants are serverless or any is on an NVMe-storage instance type (the API refuses a key then).',
   check: (view) => {
     const out: RuleFinding[] = [];
     for (const config of view.ofType('AWS::SageMaker::EndpointConfig')) {
       if (!isAbsent(config.props.KmsKeyId)) continue;
       const variants = variantsOf(config);
-      const needsKey = variants.filter((v) => {
-        if (v.ServerlessConfig !== undefined) return false; // serverless has no ML storage volume to encrypt
-        const type = literalString(v.InstanceType);
-        return type !== undefined && !NVME_INSTANCE.test(type);
-      });
+      const types = variants.map((v) => literalString(v.InstanceType));
+      if (types.some((type) => type !== undefined && NVME_INSTANCE.test(type))) continue;
+      const needsKey = variants.filter((v, i) => v.ServerlessConfig === undefined && types[i] !== undefined); // serverless has no ML storage volume
       if (needsKey.length === 0) continue;
       out.push({
         logicalId: config.logicalId,

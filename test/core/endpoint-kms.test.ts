@@ -1,0 +1,88 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+import { InstanceType } from '../../src/core';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../../src/core/endpoint-base';
+
+const M5 = InstanceType.ML_M5_LARGE;
+const INF2 = InstanceType.ML_INF2_XLARGE;
+const G5 = InstanceType.ML_G5_2XLARGE;
+const P4D = InstanceType.ML_P4D_24XLARGE;
+
+function setup() {
+  const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+  return { stack, key: new kms.Key(stack, 'Key'), scope: new Construct(stack, 'Endpoint') };
+}
+
+describe('hasNvmeInstanceStorage', () => {
+  test.each([
+    ['ml.m5.large', false],
+    ['ml.inf2.xlarge', false],
+    ['ml.g5.2xlarge', true],
+    ['ml.p4d.24xlarge', true],
+    ['ml.m5d.large', true],
+    ['ml.g6e.xlarge', true],
+  ])('%s: %s', (name, nvme) => {
+    expect(hasNvmeInstanceStorage(InstanceType.of(name))).toBe(nvme);
+  });
+});
+
+describe('endpointConfigKmsKeyId', () => {
+  test('is the key\'s ARN when every variant is EBS-backed', () => {
+    const { stack, key } = setup();
+    expect(stack.resolve(endpointConfigKmsKeyId(key, [M5, INF2]))).toEqual(stack.resolve(key.keyArn));
+  });
+
+  test.each([
+    ['every variant has NVMe storage', [G5, P4D]],
+    ['one variant of several has NVMe storage (the API refuses a key then)', [M5, G5]],
+    ['the last of three has NVMe storage', [M5, INF2, P4D]],
+  ])('is left out when %s', (_what, types) => {
+    const { key } = setup();
+    expect(endpointConfigKmsKeyId(key, types)).toBeUndefined();
+  });
+
+  test('is nothing without a key', () => {
+    expect(endpointConfigKmsKeyId(undefined, [M5])).toBeUndefined();
+  });
+});
+
+describe('kmsKeyWarnings', () => {
+  test('warns, naming the variant, when every variant has NVMe storage', () => {
+    // GIVEN
+    const { stack, key, scope } = setup();
+    // WHEN
+    kmsKeyWarnings(scope, key, [G5], ['AllTraffic']);
+    // THEN
+    Annotations.fromStack(stack).hasWarning('/Test/Endpoint', Match.stringLikeRegexp(
+      '^encryptionKey: left off the endpoint config because variant AllTraffic \\(ml.g5.2xlarge\\) uses NVMe instance storage, '
+      + 'which a hardware module on the instance encrypts \\(CreateEndpointConfig fails with a KmsKeyId when any variant has such storage\\)\\. '));
+  });
+
+  test('warns, naming the NVMe and the EBS variants, when they are mixed', () => {
+    // GIVEN
+    const { stack, key, scope } = setup();
+    // WHEN
+    kmsKeyWarnings(scope, key, [M5, G5, P4D], ['Cpu', 'Small', 'Large']);
+    // THEN
+    Annotations.fromStack(stack).hasWarning('/Test/Endpoint', Match.stringLikeRegexp(
+      'because variants Small \\(ml.g5.2xlarge\\), Large \\(ml.p4d.24xlarge\\) use NVMe instance storage.*'
+      + 'the EBS volumes of Cpu \\(ml.m5.large\\) therefore use an AWS-managed key\\. Put the EBS-backed variants on an endpoint of their own'));
+  });
+
+  test('names instance types alone when no variant names are given', () => {
+    const { stack, key, scope } = setup();
+    kmsKeyWarnings(scope, key, [G5]);
+    Annotations.fromStack(stack).hasWarning('/Test/Endpoint', Match.stringLikeRegexp('because instance type ml.g5.2xlarge uses NVMe instance storage'));
+  });
+
+  test.each([
+    ['EBS-backed variants only', [M5, INF2]],
+    ['no key', undefined],
+  ])('is silent with %s', (_what, types) => {
+    const { stack, key, scope } = setup();
+    kmsKeyWarnings(scope, types ? key : undefined, types ?? [G5]);
+    Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
+  });
+});

@@ -10,7 +10,7 @@ import { ContainerImage, InstanceType, ModelSource } from '../src/core';
 export function addAsyncExample(stack: Stack): AsyncEndpoint {
   return new AsyncEndpoint(stack, 'DocProcessor', {
     endpointName: 'mcp-doc-processor-async',
-    modelSource: ModelSource.fromContainer(
+    model: ModelSource.fromContainer(
       ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04'),
       { environment: { HF_MODEL_ID: 'facebook/bart-large-cnn', HF_TASK: 'summarization' } },
     ),

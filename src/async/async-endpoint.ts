@@ -1,4 +1,4 @@
-import { Annotations, Duration, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -21,6 +21,7 @@ import {
 import { instanceSpecs } from '../core/instance-specs';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
+import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 /** What the endpoint's instances mostly do; sets the default (and the expected range) of concurrent invocations. */
@@ -155,7 +156,7 @@ export interface AsyncEndpointAttributes {
 /** Props of an `AsyncEndpoint`. */
 export interface AsyncEndpointProps extends ProductionVariantOptions {
   /** Where the model comes from: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)`, JumpStart. */
-  readonly modelSource: ModelSource;
+  readonly model: ModelSource;
   /**
    * The endpoint's name.
    *
@@ -378,7 +379,7 @@ abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsync
  *
  * @example
  * const endpoint = new AsyncEndpoint(this, 'DocProcessor', {
- *   modelSource: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04')),
+ *   model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04')),
  *   instanceType: InstanceType.ML_G5_2XLARGE,
  *   autoScaling: { minCapacity: 0, maxCapacity: 2 },
  * });
@@ -548,7 +549,7 @@ export class AsyncEndpoint extends AsyncEndpointBase {
     const ioPolicy = this.grantEndpointRole(props.role === undefined);
 
     // -- model, config, endpoint
-    const modelConfig = props.modelSource.bind(this, { role: this.role, instanceType: props.instanceType });
+    const modelConfig = props.model.bind(this, { role: this.role, instanceType: props.instanceType });
     const { modelName } = renderModel(this, 'Model', modelConfig, this.role);
     const s3Url = (prefix: string) => `s3://${this.bucket.bucketName}/${prefix.replace(/\/$/, '')}`;
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
@@ -620,22 +621,14 @@ export class AsyncEndpoint extends AsyncEndpointBase {
   }
 
   private createBucket(accessLogs: s3.IBucket | undefined): s3.Bucket {
-    const bucket = new s3.Bucket(this, 'Bucket', {
-      encryption: s3.BucketEncryption.KMS,
-      encryptionKey: this.key,
-      bucketKeyEnabled: true,
-      enforceSSL: true,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+    return createEncryptedBucket(this, 'Bucket', {
+      key: this.key,
+      // Objects are transient job data that the lifecycle rules expire; versions would keep them.
+      versioned: false,
       serverAccessLogsBucket: accessLogs,
+      noAccessLogsReason: 'Transient async-inference job data that lifecycle rules expire; pass serverAccessLogsBucket to enable access logs, '
+        + 'or audit requests with CloudTrail S3 data events.',
     });
-    if (!accessLogs) {
-      Validations.of(bucket).acknowledge({
-        id: 'AwsSolutions-S1',
-        reason: 'Transient async-inference job data that lifecycle rules expire; pass serverAccessLogsBucket to enable access logs, '
-          + 'or audit requests with CloudTrail S3 data events.',
-      });
-    }
-    return bucket;
   }
 
   private addLifecycleRules(props: AsyncEndpointProps, outputExpiration: Duration): void {

@@ -7,6 +7,7 @@ import { CfnFeatureGroup } from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { FeatureGroupSchema } from './contract';
 import { Feature, FeatureType } from './feature';
+import { createEncryptedBucket } from '../core/storage';
 import { PropValidator } from '../core/validation';
 
 /** The storage tier of the online store. */
@@ -598,24 +599,14 @@ export class FeatureGroup extends FeatureGroupBase {
   }
 
   private createBucket(key: kms.IKey, offline: OfflineStoreOptions): s3.IBucket {
-    const bucket = new s3.Bucket(this, 'OfflineStoreBucket', {
-      encryption: s3.BucketEncryption.KMS,
-      encryptionKey: key,
-      bucketKeyEnabled: true,
-      enforceSSL: true,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+    return createEncryptedBucket(this, 'OfflineStoreBucket', {
+      key,
       versioned: true,
       serverAccessLogsBucket: offline.serverAccessLogsBucket,
-      serverAccessLogsPrefix: offline.serverAccessLogsBucket ? 'feature-store-offline/' : undefined,
+      serverAccessLogsPrefix: 'feature-store-offline/',
       removalPolicy: offline.removalPolicy ?? RemovalPolicy.RETAIN,
+      noAccessLogsReason: 'Offline store bucket: only the Feature Store role writes it; pass offlineStore.serverAccessLogsBucket to enable access logs.',
     });
-    if (!offline.serverAccessLogsBucket) {
-      Validations.of(bucket).acknowledge({
-        id: 'AwsSolutions-S1',
-        reason: 'Offline store bucket: only the Feature Store role writes it; pass offlineStore.serverAccessLogsBucket to enable access logs.',
-      });
-    }
-    return bucket;
   }
 
   /**

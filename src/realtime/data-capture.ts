@@ -1,9 +1,10 @@
-import { RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
+import { createEncryptedBucket } from '../core/storage';
 import { PropValidator } from '../core/validation';
 
 /** What SageMaker captures of each sampled request. */
@@ -112,19 +113,12 @@ export function renderDataCapture(
 function createCaptureBucket(scope: Construct, key: kms.IKey | undefined): s3.IBucket {
   // The endpoint creates its key whenever it creates this bucket; S3's own key would have no rotation.
   if (!key) throw new Error(`RealtimeEndpoint '${scope.node.id}': internal error: a data-capture bucket needs the endpoint's KMS key`);
-  const bucket = new s3.Bucket(scope, 'DataCaptureBucket', {
-    encryption: s3.BucketEncryption.KMS,
-    encryptionKey: key,
-    bucketKeyEnabled: true,
-    enforceSSL: true,
-    blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+  const bucket = createEncryptedBucket(scope, 'DataCaptureBucket', {
+    key,
     versioned: true,
     // Captured requests may be needed for audits after the endpoint is gone.
     removalPolicy: RemovalPolicy.RETAIN,
-  });
-  Validations.of(bucket).acknowledge({
-    id: 'AwsSolutions-S1',
-    reason: 'Data-capture bucket written only by SageMaker with the endpoint role; pass dataCapture.bucket to use a bucket with server access logging.',
+    noAccessLogsReason: 'Data-capture bucket written only by SageMaker with the endpoint role; pass dataCapture.bucket to use a bucket with server access logging.',
   });
   return bucket;
 }

@@ -6,20 +6,11 @@
  */
 import { InvokeEndpointWithResponseStreamCommand } from '@aws-sdk/client-sagemaker-runtime';
 import { isTransient } from './errors';
-import { callSignal, failureOf, InvokeOptions, resolveClient } from './invoke';
+import { callSignal, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
 import { backoffDelayMs, DEFAULT_RETRY, withRetryOptions } from './retry';
 
-export interface InvokeStreamInput {
-  readonly endpointName: string;
-  readonly body: Uint8Array | string;
-  readonly contentType: string;
-  /** Sent as `X-Amzn-SageMaker-Accept`. */
-  readonly accept?: string;
-  readonly targetVariant?: string;
-  readonly inferenceComponentName?: string;
-  readonly customAttributes?: string;
-  readonly inferenceId?: string;
-}
+/** The same request as `invokeEndpoint`; `accept` is sent as `X-Amzn-SageMaker-Accept` on the streaming API. */
+export type InvokeStreamInput = InvokeEndpointInput;
 
 export interface InvokeStreamOptions extends InvokeOptions {
   /**

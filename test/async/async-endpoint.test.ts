@@ -16,7 +16,7 @@ const MODEL = ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pyto
 function build(props: Partial<AsyncEndpointProps> = {}) {
   const app = new App();
   const stack = new Stack(app, 'Test', { env: ENV });
-  const endpoint = new AsyncEndpoint(stack, 'Async', { modelSource: MODEL, instanceType: InstanceType.ML_M5_XLARGE, ...props });
+  const endpoint = new AsyncEndpoint(stack, 'Async', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, ...props });
   return { app, stack, endpoint, template: () => Template.fromStack(stack) };
 }
 
@@ -241,9 +241,9 @@ describe('options', () => {
     const app = new App();
     const stack = new Stack(app, 'Test', { env: ENV });
     const own = new s3.Bucket(stack, 'Own', { enforceSSL: true });
-    const a = new AsyncEndpoint(stack, 'A', { modelSource: MODEL, instanceType: InstanceType.ML_M5_XLARGE, bucket: own });
+    const a = new AsyncEndpoint(stack, 'A', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, bucket: own });
     const imported = s3.Bucket.fromBucketName(stack, 'Imported', 'existing-io');
-    const b = new AsyncEndpoint(stack, 'B', { modelSource: MODEL, instanceType: InstanceType.ML_M5_XLARGE, bucket: imported, recordResults: false });
+    const b = new AsyncEndpoint(stack, 'B', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, bucket: imported, recordResults: false });
     const template = Template.fromStack(stack);
     template.resourceCountIs('AWS::S3::Bucket', 1);
     template.hasResourceProperties('AWS::S3::Bucket', { LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ Id: 'AExpireInputs' })]) } });
@@ -287,7 +287,7 @@ describe('options', () => {
     const stack = new Stack(app, 'Test', { env: ENV });
     const key = new kms.Key(stack, 'MyKey', { enableKeyRotation: true });
     const role = new iam.Role(stack, 'MyRole', { assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com') });
-    const endpoint = new AsyncEndpoint(stack, 'Async', { modelSource: MODEL, instanceType: InstanceType.ML_M5_XLARGE, encryptionKey: key, role });
+    const endpoint = new AsyncEndpoint(stack, 'Async', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, encryptionKey: key, role });
     const template = Template.fromStack(stack);
     template.resourceCountIs('AWS::KMS::Key', 1);
     expect(endpoint.encryptionKey).toBe(key);

@@ -23,7 +23,7 @@ const model = () => ModelSource.fromContainer(ContainerImage.fromImageUri(IMAGE_
 const realtime = (stack: Stack, props: Record<string, unknown> = {}) =>
   new RealtimeEndpoint(stack, 'Ep', { model: model(), instanceType: InstanceType.ML_M5_LARGE, ...props } as any);
 const asyncEp = (stack: Stack, props: Record<string, unknown> = {}) =>
-  new AsyncEndpoint(stack, 'Async', { modelSource: model(), instanceType: InstanceType.ML_M5_XLARGE, ...props } as any);
+  new AsyncEndpoint(stack, 'Async', { model: model(), instanceType: InstanceType.ML_M5_XLARGE, ...props } as any);
 const sharedGpu = (stack: Stack, props: Record<string, unknown> = {}) =>
   new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_G5_12XLARGE, ...props } as any);
 const component = (stack: Stack, props: Record<string, unknown> = {}) =>

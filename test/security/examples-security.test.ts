@@ -282,7 +282,7 @@ describe('endpoint config encryption beyond the examples', () => {
   };
 
   test('an AsyncEndpoint on an EBS-backed instance type gets a KmsKeyId by default', () => {
-    expect(endpointConfigProblems((s) => new AsyncEndpoint(s, 'Async', { modelSource: cpuModel(), instanceType: InstanceType.ML_M5_XLARGE }))).toEqual([]);
+    expect(endpointConfigProblems((s) => new AsyncEndpoint(s, 'Async', { model: cpuModel(), instanceType: InstanceType.ML_M5_XLARGE }))).toEqual([]);
   });
 
   test('a RealtimeEndpoint on an EBS-backed instance type gets a KmsKeyId by default', () => {

@@ -144,7 +144,7 @@ project.addTask('jumpstart:catalog', {
   exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-jumpstart-catalog.ts',
   receiveArgs: true,
 });
-project.npmignore?.exclude('/scripts/');
+project.npmignore?.exclude('/scripts/', '/bench/', '/.bench-out/', '/examples/', '/cdk.out/', '/.ci/');
 
 // The runtime imports AWS SDK v3 clients that stay devDependencies (jsii refuses non-jsii dependencies unless bundled):
 // Lambda provides them, the bundled handlers and CLI carry what they need, and the README tells runtime users to

@@ -6,6 +6,11 @@ import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from '
 
 const BINARY_TYPES = /^(application\/(octet-stream|pdf|zip|gzip)|image\/|audio\/|video\/)/;
 
+/** Whether a response body of this content type is returned base64-encoded (both Lambda HTTP front doors). */
+export function isBinaryContentType(contentType: string): boolean {
+  return BINARY_TYPES.test(contentType);
+}
+
 /** The web Request a function URL event stands for (the body decoded when it arrived base64-encoded). */
 export function functionUrlEventToRequest(event: LambdaFunctionURLEvent): Request {
   const method = event.requestContext.http.method;
@@ -31,7 +36,7 @@ export async function responseToFunctionUrlResult(response: Response): Promise<A
   });
   const contentType = response.headers.get('content-type') ?? '';
   const bytes = Buffer.from(await response.arrayBuffer());
-  const binary = BINARY_TYPES.test(contentType);
+  const binary = isBinaryContentType(contentType);
   return {
     statusCode: response.status,
     headers,

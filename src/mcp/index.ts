@@ -1,1 +1,2 @@
+export * from './mcp-api-gateway';
 export * from './mcp-tool-server';

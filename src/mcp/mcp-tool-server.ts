@@ -1,4 +1,5 @@
 import { Annotations, Duration, Size, Stack, Token, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -6,6 +7,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from './contract';
+import { McpApiGatewayOptions } from './mcp-api-gateway';
+import { McpRestApi, validateMcpApiGatewayOptions } from './mcp-rest-api';
 import { acknowledgeServerRoleWildcards } from './nag';
 import { ServerFunction } from './server-function';
 import { IAsyncEndpoint } from '../async/async-endpoint';
@@ -189,11 +192,20 @@ export interface McpToolServerProps {
    * @default logs.RetentionDays.ONE_MONTH
    */
   readonly logRetention?: logs.RetentionDays;
+  /**
+   * Serve MCP through an API Gateway REST API with the authorizer you choose (Cognito user pool, Lambda token/request
+   * authorizer, or IAM) instead of the function URL: `POST|GET|DELETE /mcp`, KMS-encrypted JSON access log, X-Ray
+   * tracing, stage throttling. The function URL is then not created unless `keepFunctionUrl` is set.
+   *
+   * @default - no API: the AWS_IAM function URL is the endpoint
+   */
+  readonly apiGateway?: McpApiGatewayOptions;
 }
 
 /**
  * The SageMaker MCP tool server: a Lambda function (nodejs22.x, the MCP SDK bundled) serving stateless streamable HTTP
- * MCP behind a function URL with AWS_IAM auth. It exposes exactly the endpoints, components, feature groups and
+ * MCP behind a function URL with AWS_IAM auth, or behind an API Gateway REST API with an authorizer of your choice
+ * (`apiGateway`). It exposes exactly the endpoints, components, feature groups and
  * pipelines it is given, and its role holds exactly their grants (`grantInvoke`, `grant(DescribeEndpoint)`,
  * `grantSubmit`/`grantReadResults`, `grantReadOnline`/`grantWriteOnline`, `grantStartExecution`/`grantReadExecutions`,
  * router `grantReadResults`) plus writing its own log group.
@@ -201,10 +213,35 @@ export interface McpToolServerProps {
 export class McpToolServer extends Construct {
   /** The function serving MCP. */
   public readonly serverFunction: lambda.Function;
-  /** The function URL (AWS_IAM auth, buffered responses). */
-  public readonly functionUrl: lambda.FunctionUrl;
-  /** The MCP endpoint: the function URL (clients may post to any path). */
+  /**
+   * The function URL (AWS_IAM auth, buffered responses).
+   *
+   * @default - none when `apiGateway` is set without `keepFunctionUrl`
+   */
+  public readonly functionUrl?: lambda.FunctionUrl;
+  /**
+   * The MCP endpoint clients connect to: `apiUrl` when `apiGateway` is set, else the function URL (which accepts any
+   * path).
+   */
   public readonly url: string;
+  /**
+   * The REST API in front of the function.
+   *
+   * @default - none unless `apiGateway` is set
+   */
+  public readonly api?: apigateway.RestApi;
+  /**
+   * The MCP endpoint on the REST API: `https://<api-id>.execute-api.<region>.amazonaws.com/<stage>/mcp`.
+   *
+   * @default - none unless `apiGateway` is set
+   */
+  public readonly apiUrl?: string;
+  /**
+   * The REST API's access log group (KMS-encrypted with its own key).
+   *
+   * @default - none unless `apiGateway` is set
+   */
+  public readonly apiAccessLogGroup?: logs.LogGroup;
   /** The tools the server registers, in order. */
   public readonly toolNames: string[];
   /** The function's log group. */
@@ -216,6 +253,8 @@ export class McpToolServer extends Construct {
   /** Alarms when requests are throttled by the reserved concurrency (`Throttles` Sum >= 1 over 5 minutes). */
   public readonly throttlesAlarm: cloudwatch.Alarm;
 
+  private readonly restApi?: McpRestApi;
+
   constructor(scope: Construct, id: string, props: McpToolServerProps) {
     super(scope, id);
     const v = new PropValidator(`McpToolServer '${id}'`);
@@ -225,6 +264,7 @@ export class McpToolServer extends Construct {
     v.range('reservedConcurrentExecutions', reserved, 1, 1000);
     const memory = props.memorySize?.toMebibytes() ?? 512;
     v.range('memorySize', memory, 128, 10240, { unit: 'MiB' });
+    if (props.apiGateway) validateMcpApiGatewayOptions(v, props.apiGateway, timeout);
     const spec = this.buildSpec(props, v);
     v.check(toolNamesForSpec(spec).length > 0, 'props', 'no endpoints, components, async endpoints, feature groups or pipelines',
       'at least one thing to expose');
@@ -273,8 +313,25 @@ export class McpToolServer extends Construct {
     }
     this.grantExposed(props);
 
-    this.functionUrl = this.serverFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM });
-    this.url = this.functionUrl.url;
+    let restApi: McpRestApi | undefined;
+    if (props.apiGateway) {
+      restApi = new McpRestApi(this, 'Api', {
+        handler: this.serverFunction,
+        options: props.apiGateway,
+        reservedConcurrency: reserved,
+        logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      });
+      this.api = restApi.api;
+      this.apiUrl = restApi.url;
+      this.apiAccessLogGroup = restApi.accessLogGroup;
+    }
+    // Without an API the function URL is the way in; with one it would be a second door that skips the API's
+    // authorizer, throttling and access log, so it exists only on request.
+    if (!restApi || props.apiGateway?.keepFunctionUrl) {
+      this.functionUrl = this.serverFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM });
+    }
+    this.url = this.apiUrl ?? this.functionUrl!.url;
+    this.restApi = restApi;
 
     this.errorsAlarm = new cloudwatch.Alarm(this, 'ErrorsAlarm', {
       alarmDescription: 'The SageMaker MCP tool server failed invocations (configuration error or bug): see its log group',
@@ -296,10 +353,26 @@ export class McpToolServer extends Construct {
 
   /**
    * Grants `lambda:InvokeFunctionUrl` (with `lambda:FunctionUrlAuthType` AWS_IAM) and `lambda:InvokeFunction` (only via
-   * the function URL) on the server function: what an MCP client's SigV4-signed requests need.
+   * the function URL) on the server function: what an MCP client's SigV4-signed requests need. Throws when there is
+   * no function URL (`apiGateway` without `keepFunctionUrl`).
    */
   public grantInvokeUrl(grantee: iam.IGrantable): iam.Grant {
+    if (!this.functionUrl) {
+      throw new Error(`McpToolServer '${this.node.id}': grantInvokeUrl: there is no function URL (apiGateway replaces it); grant with grantInvokeApi, or set apiGateway.keepFunctionUrl`);
+    }
     return this.functionUrl.grantInvokeUrl(grantee);
+  }
+
+  /**
+   * Grants `execute-api:Invoke` on the API's MCP methods (`POST`, `GET`, `DELETE` on `/mcp` of the deployed stage):
+   * what a SigV4-signing client needs when `apiGateway.authorizationType` is IAM. Other authorizers decide access
+   * themselves; this grant changes nothing for them.
+   */
+  public grantInvokeApi(grantee: iam.IGrantable): iam.Grant {
+    if (!this.restApi) {
+      throw new Error(`McpToolServer '${this.node.id}': grantInvokeApi: there is no API (set apiGateway); grant the function URL with grantInvokeUrl`);
+    }
+    return iam.Grant.addToPrincipal({ grantee, actions: ['execute-api:Invoke'], resourceArns: this.restApi.methods.map((m) => m.methodArn) });
   }
 
   private buildSpec(props: McpToolServerProps, v: PropValidator): McpServerSpec {

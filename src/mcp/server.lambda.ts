@@ -1,11 +1,13 @@
 /**
- * The SageMaker MCP tool server on Lambda, behind a function URL (AWS_IAM auth). Stateless streamable HTTP: each
+ * The SageMaker MCP tool server on Lambda, behind a function URL (AWS_IAM auth, payload 2.0 events) and/or an API
+ * Gateway REST API (Lambda proxy, payload 1.0 events): each event shape is answered in its own result shape. Stateless streamable HTTP: each
  * request builds a fresh MCP server around AWS clients shared by the warm container. What is exposed comes from the
  * env vars of ./contract (set by `McpToolServer`); the AWS SDK is the one Lambda provides.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../runtime/mcp-server';
 
@@ -21,14 +23,21 @@ function mcpHandler(): McpHttpHandler {
   return mcp;
 }
 
-export async function handler(event: LambdaFunctionURLEvent, context?: Context): Promise<LambdaFunctionURLResult> {
+export async function handler(event: LambdaFunctionURLEvent, context?: Context): Promise<LambdaFunctionURLResult>;
+export async function handler(event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult>;
+export async function handler(
+  event: LambdaFunctionURLEvent | APIGatewayProxyEvent,
+  context?: Context,
+): Promise<LambdaFunctionURLResult | APIGatewayProxyResult> {
   if (context) logger.addContext(context);
-  const caller = (event.requestContext as { authorizer?: { iam?: { userArn?: string } } }).authorizer?.iam?.userArn;
+  const viaApi = isApiGatewayProxyEvent(event);
+  const caller = viaApi ? apiGatewayCaller(event) : functionUrlCaller(event);
+  const method = viaApi ? event.httpMethod : event.requestContext.http.method;
   const started = Date.now();
   try {
-    const response = await mcpHandler().fetch(functionUrlEventToRequest(event));
-    const result = await responseToFunctionUrlResult(response);
-    logger.info('MCP request', { method: event.requestContext.http.method, status: result.statusCode, caller, ms: Date.now() - started });
+    const response = await mcpHandler().fetch(viaApi ? apiGatewayEventToRequest(event) : functionUrlEventToRequest(event));
+    const result = viaApi ? await responseToApiGatewayResult(response) : await responseToFunctionUrlResult(response);
+    logger.info('MCP request', { via: viaApi ? 'api-gateway' : 'function-url', method, status: result.statusCode, caller, ms: Date.now() - started });
     return result;
   } catch (error) {
     // A configuration error or a bug: log it and fail the invocation so the Errors alarm sees it.
@@ -37,4 +46,8 @@ export async function handler(event: LambdaFunctionURLEvent, context?: Context):
   } finally {
     logger.resetKeys();
   }
+}
+
+function functionUrlCaller(event: LambdaFunctionURLEvent): string | undefined {
+  return (event.requestContext as { authorizer?: { iam?: { userArn?: string } } }).authorizer?.iam?.userArn;
 }

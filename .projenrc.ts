@@ -164,4 +164,32 @@ for (const dir of ['examples', 'bench', 'scripts']) {
   project.eslint?.allowDevDeps(`${dir}/**`);
 }
 
+// Integ snapshots (test/*.integ.ts): compare with asset hashes masked, so that a change to a bundled handler (tested on
+// its own) does not fail the stacks' snapshots, and synth transpile-only (the typecheck task checks the types once).
+for (const task of project.tasks.all) {
+  if (!/^integ:.*:(assert|snapshot)$/.test(task.name)) continue;
+  task.env('TS_NODE_TRANSPILE_ONLY', 'true');
+  if (!task.name.endsWith(':assert')) continue;
+  const steps = task.steps;
+  task.reset();
+  for (const step of steps) {
+    const args = (step as { execArgs?: string[] }).execArgs;
+    if (args?.[0] === 'diff') {
+      const [snapshot, fresh] = args.slice(-2);
+      task.exec(`node scripts/integ-diff.js ${snapshot} ${fresh}`);
+    } else {
+      task.addSteps(step);
+    }
+  }
+}
+
+// ts-jest and ts-node run transpile-only; the types of tests, examples, benchmarks and scripts are checked here, once.
+const typecheck = project.addTask('typecheck', {
+  description: 'Type-check tests, examples, benchmarks and scripts (src is checked by jsii)',
+});
+for (const tsconfig of ['test/tsconfig.json', 'examples/tsconfig.json', 'bench/tsconfig.json', 'scripts/tsconfig.json']) {
+  typecheck.exec(`tsc --noEmit -p ${tsconfig}`);
+}
+project.testTask.spawn(typecheck);
+
 project.synth();

@@ -1,4 +1,4 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Token, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { PipelineDefinition, PipelineEventRouter, PipelineParameterType, TrainingPipeline } from '../src/pipelines';
 
@@ -23,7 +23,7 @@ export function addPipelinesExample(stack: Stack): PipelinesExample {
   }));
   role.grantPassRole(role);
   Validations.of(role).acknowledge({
-    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sagemaker:${stack.region}:${stack.account}:training-job/*]`,
+    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sagemaker:${literalOr(stack.region, '<AWS::Region>')}:${literalOr(stack.account, '<AWS::AccountId>')}:training-job/*]`,
     reason: 'SageMaker Pipelines names each training job it starts (pipelines-<execution id>-<step>-<suffix>): the names are not known at deploy time, so the policy covers training-job/* in this account and region only.',
   });
 
@@ -71,4 +71,9 @@ export function addPipelinesExample(stack: Stack): PipelinesExample {
     recordStepFailures: true,
   });
   return { pipeline, router };
+}
+
+/** cdk-nag writes a token as its CloudFormation pseudo parameter in finding ids; a token cannot be part of an id. */
+function literalOr(value: string, pseudo: string): string {
+  return Token.isUnresolved(value) ? pseudo : value;
 }

@@ -4,6 +4,7 @@ import { addAsyncExample } from './async';
 import { addFeatureStoreExample } from './feature-store';
 import { addJumpStartExample } from './jumpstart';
 import { addMcpExample, mcpExampleToolNames } from './mcp';
+import { McpToolServer } from '../src/mcp';
 import { addPipelinesExample } from './pipelines';
 import { addRealtimeExample } from './realtime';
 import { addSharedGpuExample } from './shared-gpu';
@@ -22,17 +23,22 @@ export function buildDemoApp(outdir?: string) {
     description: 'cdk-sagemaker-mcp example: SageMaker inference, features and training exposed as MCP tools',
   });
 
-  const realtime = addRealtimeExample(stack);
-  addJumpStartExample(stack);
-  const asyncEndpoint = addAsyncExample(stack);
-  const sharedGpu = addSharedGpuExample(stack);
-  const featureGroup = addFeatureStoreExample(stack);
-  const pipelines = addPipelinesExample(stack);
-  const mcp = addMcpExample(stack, { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines });
+  const mcp = addAllExamples(stack);
 
   const describe = () => [
     `\nMCP tools the server exposes (${mcpExampleToolNames(mcp).length}):`,
     ...mcpExampleToolNames(mcp).map((name) => `  - ${name}`),
   ];
   return { app, stacks: [stack], describe };
+}
+
+/** Every capability's example in one stack, exposed as MCP tools by one McpToolServer (the demo and the mcp integ stack). */
+export function addAllExamples(stack: Stack): McpToolServer {
+  const realtime = addRealtimeExample(stack);
+  addJumpStartExample(stack);
+  const asyncEndpoint = addAsyncExample(stack);
+  const sharedGpu = addSharedGpuExample(stack);
+  const featureGroup = addFeatureStoreExample(stack);
+  const pipelines = addPipelinesExample(stack);
+  return addMcpExample(stack, { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines });
 }

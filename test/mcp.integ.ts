@@ -4,21 +4,8 @@
  * function URL. Region-pinned. Deploying needs everything the other integ stacks need.
  */
 import { integApp, integStack, synthIntegApp } from './integ-app';
-import { addAsyncExample } from '../examples/async';
-import { addFeatureStoreExample } from '../examples/feature-store';
-import { addJumpStartExample } from '../examples/jumpstart';
-import { addMcpExample } from '../examples/mcp';
-import { addPipelinesExample } from '../examples/pipelines';
-import { addRealtimeExample } from '../examples/realtime';
-import { addSharedGpuExample } from '../examples/shared-gpu';
+import { addAllExamples } from '../examples/app';
 
 const app = integApp();
-const stack = integStack(app, 'CdkSageMakerMcpInteg');
-const realtime = addRealtimeExample(stack);
-addJumpStartExample(stack);
-const asyncEndpoint = addAsyncExample(stack);
-const sharedGpu = addSharedGpuExample(stack);
-const featureGroup = addFeatureStoreExample(stack);
-const pipelines = addPipelinesExample(stack);
-addMcpExample(stack, { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines });
+addAllExamples(integStack(app, 'CdkSageMakerMcpInteg'));
 synthIntegApp(app);

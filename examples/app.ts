@@ -4,11 +4,11 @@ import { addAsyncExample } from './async';
 import { addFeatureStoreExample } from './feature-store';
 import { addJumpStartExample } from './jumpstart';
 import { addMcpExample, mcpExampleToolNames } from './mcp';
-import { McpToolServer } from '../src/mcp';
 import { addPipelinesExample } from './pipelines';
 import { addRealtimeExample } from './realtime';
 import { addSharedGpuExample } from './shared-gpu';
 import { SageMakerMcpChecks } from '../src/checks';
+import { McpToolServer } from '../src/mcp';
 
 /**
  * The example MCP app: one stack with every capability — a realtime endpoint, a JumpStart endpoint, an async endpoint,

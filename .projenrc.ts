@@ -135,6 +135,7 @@ project.addTask('demo', {
 project.addTask('bench', {
   description: 'Run the benchmarks (ratios measured side by side in one run)',
   exec: 'ts-node --project bench/tsconfig.json --transpile-only bench/run.ts',
+  receiveArgs: true,
 });
 
 

@@ -65,12 +65,12 @@ describe('tools/list', () => {
 describe('invoke_endpoint', () => {
   test('sends CSV rows and returns the parsed answer as structured content and text', async () => {
     // GIVEN
-    env.runtime.script('churn-xgb', ok('0.87', { contentType: 'text/csv' }));
+    env.runtime.script('churn-xgb', ok('0.87', { contentType: 'text/csv', invokedProductionVariant: 'Blue' }));
     // WHEN
     const result = await call('invoke_endpoint', { endpointName: 'churn-xgb', payload: { format: 'csv', rows: [[1, 'a,b', 2.5, true]] } });
     // THEN
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ endpointName: 'churn-xgb', csv: [['0.87']], text: '0.87', attempts: 1 });
+    expect(result.structuredContent).toMatchObject({ endpointName: 'churn-xgb', csv: [['0.87']], text: '0.87', attempts: 1, invokedProductionVariant: 'Blue' });
     expect(JSON.parse(result.content[0].text!)).toEqual(result.structuredContent);
     const [request] = env.runtime.requestsFor('churn-xgb');
     expect(request.headers['content-type']).toBe('text/csv');

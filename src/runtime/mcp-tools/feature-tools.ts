@@ -29,7 +29,8 @@ export const getFeaturesOutputSchema = z.object({
 export const putFeatureInputSchema = z.object({
   featureGroupName: z.string().min(1).describe('A feature group that allows writes.'),
   record: z.record(z.string(), z.union([z.string(), z.number()]))
-    .describe('Feature name to value, including the record identifier; the event time defaults to now. Values must match the declared types.'),
+    .describe('Feature name to value, including the record identifier; the event time defaults to now. Values must match the declared types. '
+      + 'Scalar features only: list and vector features cannot be written with this tool.'),
 });
 
 export const putFeatureOutputSchema = z.object({

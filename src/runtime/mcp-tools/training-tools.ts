@@ -18,7 +18,7 @@ export const startTrainingInputSchema = z.object({
   parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional()
     .describe('Pipeline parameter overrides; only the parameters listed for the pipeline are accepted.'),
   sessionId: z.string().regex(SESSION_ID_PATTERN).max(512).optional()
-    .describe('Correlation id recorded with the run; default the MCP session id, else a new id (returned).'),
+    .describe('Correlation id recorded with the run; reuse it when retrying so that a retry does not start a second run. Default: the MCP session id, else a new id (returned).'),
 });
 
 export const startTrainingOutputSchema = z.object({
@@ -175,15 +175,18 @@ export function registerTrainingTools(server: ToolRegistrar, ctx: ToolContext): 
     server.registerTool(MCP_TOOL_NAMES.START_TRAINING, {
       title: 'Start a training run',
       description: 'Starts a SageMaker pipeline execution (training takes minutes to hours) and returns at once with a handle. '
-        + 'Repeating the same call (same pipeline, parameters and session) does not start a second run. Then poll get_training_status '
+        + 'Pass a sessionId of your choosing and reuse it on retries: the same pipeline, parameters and sessionId never start a second run; '
+        + 'without a sessionId each call may start a new run. Then poll get_training_status '
         + `(or get_training_result) with the handle after checkAfterSeconds. Pipelines:\n${list}\n${ERROR_NOTE}`,
       inputSchema: startTrainingInputSchema,
       outputSchema: startTrainingOutputSchema,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      // Idempotent only when the caller passes the same sessionId (stateless HTTP has no MCP session to fall back on).
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     }, (args: z.infer<typeof startTrainingInputSchema>, extra: { sessionId?: string }) => startTrainingTool(ctx, args, extra?.sessionId));
     server.registerTool(MCP_TOOL_NAMES.GET_TRAINING_STATUS, {
       title: 'Get a training run\'s status',
-      description: `Returns the live status of a run started by start_training, with every step's status and failure reason. ${ERROR_NOTE}`,
+      description: 'Returns the live status of a run started by start_training, with every step\'s status and failure reason. '
+        + `When final is false, call again no sooner than checkAfterSeconds; when final is true, stop polling. ${ERROR_NOTE}`,
       inputSchema: trainingHandleInputSchema,
       outputSchema: trainingStatusOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -81,7 +81,11 @@ export interface IAsyncEndpoint extends ISageMakerEndpoint {
 
   /**
    * Grants what reading results takes: `dynamodb:GetItem` on the job table (and `kms:Decrypt` on its key),
-   * `s3:GetObject` on the output and failure prefixes, and `kms:Decrypt` on the output key.
+   * `s3:GetObject` on the output and failure prefixes, `s3:ListBucket` on the bucket limited by an `s3:prefix`
+   * (StringLike) condition to those two prefixes, and `kms:Decrypt` on the output key.
+   *
+   * ListBucket is what makes S3 answer GetObject on a result that does not exist yet (a pending job) with 404
+   * NoSuchKey; without it S3 answers 403 AccessDenied, which the runtime must treat as an error.
    */
   grantReadResults(grantee: iam.IGrantable): iam.Grant;
 
@@ -335,6 +339,13 @@ abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsync
       grantee,
       actions: ['s3:GetObject'],
       resourceArns: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
+    });
+    // Without ListBucket, GetObject on a missing key (a job still pending) is 403 instead of 404.
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['s3:ListBucket'],
+      resourceArns: [this.bucket.bucketArn],
+      conditions: { StringLike: { 's3:prefix': [`${this.outputPrefix}*`, `${this.failurePrefix}*`] } },
     });
     for (const key of new Set([this.encryptionKey, this.bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))) {
       key.grant(grantee, 'kms:Decrypt');

@@ -115,7 +115,12 @@ export interface SubmitAsyncJobRequest {
   readonly invocationTimeoutSeconds?: number;
   /** @default - the configured value, else 3600 */
   readonly requestTtlSeconds?: number;
-  /** Becomes the job id; 1-64 printable characters. @default - a random UUID */
+  /**
+   * Becomes the job id (SageMaker's InferenceId); 1-64 printable characters. Should be unique per job: the job table
+   * and the output object are keyed by it, so a reused id makes two jobs indistinguishable. (The uploaded input key
+   * carries a random suffix, so a reused id can no longer overwrite the input of a job still in the queue.)
+   * @default - a random UUID
+   */
   readonly inferenceId?: string;
 }
 
@@ -165,7 +170,8 @@ export async function submitAsyncJob(request: SubmitAsyncJobRequest, deps: Async
 
   let inputLocation = request.inputLocation;
   if (inputLocation === undefined) {
-    const key = `${normalizePrefix(config.inputPrefix ?? 'inputs/')}${jobId}`;
+    // The random suffix keeps a reused inferenceId from overwriting the input of a job SageMaker has not read yet.
+    const key = `${normalizePrefix(config.inputPrefix ?? 'inputs/')}${jobId}-${randomUUID()}`;
     await s3Client(deps).send(new PutObjectCommand({
       Bucket: config.inputBucket,
       Key: key,
@@ -216,13 +222,43 @@ function encodePayload(payload: string | Uint8Array | object): string | Uint8Arr
 // ---------------------------------------------------------------------------------------------------------------------
 // results
 
-/** An object SageMaker wrote, fetched and decoded. */
+/** An object SageMaker wrote, fetched (at most `maxBytes` of it) and decoded. */
 export interface AsyncJobOutput {
   readonly contentType?: string;
+  /** The bytes read: the whole object, or its first `maxBytes` when `truncated`. */
   readonly bytes: Uint8Array;
   readonly text: string;
-  /** Parsed when the content type is JSON (or the text parses as JSON). */
+  /** Parsed when the content type is JSON (or the text parses as JSON), and only when the whole object was read. */
   readonly json?: unknown;
+  /** True when the object is larger than `maxBytes` and only its beginning was read. */
+  readonly truncated: boolean;
+  /** The object's full size, when S3 reported it (Content-Range, else Content-Length). */
+  readonly sizeBytes?: number;
+  /** Where the object is (`s3://bucket/key`), to fetch the rest directly. */
+  readonly location: string;
+}
+
+/** Default cap on the bytes read from an output or failure object. */
+export const DEFAULT_ASYNC_OUTPUT_MAX_BYTES = 1024 * 1024;
+
+export interface FetchObjectOptions {
+  /** Read at most this many bytes (an S3 ranged GET); a larger object comes back `truncated`. @default 1 MiB */
+  readonly maxBytes?: number;
+}
+
+/**
+ * An output or failure object could not be read with 403 AccessDenied. Without s3:ListBucket on the bucket, S3 answers
+ * GetObject on a key that does not exist yet (a pending job) with 403 instead of 404, so a missing ListBucket grant
+ * looks exactly like this. Not retryable: the permissions must change.
+ */
+export class AsyncResultAccessDeniedError extends Error {
+  public readonly retryable = false;
+  constructor(public readonly location: string, cause: unknown) {
+    super(`AccessDenied reading ${location}: the caller likely lacks s3:ListBucket on the bucket for this prefix `
+      + '(without it S3 answers 403 instead of 404 for a result that does not exist yet; AsyncEndpoint.grantReadResults grants it), '
+      + 'or lacks s3:GetObject / kms:Decrypt on the object', { cause });
+    this.name = 'AsyncResultAccessDeniedError';
+  }
 }
 
 export type AsyncJobState =
@@ -245,7 +281,7 @@ export type AsyncJobState =
     readonly failure?: AsyncJobOutput;
   };
 
-export interface GetAsyncJobOptions {
+export interface GetAsyncJobOptions extends FetchObjectOptions {
   /** Fetch and decode the output (completed) or failure object (failed, when its location is known). @default false */
   readonly fetchOutput?: boolean;
 }
@@ -271,21 +307,52 @@ export async function getAsyncJob(jobId: string, options: GetAsyncJobOptions = {
   const common = { jobId, completedAt: str(A.COMPLETED_AT), endpointName: str(A.ENDPOINT_NAME) };
   if (status === 'Completed') {
     const outputLocation = str(A.OUTPUT_LOCATION)!;
-    const output = options.fetchOutput ? await fetchObject(outputLocation, deps) : undefined;
+    const output = options.fetchOutput ? await fetchObject(outputLocation, deps, options) : undefined;
     return { status: 'completed', ...common, outputLocation, output };
   }
   const failureLocation = str(A.FAILURE_LOCATION);
-  const failure = options.fetchOutput && failureLocation ? await fetchObject(failureLocation, deps).catch(() => undefined) : undefined;
+  const failure = options.fetchOutput && failureLocation ? await fetchObject(failureLocation, deps, options).catch(() => undefined) : undefined;
   return { status: 'failed', ...common, failureReason: str(A.FAILURE_REASON) ?? 'unknown (the notification carried no reason)', failureLocation, failure };
 }
 
-/** Fetches and decodes one object; throws `NoSuchKey` when it is absent. */
-export async function fetchObject(location: string, deps: AsyncJobsDeps = {}): Promise<AsyncJobOutput> {
+/**
+ * Fetches and decodes at most `maxBytes` (default 1 MiB) of one object with a ranged GET; throws `NoSuchKey` when it
+ * is absent. A larger object comes back `truncated` with its full `sizeBytes`, and its JSON is not parsed (a prefix of
+ * a JSON document is not JSON).
+ */
+export async function fetchObject(location: string, deps: AsyncJobsDeps = {}, options: FetchObjectOptions = {}): Promise<AsyncJobOutput> {
+  const maxBytes = options.maxBytes ?? DEFAULT_ASYNC_OUTPUT_MAX_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new AsyncJobRequestError(`maxBytes: got ${maxBytes}, expected a positive integer`);
   const { bucket, key } = parseS3Location(location);
-  const response = await s3Client(deps).send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  const bytes = await response.Body!.transformToByteArray();
-  const text = Buffer.from(bytes).toString('utf8');
-  return { contentType: response.ContentType, bytes, text, json: tryJson(text, response.ContentType) };
+  let response;
+  try {
+    response = await s3Client(deps).send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${maxBytes - 1}` }));
+  } catch (e) {
+    // S3 answers any range on an empty object with 416 InvalidRange.
+    const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if ((e as { name?: string }).name === 'InvalidRange' || status === 416) {
+      return { bytes: new Uint8Array(0), text: '', truncated: false, sizeBytes: 0, location };
+    }
+    throw e;
+  }
+  const read = await response.Body!.transformToByteArray();
+  // A server that ignores Range sends the whole object: cut it here so the cap holds either way.
+  const bytes = read.length > maxBytes ? read.subarray(0, maxBytes) : read;
+  // 206 carries `Content-Range: bytes 0-<end>/<size>`; a 200 (object smaller than the range, or Range ignored) does not.
+  const total = /\/(\d+)$/.exec(response.ContentRange ?? '')?.[1];
+  const sizeBytes = total !== undefined ? Number(total) : response.ContentRange ? undefined : response.ContentLength ?? read.length;
+  const truncated = (sizeBytes ?? read.length) > bytes.length;
+  // A cut may split a multi-byte character: drop the incomplete tail rather than show a replacement character.
+  const text = truncated ? new TextDecoder('utf-8').decode(bytes, { stream: true }) : Buffer.from(bytes).toString('utf8');
+  return {
+    contentType: response.ContentType,
+    bytes,
+    text,
+    json: truncated ? undefined : tryJson(text, response.ContentType),
+    truncated,
+    sizeBytes,
+    location,
+  };
 }
 
 function tryJson(text: string, contentType?: string): unknown {
@@ -311,6 +378,8 @@ export interface WaitForAsyncJobRequest {
   readonly backoffFactor?: number;
   /** @default 10_000 */
   readonly maxDelayMs?: number;
+  /** Read at most this many bytes of the output or failure object. @default 1 MiB */
+  readonly maxBytes?: number;
 }
 
 /**
@@ -330,8 +399,8 @@ export async function waitForAsyncJob(request: WaitForAsyncJobRequest, deps: Asy
   for (;;) {
     polls++;
     const [output, failure] = await Promise.all([
-      fetchIfExists(request.outputLocation, deps),
-      request.failureLocation ? fetchIfExists(request.failureLocation, deps) : Promise.resolve(undefined),
+      fetchIfExists(request.outputLocation, deps, request),
+      request.failureLocation ? fetchIfExists(request.failureLocation, deps, request) : Promise.resolve(undefined),
     ]);
     if (output) return { status: 'completed', jobId, outputLocation: request.outputLocation, output, polls };
     if (failure) {
@@ -344,11 +413,19 @@ export async function waitForAsyncJob(request: WaitForAsyncJobRequest, deps: Asy
   }
 }
 
-async function fetchIfExists(location: string, deps: AsyncJobsDeps): Promise<AsyncJobOutput | undefined> {
+/**
+ * The object, or undefined while it does not exist (404 NoSuchKey). A 403 stays an error: it is what S3 answers for a
+ * missing key when the caller lacks s3:ListBucket, and treating it as "not yet" would poll a permission error forever.
+ */
+async function fetchIfExists(location: string, deps: AsyncJobsDeps, options: FetchObjectOptions): Promise<AsyncJobOutput | undefined> {
   try {
-    return await fetchObject(location, deps);
+    return await fetchObject(location, deps, options);
   } catch (e) {
-    if (e instanceof NoSuchKey || (e as { name?: string }).name === 'NoSuchKey' || (e as { name?: string }).name === 'NotFound') return undefined;
+    const name = (e as { name?: string }).name;
+    if (e instanceof NoSuchKey || name === 'NoSuchKey' || name === 'NotFound') return undefined;
+    if (name === 'AccessDenied' || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 403) {
+      throw new AsyncResultAccessDeniedError(location, e);
+    }
     throw e;
   }
 }

@@ -193,16 +193,26 @@ function describe(value: unknown): string {
 
 /**
  * An event time as Feature Store wants it: String → exactly `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC; Fractional → seconds
- * since the epoch with millisecond precision. Accepts a Date, epoch milliseconds, or an ISO-8601 string.
+ * since the epoch with millisecond precision.
+ *
+ * Accepts a Date or an ISO-8601 string for either type. A bare number is accepted only for a Fractional event time,
+ * where it means epoch SECONDS (the wire format); for a String event time it is refused, since it could be seconds
+ * or milliseconds. The same rule holds for an event time inside a record (`putFeatures`), `PutFeaturesOptions.eventTime`,
+ * `DeleteFeaturesOptions.eventTime` and the offline query's `asOf` / `eventTimeFrom` / `eventTimeTo`.
  */
 export function formatEventTime(time: Date | number | string, type: FeatureValueType = 'String'): string {
-  const date = time instanceof Date ? time : new Date(time);
+  if (type !== 'String' && type !== 'Fractional') throw new FeatureValueError(`eventTime: an event time must be String or Fractional, not ${type}`);
+  if (typeof time === 'number' && type !== 'Fractional') {
+    throw new FeatureValueError(`eventTime: got ${describe(time)}, expected a Date or an ISO-8601 string `
+      + '(a bare number is read as epoch seconds, and only for a Fractional event time)');
+  }
+  const date = time instanceof Date ? time : typeof time === 'number' ? new Date(time * 1000) : new Date(time);
   const ms = date.getTime();
   if (!Number.isFinite(ms)) throw new FeatureValueError(`eventTime: got ${describe(time)}, expected a valid date`);
   if (ms < -62167219200000) throw new FeatureValueError(`eventTime: ${date.toISOString()} is before 0000-01-01`);
   if (ms > 253402300799999) throw new FeatureValueError(`eventTime: ${date.toISOString()} is after 9999-12-31T23:59:59.999Z`);
-  if (type === 'Fractional') return (ms / 1000).toFixed(3);
-  if (type !== 'String') throw new FeatureValueError(`eventTime: an event time must be String or Fractional, not ${type}`);
+  // A number is already seconds: format it as given rather than through ms (x1000/1000 can drift in the last digit).
+  if (type === 'Fractional') return typeof time === 'number' ? time.toFixed(3) : (ms / 1000).toFixed(3);
   // toISOString is yyyy-MM-ddTHH:mm:ss.SSSZ for years 0000-9999, which the checks above guarantee.
   return date.toISOString();
 }
@@ -368,21 +378,33 @@ function groupNameOf(nameOrArn: string): string {
   return i >= 0 ? nameOrArn.slice(i + ':feature-group/'.length) : nameOrArn;
 }
 
-/** Packs (group, id) pairs into calls of at most 100 ids over at most 10 groups, preserving order. */
+/**
+ * Packs (group, id) pairs into as few calls as the limits allow (at most 100 ids over at most 10 groups per call).
+ * Ids are grouped by feature group first, so interleaved input packs as tightly as grouped input; groups keep the order
+ * of their first id, and ids their order within a group. A group may span two consecutive calls.
+ */
 export function planBatchGetCalls<T extends { key: string }>(pairs: Array<{ request: T; recordId: string }>): Array<Map<T, string[]>> {
+  const byGroup = new Map<T, string[]>();
+  for (const { request, recordId } of pairs) {
+    const ids = byGroup.get(request) ?? [];
+    ids.push(recordId);
+    byGroup.set(request, ids);
+  }
   const calls: Array<Map<T, string[]>> = [];
   let current = new Map<T, string[]>();
   let count = 0;
-  for (const { request, recordId } of pairs) {
-    if (count === BATCH_GET_MAX_RECORDS || (!current.has(request) && current.size === BATCH_GET_MAX_GROUPS)) {
-      calls.push(current);
-      current = new Map();
-      count = 0;
+  for (const [request, ids] of byGroup) {
+    for (let start = 0; start < ids.length;) {
+      if (count === BATCH_GET_MAX_RECORDS || current.size === BATCH_GET_MAX_GROUPS) {
+        calls.push(current);
+        current = new Map();
+        count = 0;
+      }
+      const take = Math.min(ids.length - start, BATCH_GET_MAX_RECORDS - count);
+      current.set(request, ids.slice(start, start + take));
+      count += take;
+      start += take;
     }
-    const ids = current.get(request) ?? [];
-    ids.push(recordId);
-    current.set(request, ids);
-    count++;
   }
   if (count > 0) calls.push(current);
   return calls;
@@ -518,7 +540,8 @@ export interface PutFeaturesOptions extends FeatureStoreClientOptions {
   /** @default both stores the group has */
   readonly targetStores?: TargetStore[];
   /**
-   * The event time, when the record does not carry the event-time feature itself.
+   * The event time, when the record does not carry the event-time feature itself: a Date or an ISO-8601 string; a
+   * number means epoch seconds and is accepted only when the schema's event time is Fractional (see formatEventTime).
    * @default now
    */
   readonly eventTime?: Date | number | string;
@@ -572,7 +595,10 @@ export function buildPutRecord(record: Record<string, FeatureScalar | Date>, opt
   return out;
 }
 
-/** An event-time value given in a record: a Date or epoch ms is formatted; a string must already be a valid format. */
+/**
+ * An event-time value given in a record: a Date is formatted; for a String event time a string must already be in a
+ * valid format (a number is refused); for a Fractional one a number is epoch seconds (same rule as formatEventTime).
+ */
 function eventTimeValue(value: unknown, type: FeatureValueType): string {
   if (value instanceof Date) return formatEventTime(value, type);
   if (type === 'String') {
@@ -582,13 +608,16 @@ function eventTimeValue(value: unknown, type: FeatureValueType): string {
     return value;
   }
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new FeatureValueError(`event time: got ${describe(value)}, expected a Date or epoch seconds (Fractional)`);
-  return value.toFixed(3);
+  return formatEventTime(value, type);
 }
 
 export interface DeleteFeaturesOptions extends FeatureStoreClientOptions {
   /** Used to format the event time (String or Fractional). @default a String event time */
   readonly schema?: FeatureGroupSchema;
-  /** Event time of the deletion. @default now */
+  /**
+   * Event time of the deletion: a Date or an ISO-8601 string; a number means epoch seconds and is accepted only with a
+   * `schema` whose event time is Fractional (see formatEventTime). @default now
+   */
   readonly eventTime?: Date | number | string;
   /** @default both stores */
   readonly targetStores?: TargetStore[];

@@ -56,8 +56,13 @@ export interface ModelProvenanceOptions extends TrainingSageMakerAccess {
   readonly direction?: LineageDirection;
   /** Hops to follow, 1-10. Default 3. */
   readonly maxDepth?: number;
-  /** Stop describing new entities after this many, 1-1000. Default 200. */
+  /**
+   * Node budget, 1-1000. Default 200. Once the graph holds this many entities the walk stops: no further
+   * ListAssociations page is requested and no further entity is expanded, and the result says `truncated`.
+   */
   readonly maxNodes?: number;
+  /** ListAssociations `MaxResults` per page, 1-100. Default 100 (the API's maximum). */
+  readonly pageSize?: number;
   /** Only follow this association type (e.g. `ContributedTo`). Default: all. */
   readonly associationType?: 'ContributedTo' | 'AssociatedWith' | 'DerivedFrom' | 'Produced' | 'SameAs';
   /** Describe each entity met. Default true. */
@@ -139,24 +144,25 @@ export async function describeLineageEntity(
   }
 }
 
-async function listAllAssociations(
+/** ListAssociations pages for one entity, requested one at a time so the caller can stop early. */
+async function* associationPages(
   sagemaker: SageMakerClient,
   arn: string,
   direction: LineageDirection,
+  pageSize: number,
   associationType?: string,
-): Promise<AssociationSummary[]> {
-  const all: AssociationSummary[] = [];
+): AsyncGenerator<{ associations: AssociationSummary[]; more: boolean }> {
   let nextToken: string | undefined;
   do {
     const page = await sagemaker.send(new ListAssociationsCommand({
       ...(direction === 'backward' ? { DestinationArn: arn } : { SourceArn: arn }),
       ...(associationType ? { AssociationType: associationType as AssociationSummary['AssociationType'] } : {}),
+      MaxResults: pageSize,
       NextToken: nextToken,
     }));
-    all.push(...(page.AssociationSummaries ?? []));
     nextToken = page.NextToken;
+    yield { associations: page.AssociationSummaries ?? [], more: nextToken !== undefined };
   } while (nextToken);
-  return all;
 }
 
 /**
@@ -167,9 +173,11 @@ export async function getModelProvenance(rootArn: string, options: ModelProvenan
   const direction = options.direction ?? 'backward';
   const maxDepth = options.maxDepth ?? 3;
   const maxNodes = options.maxNodes ?? 200;
+  const pageSize = options.pageSize ?? 100;
   if (direction !== 'backward' && direction !== 'forward') throw new Error(`direction: got ${JSON.stringify(direction)}, expected "backward" or "forward"`);
   if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 10) throw new Error(`maxDepth: got ${maxDepth}, expected an integer between 1 and 10`);
   if (!Number.isInteger(maxNodes) || maxNodes < 1 || maxNodes > 1000) throw new Error(`maxNodes: got ${maxNodes}, expected an integer between 1 and 1000`);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new Error(`pageSize: got ${pageSize}, expected an integer between 1 and 100`);
   const sagemaker = options.sagemaker ?? new SageMakerClient(options.sagemakerConfig ?? {});
   const describe = options.describe ?? true;
 
@@ -193,34 +201,44 @@ export async function getModelProvenance(rootArn: string, options: ModelProvenan
   };
 
   nodes.push(await makeNode(rootArn, 0));
-  for (let i = 0; i < nodes.length; i++) {
+  walk: for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     if (node.depth >= maxDepth) {
       truncated = true;
       continue;
     }
-    const associations = await listAllAssociations(sagemaker, node.arn, direction, options.associationType);
-    for (const a of associations) {
-      const neighbor = direction === 'backward' ? a.SourceArn : a.DestinationArn;
-      if (!a.SourceArn || !a.DestinationArn || !neighbor) continue;
-      const edgeKey = `${a.SourceArn}\n${a.DestinationArn}\n${a.AssociationType ?? ''}`;
-      if (!seenEdges.has(edgeKey)) {
-        seenEdges.add(edgeKey);
-        const associationType = a.AssociationType ? { associationType: a.AssociationType } : {};
-        edges.push({ sourceArn: a.SourceArn, destinationArn: a.DestinationArn, ...associationType });
+    // The budget is spent: expanding further entities (or reading further pages) would only cost calls.
+    if (nodes.length >= maxNodes) {
+      truncated = true;
+      break;
+    }
+    for await (const page of associationPages(sagemaker, node.arn, direction, pageSize, options.associationType)) {
+      for (const a of page.associations) {
+        const neighbor = direction === 'backward' ? a.SourceArn : a.DestinationArn;
+        if (!a.SourceArn || !a.DestinationArn || !neighbor) continue;
+        const edgeKey = `${a.SourceArn}\n${a.DestinationArn}\n${a.AssociationType ?? ''}`;
+        if (!seenEdges.has(edgeKey)) {
+          seenEdges.add(edgeKey);
+          const associationType = a.AssociationType ? { associationType: a.AssociationType } : {};
+          edges.push({ sourceArn: a.SourceArn, destinationArn: a.DestinationArn, ...associationType });
+        }
+        if (seen.has(neighbor)) {
+          revisits++;
+          continue;
+        }
+        if (nodes.length >= maxNodes) {
+          truncated = true;
+          continue;
+        }
+        seen.add(neighbor);
+        const lineageType = direction === 'backward' ? a.SourceType : a.DestinationType;
+        const name = direction === 'backward' ? a.SourceName : a.DestinationName;
+        nodes.push(await makeNode(neighbor, node.depth + 1, lineageType, name));
       }
-      if (seen.has(neighbor)) {
-        revisits++;
-        continue;
-      }
-      if (nodes.length >= maxNodes) {
+      if (nodes.length >= maxNodes && page.more) {
         truncated = true;
-        continue;
+        break walk;
       }
-      seen.add(neighbor);
-      const lineageType = direction === 'backward' ? a.SourceType : a.DestinationType;
-      const name = direction === 'backward' ? a.SourceName : a.DestinationName;
-      nodes.push(await makeNode(neighbor, node.depth + 1, lineageType, name));
     }
   }
   return { rootArn, direction, nodes, edges, truncated, revisits };

@@ -50,12 +50,14 @@ export interface OfflineQueryOptions {
   readonly recordIds?: string[];
   /**
    * Point-in-time extraction: for each record, the latest row with event time <= asOf (ties broken by the later
-   * `write_time`, then `api_invocation_time`), unless that row is a deletion. @default - history: every live row
+   * `write_time`, then `api_invocation_time`), unless that row is a deletion. Times here and in `eventTimeFrom` /
+   * `eventTimeTo` are a Date or an ISO-8601 string; a number means epoch seconds and is accepted only when the event
+   * time is Fractional (see formatEventTime). @default - history: every live row
    */
   readonly asOf?: Date | number | string;
-  /** History only: rows with event time >= this. */
+  /** History only: rows with event time >= this (a Date, an ISO-8601 string, or epoch seconds if Fractional). */
   readonly eventTimeFrom?: Date | number | string;
-  /** History only: rows with event time <= this. */
+  /** History only: rows with event time <= this (a Date, an ISO-8601 string, or epoch seconds if Fractional). */
   readonly eventTimeTo?: Date | number | string;
   /** Maximum rows (1-1,000,000). @default no limit */
   readonly limit?: number;
@@ -69,6 +71,16 @@ const MAX_PARAMETER_LENGTH = 1024;
 
 function quote(identifier: string): string {
   return `"${identifier}"`;
+}
+
+/**
+ * A String event-time column as text that sorts and compares chronologically. Feature Store accepts both
+ * `yyyy-MM-ddTHH:mm:ssZ` (20 characters) and `yyyy-MM-ddTHH:mm:ss.SSSZ` (24), and compared as text `…:00Z` sorts after
+ * `…:00.500Z`. Padding the short form to `.000Z` makes every value the fixed-width form the parameters are formatted in.
+ * (Trino's `from_iso8601_timestamp` would do it too, but DuckDB has no such function; this is in their common subset.)
+ */
+function comparableEventTime(column: string): string {
+  return `CASE WHEN length(${column}) = 20 THEN substr(${column}, 1, 19) || '.000Z' ELSE ${column} END`;
 }
 
 /** A SQL literal for Athena ExecutionParameters. */
@@ -103,6 +115,8 @@ export function buildOfflineQuery(options: OfflineQueryOptions): OfflineQuery {
 
   const etType = typeOf(schema.eventTime)!;
   const idType = typeOf(schema.recordIdentifier)!;
+  // What event times are compared and ordered by: Fractional is numeric already; String needs one width.
+  const et = etType === 'String' ? comparableEventTime(quote(schema.eventTime)) : quote(schema.eventTime);
   const eventTime = (t: Date | number | string): OfflineQueryValue => {
     const formatted = formatEventTime(t, etType);
     return etType === 'Fractional' ? Number(formatted) : formatted;
@@ -117,7 +131,7 @@ export function buildOfflineQuery(options: OfflineQueryOptions): OfflineQuery {
   const select = columns.map(quote).join(', ');
   let sql: string;
   if (options.asOf !== undefined) {
-    conditions.push({ sql: `${quote(schema.eventTime)} <= ?`, values: [eventTime(options.asOf)] });
+    conditions.push({ sql: `${et} <= ?`, values: [eventTime(options.asOf)] });
     if (idCondition) conditions.push(idCondition);
     // Deleted rows take part in the ranking, so a record deleted before asOf stays deleted instead of showing its
     // previous version; they are dropped after it.
@@ -125,7 +139,7 @@ export function buildOfflineQuery(options: OfflineQueryOptions): OfflineQuery {
       `SELECT ${select}, "write_time"`,
       'FROM (',
       `  SELECT ${select}, "write_time", "is_deleted",`,
-      `    ROW_NUMBER() OVER (PARTITION BY ${quote(schema.recordIdentifier)} ORDER BY ${quote(schema.eventTime)} DESC, "write_time" DESC, "api_invocation_time" DESC) AS "row_rank"`,
+      `    ROW_NUMBER() OVER (PARTITION BY ${quote(schema.recordIdentifier)} ORDER BY ${et} DESC, "write_time" DESC, "api_invocation_time" DESC) AS "row_rank"`,
       `  FROM ${table}`,
       `  WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
       ') AS "as_of"',
@@ -135,13 +149,13 @@ export function buildOfflineQuery(options: OfflineQueryOptions): OfflineQuery {
   } else {
     conditions.push({ sql: 'NOT "is_deleted"', values: [] });
     if (idCondition) conditions.push(idCondition);
-    if (options.eventTimeFrom !== undefined) conditions.push({ sql: `${quote(schema.eventTime)} >= ?`, values: [eventTime(options.eventTimeFrom)] });
-    if (options.eventTimeTo !== undefined) conditions.push({ sql: `${quote(schema.eventTime)} <= ?`, values: [eventTime(options.eventTimeTo)] });
+    if (options.eventTimeFrom !== undefined) conditions.push({ sql: `${et} >= ?`, values: [eventTime(options.eventTimeFrom)] });
+    if (options.eventTimeTo !== undefined) conditions.push({ sql: `${et} <= ?`, values: [eventTime(options.eventTimeTo)] });
     sql = [
       `SELECT ${select}, "write_time"`,
       `FROM ${table}`,
       `WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
-      `ORDER BY ${quote(schema.recordIdentifier)}, ${quote(schema.eventTime)}, "write_time"`,
+      `ORDER BY ${quote(schema.recordIdentifier)}, ${et}, "write_time"`,
     ].join('\n');
   }
   const parameters = conditions.flatMap((c) => c.values);

@@ -5,14 +5,26 @@
  * caller has already seen, so the error is thrown instead.
  */
 import { InvokeEndpointWithResponseStreamCommand } from '@aws-sdk/client-sagemaker-runtime';
-import { isTransient } from './errors';
-import { callSignal, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
+import { isTransient, TransientEndpointError } from './errors';
+import { CallSignal, DEFAULT_DEADLINE_MS, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
 import { backoffDelayMs, DEFAULT_RETRY, withRetryOptions } from './retry';
 
 /** The same request as `invokeEndpoint`; `accept` is sent as `X-Amzn-SageMaker-Accept` on the streaming API. */
 export type InvokeStreamInput = InvokeEndpointInput;
 
+/** Default longest pause between two PayloadParts once the stream has started. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * `deadlineMs` (default 70 s) bounds the wait for the FIRST PayloadPart, retries included; after that a generation
+ * may run as long as it keeps sending, and `idleTimeoutMs` bounds each pause between parts instead.
+ */
 export interface InvokeStreamOptions extends InvokeOptions {
+  /**
+   * Longest pause between two PayloadParts (and between the first part and the end) before the stream is abandoned
+   * with TransientEndpointError code `StreamIdleTimeout`. @default 60000
+   */
+  readonly idleTimeoutMs?: number;
   /**
    * `'text'`: the decoded bytes as they arrive. `'tgi'`: parse `data:`-prefixed (or bare) JSON lines and yield the token
    * text (`token.text` without special tokens, `choices[0].delta.content`, `choices[0].text`). @default 'text'
@@ -61,6 +73,60 @@ export function tokenOfLine(rawLine: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The call's abort signal: the caller's signal and the consumer's early close, plus a deadline that runs until the
+ * first PayloadPart and an idle timer that runs after it (re-armed by every part).
+ */
+class StreamSignal implements CallSignal {
+  private readonly controller = new AbortController();
+  private readonly listeners: Array<[AbortSignal, () => void]> = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private expired: 'deadline' | 'idle' | undefined;
+
+  constructor(deadlineMs: number, private readonly idleMs: number, sources: Array<AbortSignal | undefined>) {
+    this.timer = this.arm(deadlineMs, 'deadline');
+    for (const source of sources) {
+      if (!source) continue;
+      if (source.aborted) this.controller.abort(source.reason);
+      const listener = () => this.controller.abort(source.reason);
+      source.addEventListener('abort', listener, { once: true });
+      this.listeners.push([source, listener]);
+    }
+  }
+
+  public get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** A PayloadPart arrived: the deadline no longer applies, the idle clock restarts. */
+  public partReceived(): void {
+    clearTimeout(this.timer);
+    this.timer = this.arm(this.idleMs, 'idle');
+  }
+
+  public deadlineExceeded(): boolean {
+    return this.expired === 'deadline';
+  }
+
+  public idleExceeded(): boolean {
+    return this.expired === 'idle';
+  }
+
+  public dispose(): void {
+    clearTimeout(this.timer);
+    for (const [source, listener] of this.listeners) source.removeEventListener('abort', listener);
+  }
+
+  private arm(ms: number, kind: 'deadline' | 'idle'): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      this.expired = kind;
+      this.controller.abort(Object.assign(new Error(`${kind} of ${ms} ms exceeded`), { name: 'TimeoutError' }));
+    }, ms);
+    timer.unref?.();
+    return timer;
+  }
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -80,11 +146,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * Streams the endpoint's response as text chunks. Errors are the classified errors of ./errors: ModelStreamError
  * (ModelInvocationTimeExceeded) becomes ModelInvocationError, InternalStreamFailure and StreamBroken become
  * TransientEndpointError. Breaking out of the loop closes the HTTP response.
+ *
+ * Time limits: `deadlineMs` until the first PayloadPart (a long generation is not cut off at 70 s), then
+ * `idleTimeoutMs` between parts; either ends the stream with TransientEndpointError (`DeadlineExceeded` /
+ * `StreamIdleTimeout`).
  */
 export async function* invokeEndpointStream(input: InvokeStreamInput, options: InvokeStreamOptions = {}): AsyncGenerator<string, void, undefined> {
   const client = resolveClient(options);
   const stop = new AbortController();
-  const call = callSignal(options.deadlineMs, options.signal, stop.signal);
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  if (!Number.isFinite(idleMs) || idleMs <= 0) throw new RangeError(`idleTimeoutMs: got ${idleMs}, expected a positive number of milliseconds`);
+  const call = new StreamSignal(options.deadlineMs ?? DEFAULT_DEADLINE_MS, idleMs, [options.signal, stop.signal]);
   const maxAttempts = options.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
   const context = { endpointName: input.endpointName, contentType: input.contentType, deadlineMs: options.deadlineMs };
   const body = typeof input.body === 'string' ? new TextEncoder().encode(input.body) : input.body;
@@ -112,6 +184,7 @@ export async function* invokeEndpointStream(input: InvokeStreamInput, options: I
           const bytes = event.PayloadPart?.Bytes;
           if (!bytes) continue;
           receivedPayload = true;
+          call.partReceived();
           const text = decoder.decode(bytes, { stream: true });
           for (const chunk of lines ? lines.push(text) : [text]) {
             if (chunk) yield chunk;
@@ -125,6 +198,11 @@ export async function* invokeEndpointStream(input: InvokeStreamInput, options: I
         return;
       } catch (err) {
         const canRetry = !receivedPayload && attempt < maxAttempts && !call.signal.aborted && isTransient(err);
+        if (call.idleExceeded()) {
+          throw new TransientEndpointError(`SageMaker endpoint "${input.endpointName}" sent no PayloadPart for ${idleMs} ms (idle timeout)`, {
+            code: 'StreamIdleTimeout', endpointName: input.endpointName, attempts: attempt, cause: err,
+          });
+        }
         if (!canRetry) throw failureOf(err, call, { ...context, attempts: attempt }, options.signal);
         try {
           await sleep(backoffDelayMs(attempt - 1, options.backoff), call.signal);

@@ -468,7 +468,7 @@ describe('grants', () => {
     });
   });
 
-  test('grantReadResults: GetItem on the job table, GetObject on outputs and failures, Decrypt on the key', () => {
+  test('grantReadResults: GetItem on the job table, GetObject and prefix-limited ListBucket on outputs and failures, Decrypt on the key', () => {
     const { stack, endpoint } = build();
     const user = new iam.Role(stack, 'Tool', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     endpoint.grantReadResults(user);
@@ -478,6 +478,8 @@ describe('grants', () => {
       PolicyDocument: {
         Statement: [
           { Action: 's3:GetObject', Effect: 'Allow', Resource: [{ 'Fn::Join': ['', [bucketArn, '/outputs/*']] }, { 'Fn::Join': ['', [bucketArn, '/failures/*']] }] },
+          // without ListBucket, S3 answers GetObject on a pending job's missing output with 403 instead of 404
+          { Action: 's3:ListBucket', Effect: 'Allow', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['outputs/*', 'failures/*'] } } },
           { Action: 'kms:Decrypt', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('AsyncKey'), 'Arn'] } },
           { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: [{ 'Fn::GetAtt': [Match.stringLikeRegexp('JobTable'), 'Arn'] }] },
         ],

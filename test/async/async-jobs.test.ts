@@ -3,14 +3,16 @@
  * s3rver and dynalite.
  */
 import { readFileSync } from 'fs';
+import { createServer, request as httpRequest, Server } from 'http';
+import { AddressInfo } from 'net';
 import { join } from 'path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { ASYNC_ENV } from '../../src/async/contract';
 import {
-  AsyncJobRequestError, AsyncJobsDeps, AsyncJobTimeoutError, asyncJobsConfigFromEnv, getAsyncJob, parseAsyncNotification,
-  parseS3Location, recordAsyncResult, submitAsyncJob, waitForAsyncJob,
+  AsyncJobRequestError, AsyncJobsDeps, AsyncJobTimeoutError, asyncJobsConfigFromEnv, AsyncResultAccessDeniedError, fetchObject,
+  getAsyncJob, parseAsyncNotification, parseS3Location, recordAsyncResult, submitAsyncJob, waitForAsyncJob,
 } from '../../src/runtime/async-jobs';
 import { EndpointValidationError, TransientEndpointError } from '../../src/runtime/errors';
 import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../support/local-aws';
@@ -83,14 +85,14 @@ describe('submitAsyncJob', () => {
     // WHEN
     const job = await submitAsyncJob({ payload: { document: 'hello' }, inferenceId: 'job-1' }, deps);
 
-    // THEN the input is in S3 under the configured prefix
-    expect(job.inputLocation).toBe(`s3://${BUCKET}/inputs/job-1`);
+    // THEN the input is in S3 under the configured prefix, keyed by the job id plus a random suffix
+    expect(job.inputLocation).toMatch(new RegExp(`^s3://${BUCKET}/inputs/job-1-[0-9a-f-]{36}$`));
     expect(JSON.parse(await objectText(job.inputLocation))).toEqual({ document: 'hello' });
     // AND the request carried the location, the id and both limits as headers (FACTS.md 6(d))
     const [request] = sm.requestsFor(ENDPOINT, 'async');
     expect(request.path).toBe(`/endpoints/${ENDPOINT}/async-invocations`);
     expect(request.headers).toMatchObject({
-      'x-amzn-sagemaker-inputlocation': `s3://${BUCKET}/inputs/job-1`,
+      'x-amzn-sagemaker-inputlocation': job.inputLocation,
       'x-amzn-sagemaker-inference-id': 'job-1',
       'x-amzn-sagemaker-content-type': 'application/json',
       'x-amzn-sagemaker-invocationtimeoutseconds': '300',
@@ -116,6 +118,18 @@ describe('submitAsyncJob', () => {
     const sent = sm.requestsFor(ENDPOINT, 'async')[0].headers['x-amzn-sagemaker-inference-id'];
     expect(sent).toMatch(/^[0-9a-f-]{36}$/);
     expect(await objectText(job.inputLocation)).toBe('text body');
+  });
+
+  test('a reused inferenceId does not overwrite the input of a job still queued', async () => {
+    // GIVEN a job that SageMaker has not read yet
+    const first = await submitAsyncJob({ payload: { document: 'first' }, inferenceId: 'reused' }, deps);
+    // WHEN the caller submits again with the same id
+    const second = await submitAsyncJob({ payload: { document: 'second' }, inferenceId: 'reused' }, deps);
+    // THEN both inputs survive, each under its own key, and both calls carry the id as the InferenceId
+    expect(second.inputLocation).not.toBe(first.inputLocation);
+    expect(JSON.parse(await objectText(first.inputLocation))).toEqual({ document: 'first' });
+    expect(JSON.parse(await objectText(second.inputLocation))).toEqual({ document: 'second' });
+    expect(sm.requestsFor(ENDPOINT, 'async').map((r) => r.headers['x-amzn-sagemaker-inference-id'])).toEqual(['reused', 'reused']);
   });
 
   test('passes an existing inputLocation through without uploading', async () => {
@@ -256,6 +270,98 @@ describe('waitForAsyncJob (no job table)', () => {
       maxDelayMs: 40,
     }, deps)).rejects.toBeInstanceOf(AsyncJobTimeoutError);
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+  });
+});
+
+describe('reading results with a size cap', () => {
+  test('a large output is read with a ranged GET, comes back truncated with its size, and is not parsed', async () => {
+    // GIVEN a 3000-byte JSON output
+    const location = `s3://${BUCKET}/outputs/big.out`;
+    const body = JSON.stringify({ text: 'x'.repeat(2980) });
+    await put(location, body);
+    // WHEN at most 1000 bytes are read
+    const out = await fetchObject(location, deps, { maxBytes: 1000 });
+    // THEN only the first 1000 bytes came over, the full size is known, and no JSON is claimed
+    expect(out.bytes.length).toBe(1000);
+    expect(out.text).toBe(body.slice(0, 1000));
+    expect(out).toMatchObject({ truncated: true, sizeBytes: body.length, location, json: undefined });
+    // AND the local S3 honours Range as S3 does (206 with Content-Range), so the cap is applied by the server
+    const raw = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'outputs/big.out', Range: 'bytes=0-999' }));
+    expect([raw.$metadata.httpStatusCode, raw.ContentRange, raw.ContentLength]).toEqual([206, `bytes 0-999/${body.length}`, 1000]);
+    await raw.Body!.transformToByteArray();
+  });
+
+  test('an output within the cap is whole and parsed', async () => {
+    const location = `s3://${BUCKET}/outputs/small.out`;
+    await put(location, '{"label":"invoice"}');
+    expect(await fetchObject(location, deps, { maxBytes: 1000 })).toMatchObject({ truncated: false, sizeBytes: 19, json: { label: 'invoice' } });
+    // exactly at the cap is not truncated either
+    expect(await fetchObject(location, deps, { maxBytes: 19 })).toMatchObject({ truncated: false, sizeBytes: 19, json: { label: 'invoice' } });
+  });
+
+  test('a cut inside a multi-byte character drops the partial character', async () => {
+    const location = `s3://${BUCKET}/outputs/utf8.out`;
+    await put(location, 'ab€cd', 'text/plain'); // € is 3 bytes: a b [e2 82 ac] c d
+    const out = await fetchObject(location, deps, { maxBytes: 4 });
+    expect(out).toMatchObject({ text: 'ab', truncated: true, sizeBytes: 7 });
+  });
+
+  test('getAsyncJob and waitForAsyncJob pass the cap on', async () => {
+    const location = `s3://${BUCKET}/outputs/capped.out`;
+    await put(location, 'y'.repeat(500), 'text/plain');
+    await recordAsyncResult(parseAsyncNotification({ ...success, inferenceId: 'capped', responseParameters: { outputLocation: location } }), TABLE, deps);
+    const state = await getAsyncJob('capped', { fetchOutput: true, maxBytes: 100 }, deps);
+    expect(state.status === 'completed' && state.output).toMatchObject({ truncated: true, sizeBytes: 500, text: 'y'.repeat(100) });
+    const waited = await waitForAsyncJob({ outputLocation: location, timeoutMs: 0, maxBytes: 50 }, deps);
+    expect(waited.status === 'completed' && waited.output).toMatchObject({ truncated: true, sizeBytes: 500 });
+  });
+
+  test('fails if maxBytes is not a positive integer', async () => {
+    await expect(fetchObject(`s3://${BUCKET}/outputs/small.out`, deps, { maxBytes: 0 })).rejects.toThrow(/maxBytes: got 0, expected a positive integer/);
+  });
+});
+
+describe('a reader without s3:ListBucket', () => {
+  // S3 answers GetObject on a missing key with 403 AccessDenied (not 404) when the caller lacks s3:ListBucket
+  // [S3 API GetObject, Permissions]. This proxy in front of s3rver plays that: every 404 becomes S3's 403 AccessDenied.
+  let proxy: Server;
+  let denied: S3Client;
+  beforeAll(async () => {
+    proxy = createServer((req, res) => {
+      const upstream = httpRequest(`${s3rver.endpoint}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
+        if (up.statusCode === 404) {
+          up.resume();
+          res.writeHead(403, { 'content-type': 'application/xml', 'x-amz-request-id': 'LOCAL403' });
+          res.end('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message><RequestId>LOCAL403</RequestId></Error>');
+          return;
+        }
+        res.writeHead(up.statusCode ?? 500, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve()));
+    denied = new S3Client(s3ClientConfig({ ...s3rver, endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }));
+  });
+  afterAll(async () => {
+    denied.destroy();
+    await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  });
+
+  test('a pending job is an error naming s3:ListBucket, not an endless "not yet"', async () => {
+    const err = await waitForAsyncJob({
+      jobId: 'no-list', outputLocation: `s3://${BUCKET}/outputs/no-list.out`, failureLocation: `s3://${BUCKET}/failures/no-list-error.out`, timeoutMs: 0,
+    }, { ...deps, s3: denied }).catch((e) => e);
+    expect(err).toBeInstanceOf(AsyncResultAccessDeniedError);
+    expect(err.message).toMatch(/AccessDenied reading s3:\/\/async-io\/(outputs|failures)\/no-list.*: the caller likely lacks s3:ListBucket/);
+    expect(err.retryable).toBe(false);
+  });
+
+  test('an existing result is still read through the same client', async () => {
+    const location = `s3://${BUCKET}/outputs/visible.out`;
+    await put(location, 'ok', 'text/plain');
+    const state = await waitForAsyncJob({ outputLocation: location, timeoutMs: 0 }, { ...deps, s3: denied });
+    expect(state.status === 'completed' && state.output?.text).toBe('ok');
   });
 });
 

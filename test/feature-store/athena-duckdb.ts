@@ -32,7 +32,7 @@ const row = (user_id: string, event_time: string, calls: number | null, write_ti
 
 /**
  * Several versions per record, soft deletes, a tie on event time broken by write_time, a record deleted and written
- * again, and an id with a quote in it.
+ * again, an id with a quote in it, and a record with event times in both String formats.
  */
 export const FIXTURE: FixtureRow[] = [
   row('u1', '2024-01-01T00:00:00.000Z', 1, '2024-01-01 00:05:00'),
@@ -46,6 +46,10 @@ export const FIXTURE: FixtureRow[] = [
   row('u4', '2024-01-20T00:00:00.000Z', null, '2024-01-20 00:05:00', true),
   row('u4', '2024-02-10T00:00:00.000Z', 2, '2024-02-10 00:05:00'),
   row("o'brien", '2024-01-05T00:00:00.000Z', 7, '2024-01-05 00:05:00'),
+  // Both String formats Feature Store accepts (FACTS §4): as text, '…:00Z' sorts AFTER '…:00.500Z'. The short-form row
+  // is the earlier event but was written later, so only a chronological comparison picks 51 as the latest.
+  row('u5', '2024-04-01T00:00:00Z', 50, '2024-04-01 00:10:00'),
+  row('u5', '2024-04-01T00:00:00.500Z', 51, '2024-04-01 00:05:00'),
 ];
 
 export async function openFixture(database = 'sagemaker_featurestore', table = 'mcp_user_features'): Promise<{ connection: DuckDBConnection; close(): void }> {

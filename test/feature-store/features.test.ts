@@ -156,6 +156,23 @@ describe('batchGetFeatures', () => {
     expect(plan.map((m) => m.size)).toEqual([10, 2]);
   });
 
+  test('interleaved input is grouped by feature group first: 250 ids over 12 groups take 3 calls, not 25', () => {
+    // GIVEN ids arriving round-robin over 12 groups
+    const requests = Array.from({ length: 12 }, (_, i) => ({ key: `g${i}` }));
+    const pairs = Array.from({ length: 250 }, (_, i) => ({ request: requests[i % 12], recordId: `id${i}` }));
+    // WHEN
+    const plan = planBatchGetCalls(pairs);
+    // THEN the limits hold, every id is planned exactly once, and each group's ids keep their order
+    expect(plan).toHaveLength(3);
+    for (const call of plan) {
+      expect([...call.values()].reduce((n, ids) => n + ids.length, 0)).toBeLessThanOrEqual(100);
+      expect(call.size).toBeLessThanOrEqual(10);
+    }
+    const planned = new Map<string, string[]>();
+    for (const call of plan) for (const [r, ids] of call) planned.set(r.key, [...(planned.get(r.key) ?? []), ...ids]);
+    for (const r of requests) expect(planned.get(r.key)).toEqual(pairs.filter((p) => p.request === r).map((p) => p.recordId));
+  });
+
   test('retries UnprocessedIdentifiers with backoff until they are processed', async () => {
     seed(30);
     fs.unprocessedNext(25);
@@ -238,8 +255,25 @@ describe('putFeatures', () => {
   });
 
   test('a Fractional event time is written as epoch seconds with milliseconds', async () => {
-    await putFeatures(tools.featureGroupName, { tool_id: 't1', invocations_last_7d: 9 }, { schema: tools, client, eventTime: Date.UTC(2024, 0, 1, 0, 0, 0, 250) });
+    await putFeatures(tools.featureGroupName, { tool_id: 't1', invocations_last_7d: 9 }, { schema: tools, client, eventTime: new Date(Date.UTC(2024, 0, 1, 0, 0, 0, 250)) });
     expect(fs.requests[0].body.Record).toContainEqual({ FeatureName: 'event_time', ValueAsString: '1704067200.250' });
+  });
+
+  test('a number means epoch seconds for a Fractional event time, in the record and in options.eventTime alike', () => {
+    const inRecord = buildPutRecord({ tool_id: 't1', event_time: 1704067200.25 }, { schema: tools });
+    const inOptions = buildPutRecord({ tool_id: 't1' }, { schema: tools, eventTime: 1704067200.25 });
+    expect(inRecord).toContainEqual({ FeatureName: 'event_time', ValueAsString: '1704067200.250' });
+    expect(inOptions).toContainEqual({ FeatureName: 'event_time', ValueAsString: '1704067200.250' });
+    expect(formatEventTime(1704067200.25, 'Fractional')).toBe('1704067200.250');
+    // epoch milliseconds are not silently taken as seconds in the year 55970
+    expect(() => buildPutRecord({ tool_id: 't1' }, { schema: tools, eventTime: Date.UTC(2024, 0, 1) })).toThrow(/after 9999-12-31/);
+  });
+
+  test('fails if a String event time is given as a bare number, in the record or in options.eventTime', () => {
+    expect(() => buildPutRecord({ user_id: 'u', event_time: 1704067200 }, { schema: users })).toThrow(/event time: got 1704067200 \(number\), expected a Date or a string/);
+    expect(() => buildPutRecord({ user_id: 'u' }, { schema: users, eventTime: 1704067200000 }))
+      .toThrow(/eventTime: got 1704067200000 \(number\), expected a Date or an ISO-8601 string \(a bare number is read as epoch seconds, and only for a Fractional event time\)/);
+    expect(() => formatEventTime(0)).toThrow(/expected a Date or an ISO-8601 string/);
   });
 
   test('fails if a value has the wrong type, before any call', async () => {
@@ -278,10 +312,17 @@ describe('deleteFeatures', () => {
 
   test('HardDelete and target stores travel as query parameters', async () => {
     fs.putRecord(tools.featureGroupName, { tool_id: 't1', event_time: '1.000' });
-    await deleteFeatures(tools.featureGroupName, 't1', { schema: tools, client, deletionMode: 'HardDelete', targetStores: ['OnlineStore'], eventTime: 1000 });
+    await deleteFeatures(tools.featureGroupName, 't1', { schema: tools, client, deletionMode: 'HardDelete', targetStores: ['OnlineStore'], eventTime: 2 });
     expect(fs.requests[0].query.get('DeletionMode')).toBe('HardDelete');
     expect(fs.requests[0].query.getAll('TargetStores')).toEqual(['OnlineStore']);
-    expect(fs.requests[0].query.get('EventTime')).toBe('1.000');
+    // a Fractional event time: the number is epoch seconds
+    expect(fs.requests[0].query.get('EventTime')).toBe('2.000');
+  });
+
+  test('fails if the deletion time is a bare number and the event time is String (or no schema is given), before any call', async () => {
+    await expect(deleteFeatures(users.featureGroupName, 'u1', { schema: users, client, eventTime: 1717200000 })).rejects.toThrow(/eventTime: got 1717200000 \(number\), expected a Date or an ISO-8601 string/);
+    await expect(deleteFeatures(users.featureGroupName, 'u1', { client, eventTime: 1717200000000 })).rejects.toThrow(/eventTime: got 1717200000000 \(number\)/);
+    expect(fs.calls.DeleteRecord ?? 0).toBe(0);
   });
 });
 

@@ -43,9 +43,10 @@ describe('buildOfflineQuery', () => {
   });
 
   test('placeholders sit only in WHERE clauses (Athena accepts them nowhere else)', () => {
-    const q = buildOfflineQuery({ ...table, recordIds: ['u1'], eventTimeFrom: 0, eventTimeTo: Date.UTC(2025, 0, 1), limit: 10 });
+    const q = buildOfflineQuery({ ...table, recordIds: ['u1'], eventTimeFrom: new Date(0), eventTimeTo: new Date(Date.UTC(2025, 0, 1)), limit: 10 });
     for (const line of q.sql.split('\n').filter((l) => l.includes('?'))) expect(line.trim()).toMatch(/^WHERE /);
-    expect(q.sql).toMatch(/WHERE NOT "is_deleted" AND "user_id" IN \(\?\) AND "event_time" >= \? AND "event_time" <= \?/);
+    const et = 'CASE WHEN length("event_time") = 20 THEN substr("event_time", 1, 19) || \'.000Z\' ELSE "event_time" END';
+    expect(q.sql).toContain(`WHERE NOT "is_deleted" AND "user_id" IN (?) AND ${et} >= ? AND ${et} <= ?`);
     expect(q.sql).toMatch(/\nLIMIT 10$/);
   });
 
@@ -58,6 +59,22 @@ describe('buildOfflineQuery', () => {
   test('fails if limit is not an integer in range, or asOf is combined with a range', () => {
     expect(() => buildOfflineQuery({ ...table, limit: 0 })).toThrow(/limit: got 0, expected an integer between 1 and 1000000/);
     expect(() => buildOfflineQuery({ ...table, asOf: 0, eventTimeFrom: 0 })).toThrow(/asOf cannot be combined/);
+  });
+
+  test('fails if a time is a bare number and the event time is String (seconds or milliseconds?)', () => {
+    for (const bad of [{ asOf: 1704067200 }, { eventTimeFrom: 0 }, { eventTimeTo: Date.UTC(2025, 0, 1) }]) {
+      expect(() => buildOfflineQuery({ ...table, ...bad })).toThrow(/eventTime: got \d+ \(number\), expected a Date or an ISO-8601 string \(a bare number is read as epoch seconds, and only for a Fractional event time\)/);
+    }
+  });
+
+  test('with a Fractional event time a number is epoch seconds, like a Date or an ISO string for the same instant', () => {
+    const fractional: FeatureGroupSchema = { ...schema, features: schema.features.map((f) => (f.name === 'event_time' ? { ...f, type: 'Fractional' } : f)) };
+    const params = (time: Date | number | string) => buildOfflineQuery({ ...table, schema: fractional, asOf: time }).parameters;
+    expect(params(1704067200.25)).toEqual([1704067200.25]);
+    expect(params(new Date(Date.UTC(2024, 0, 1, 0, 0, 0, 250)))).toEqual([1704067200.25]);
+    expect(params('2024-01-01T00:00:00.250Z')).toEqual([1704067200.25]);
+    // Fractional compares numerically: no text normalisation
+    expect(buildOfflineQuery({ ...table, schema: fractional, asOf: 1 }).sql).toContain('"event_time" <= ?');
   });
 
   test('fails if an Integral record id is not an integer', () => {
@@ -99,6 +116,25 @@ describe('the generated SQL in DuckDB (common subset with Trino)', () => {
     expect(rows.map((r) => `${r[0]}:${r[2]}`)).toEqual(['u1:1', 'u1:2', 'u1:3', 'u2:10', 'u4:1', 'u4:2']);
   });
 
+  test('both String formats compare as instants: the as-of boundary is inclusive for a row without milliseconds', async () => {
+    // the row at 00:00:00Z is exactly at asOf (sent as 00:00:00.000Z): included
+    expect((await asOf('2024-04-01T00:00:00.000Z')).u5).toBe('50');
+    // 250 ms later: still that row, the .500Z one is in the future
+    expect((await asOf('2024-04-01T00:00:00.250Z')).u5).toBe('50');
+    // one millisecond before: nothing yet
+    expect(await asOf('2024-03-31T23:59:59.999Z')).not.toHaveProperty('u5');
+  });
+
+  test('both String formats order as instants: the latest is the .500Z row, and history lists them in time order', async () => {
+    expect((await asOf('2024-04-02T00:00:00.000Z')).u5).toBe('51');
+    const q = buildOfflineQuery({ ...table, recordIds: ['u5'], featureNames: ['tool_calls_last_7d'] });
+    const { rows } = await runInDuckDb(db.connection, q.sql, q.executionParameters);
+    expect(rows.map((r) => `${r[1]}:${r[2]}`)).toEqual(['2024-04-01T00:00:00Z:50', '2024-04-01T00:00:00.500Z:51']);
+    // a range ending at the short-form instant includes it
+    const range = buildOfflineQuery({ ...table, recordIds: ['u5'], eventTimeFrom: '2024-04-01T00:00:00Z', eventTimeTo: '2024-04-01T00:00:00Z', featureNames: [] });
+    expect((await runInDuckDb(db.connection, range.sql, range.executionParameters)).rows.map((r) => r[1])).toEqual(['2024-04-01T00:00:00Z']);
+  });
+
   test('history within an event time range', async () => {
     const q = buildOfflineQuery({ ...table, recordIds: ['u1'], eventTimeFrom: '2024-01-15T00:00:00Z', eventTimeTo: '2024-02-01T00:00:00Z', featureNames: [] });
     const { rows } = await runInDuckDb(db.connection, q.sql, q.executionParameters);
@@ -115,7 +151,7 @@ describe('the generated SQL in DuckDB (common subset with Trino)', () => {
     const userId = "x' OR '1'='1";
     const seedSql = `SELECT user_id FROM "sagemaker_featurestore"."mcp_user_features" WHERE user_id = '${userId}' AND NOT is_deleted`;
     const { rows } = await runInDuckDb(db.connection, seedSql, []);
-    expect(new Set(rows.map((r) => r[0])).size).toBe(5);
+    expect(new Set(rows.map((r) => r[0])).size).toBe(6);
   });
 });
 

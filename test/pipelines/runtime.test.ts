@@ -171,7 +171,7 @@ describe('getModelProvenance', () => {
 
   test('backward: walks every page, describes what it meets, terminates on the cycle', async () => {
     // WHEN
-    const graph = await getModelProvenance(modelPackage, { sagemaker, direction: 'backward', maxDepth: 5 });
+    const graph = await getModelProvenance(modelPackage, { sagemaker, direction: 'backward', maxDepth: 5, pageSize: 2 });
     // THEN
     expect(graph.nodes.map((n) => [n.arn, n.kind, n.depth])).toEqual([
       [modelPackage, 'model-package', 0],
@@ -182,9 +182,9 @@ describe('getModelProvenance', () => {
       [A('image'), 'artifact', 3],
       [A('code'), 'artifact', 3],
     ]);
-    // the training job's three inputs came on two pages (the server pages 2 at a time)
+    // the training job's three inputs came on two pages of MaxResults 2
     const pages = cp.requestsFor('ListAssociations').filter((r) => r.body.DestinationArn === trainingJob);
-    expect(pages.map((r) => r.body.NextToken === undefined)).toEqual([true, false]);
+    expect(pages.map((r) => [r.body.NextToken === undefined, r.body.MaxResults])).toEqual([[true, 2], [false, 2]]);
     expect(graph.nodes[0].details).toMatchObject({ status: 'Completed', approvalStatus: 'Approved', version: 3 });
     expect(graph.nodes[1]).toMatchObject({ lineageType: 'Model', details: { artifactType: 'Model', sourceUri: 's3://bucket/model.tar.gz' } });
     expect(graph.nodes[2].details).toMatchObject({ status: 'Succeeded', sessionId: 'lineage', pipelineArn: cp.pipelineArn('churn') });
@@ -215,12 +215,38 @@ describe('getModelProvenance', () => {
     // THEN
     expect(graph.nodes.map((n) => n.arn)).toEqual([modelPackage, A('model')]);
     expect(graph.nodes[1].describeError).toMatch(/AccessDeniedException: not authorized/);
-    expect(cp.requestsFor('ListAssociations').at(-1)!.body).toEqual({ DestinationArn: modelPackage, AssociationType: 'ContributedTo' });
+    expect(cp.requestsFor('ListAssociations').at(-1)!.body).toEqual({ DestinationArn: modelPackage, AssociationType: 'ContributedTo', MaxResults: 100 });
+  });
+
+  test('the node budget stops paging and expanding, and says truncated', async () => {
+    // GIVEN an entity with 7 inputs, each with an input of its own
+    const hub = A('hub');
+    const input = (i: number) => A(`hub-input-${i}`);
+    cp.addArtifact(hub, { ArtifactType: 'Model' });
+    for (let i = 0; i < 7; i++) {
+      cp.addAssociation({ SourceArn: input(i), SourceType: 'DataSet', DestinationArn: hub, DestinationType: 'Model', AssociationType: 'ContributedTo' });
+      cp.addAssociation({ SourceArn: A(`deeper-${i}`), SourceType: 'DataSet', DestinationArn: input(i), DestinationType: 'DataSet', AssociationType: 'ContributedTo' });
+    }
+    const before = cp.requestsFor('ListAssociations').length;
+    // WHEN the budget is 3 entities, read 2 associations per page
+    const graph = await getModelProvenance(hub, { sagemaker, maxNodes: 3, pageSize: 2, describe: false });
+    // THEN one page filled the budget: no second page of the hub, no expansion of its inputs
+    const calls = cp.requestsFor('ListAssociations').slice(before);
+    expect(calls.map((r) => r.body)).toEqual([{ DestinationArn: hub, MaxResults: 2 }]);
+    expect(graph.nodes.map((n) => n.arn)).toEqual([hub, input(0), input(1)]);
+    expect(graph.truncated).toBe(true);
+  });
+
+  test('MaxResults is 100 by default', async () => {
+    const before = cp.requestsFor('ListAssociations').length;
+    await getModelProvenance(trainingJob, { sagemaker, maxDepth: 1, describe: false });
+    expect(cp.requestsFor('ListAssociations').slice(before).map((r) => r.body.MaxResults)).toEqual([100]);
   });
 
   test('fails if the options are out of range', async () => {
     await expect(getModelProvenance(modelPackage, { sagemaker, maxDepth: 0 })).rejects.toThrow(/maxDepth: got 0, expected an integer between 1 and 10/);
     await expect(getModelProvenance(modelPackage, { sagemaker, direction: 'sideways' as any })).rejects.toThrow(/direction: got "sideways"/);
+    await expect(getModelProvenance(modelPackage, { sagemaker, pageSize: 101 })).rejects.toThrow(/pageSize: got 101, expected an integer between 1 and 100/);
   });
 
   test('kinds come from the ARN resource type', () => {

@@ -149,6 +149,38 @@ describe('invokeEndpointStream against the local SageMaker runtime (real SDK cli
     expect(sm.inFlight()).toBe(0);
   });
 
+  test('the deadline applies only until the first PayloadPart: a generation longer than it completes', async () => {
+    // GIVEN a stream of 6 parts, 150 ms apart: 900 ms in all, three times the deadline
+    sm.script('gen', stream(Array.from({ length: 6 }, (_, i) => part(`t${i} `)), { eventDelayMs: 150 }));
+    // WHEN
+    const { chunks, error } = await collect(invokeEndpointStream(INPUT, { ...opts, deadlineMs: 300, idleTimeoutMs: 1_000 }));
+    // THEN every part arrived
+    expect(error).toBeUndefined();
+    expect(chunks.join('')).toBe('t0 t1 t2 t3 t4 t5 ');
+  });
+
+  test('after the first part, an idle pause longer than idleTimeoutMs ends the stream with StreamIdleTimeout', async () => {
+    // GIVEN parts 400 ms apart: the first arrives within the deadline, the second after the idle limit
+    sm.script('gen', stream([part('a'), part('b'), part('c')], { eventDelayMs: 400 }));
+    const started = Date.now();
+    // WHEN
+    const { chunks, error } = await collect(invokeEndpointStream(INPUT, { ...opts, deadlineMs: 1_000, idleTimeoutMs: 150 }));
+    // THEN the caller kept what arrived, and the error names the idle limit
+    expect(chunks).toEqual(['a']);
+    expect(error).toMatchObject({ name: 'TransientEndpointError', code: 'StreamIdleTimeout', endpointName: 'gen' });
+    expect((error as Error).message).toMatch(/sent no PayloadPart for 150 ms/);
+    expect(Date.now() - started).toBeLessThan(900);
+    await waitFor(() => sm.inFlight() === 0);
+    expect(sm.inFlight()).toBe(0);
+  });
+
+  test('fails if idleTimeoutMs is not positive', async () => {
+    const { error } = await collect(invokeEndpointStream(INPUT, { ...opts, idleTimeoutMs: 0 }));
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toMatch(/idleTimeoutMs: got 0, expected a positive number/);
+    expect(sm.requestsFor('gen')).toHaveLength(0);
+  });
+
   test('breaking out early closes the response on the server side', async () => {
     sm.script('gen', stream(Array.from({ length: 50 }, (_, i) => part(`t${i} `)), { eventDelayMs: 20 }));
     const seen: string[] = [];

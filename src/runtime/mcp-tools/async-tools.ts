@@ -37,7 +37,14 @@ export const getAsyncOutputSchema = z.object({
   endpointName: z.string(),
   checkAfterSeconds: z.number().int().optional().describe('When pending: call again no sooner than this.'),
   completedAt: z.string().optional(),
-  output: z.object({ contentType: z.string().optional(), json: z.unknown().optional(), text: z.string() }).optional(),
+  output: z.object({
+    contentType: z.string().optional(),
+    json: z.unknown().optional().describe('The parsed output; absent when it is not JSON or was truncated.'),
+    text: z.string(),
+    truncated: z.boolean().describe('True when the output is larger than this tool returns; read the rest from location.'),
+    sizeBytes: z.number().int().optional().describe('Full size of the output object.'),
+    location: z.string().describe('S3 location of the whole output.'),
+  }).optional(),
   failureReason: z.string().optional(),
 });
 
@@ -48,7 +55,8 @@ interface AsyncHandle {
   readonly f?: string;
 }
 
-const MAX_TEXT = 100_000;
+/** Bytes of an output or failure object the tool reads and returns; larger ones come back truncated with their location. */
+const MAX_OUTPUT_BYTES = 100_000;
 
 function deps(ctx: ToolContext, spec: McpAsyncEndpointSpec): AsyncJobsDeps {
   return {
@@ -70,7 +78,7 @@ function deps(ctx: ToolContext, spec: McpAsyncEndpointSpec): AsyncJobsDeps {
 
 function outputOf(o: AsyncJobOutput | undefined) {
   if (!o) return undefined;
-  return { contentType: o.contentType, json: o.json, text: o.text.length > MAX_TEXT ? `${o.text.slice(0, MAX_TEXT)}…` : o.text };
+  return { contentType: o.contentType, json: o.json, text: o.text, truncated: o.truncated, sizeBytes: o.sizeBytes, location: o.location };
 }
 
 function endpointSpec(ctx: ToolContext, name: string): McpAsyncEndpointSpec {
@@ -110,10 +118,11 @@ export async function getAsyncTool(ctx: ToolContext, args: z.infer<typeof getAsy
     const spec = endpointSpec(ctx, h.e);
     let state: AsyncJobState;
     if (spec.jobTableName) {
-      state = await getAsyncJob(h.id, { fetchOutput: true }, deps(ctx, spec));
+      state = await getAsyncJob(h.id, { fetchOutput: true, maxBytes: MAX_OUTPUT_BYTES }, deps(ctx, spec));
     } else {
       try {
-        state = await waitForAsyncJob({ jobId: h.id, outputLocation: h.o, failureLocation: h.f, timeoutMs: 0 }, deps(ctx, spec));
+        const request = { jobId: h.id, outputLocation: h.o, failureLocation: h.f, timeoutMs: 0, maxBytes: MAX_OUTPUT_BYTES };
+        state = await waitForAsyncJob(request, deps(ctx, spec));
       } catch (err) {
         if (!(err instanceof AsyncJobTimeoutError)) throw err;
         state = { status: 'pending', jobId: h.id };

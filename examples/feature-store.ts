@@ -4,7 +4,7 @@ import { Feature, FeatureGroup, OnlineStoreStorageType } from '../src/feature-st
 /**
  * The seed's Pattern 2 feature group: per-user behaviour features read by MCP tools at inference time (online store)
  * and kept as history for training (Iceberg offline store, Glue table `sagemaker_featurestore.mcp_user_behavior_features`).
- * Returns the group so the MCP example can expose it (`grantReadOnline`, `schemaJson`).
+ * Returns the group so the MCP example can expose it (`grantGetRecord`, `grantPutRecord`, `schema`).
  */
 export function addFeatureStoreExample(stack: Stack): FeatureGroup {
   const userId = Feature.string('user_id');

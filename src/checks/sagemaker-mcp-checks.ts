@@ -87,7 +87,10 @@ export class SageMakerMcpChecks implements IPolicyValidationPlugin, IAspect {
 
   /** The plugin name shown in the validation report. */
   public readonly name: string = SageMakerMcpChecks.PLUGIN_NAME;
-  /** Ids of the rules this instance evaluates (always set; optional only because the plugin interface says so). */
+  /**
+   * Ids of the rules this instance evaluates (always set; optional only because the plugin interface says so).
+   * @default - every rule not in `disabledRules`
+   */
   public readonly ruleIds?: string[];
 
   private readonly rules: readonly CheckRule[];

@@ -144,7 +144,10 @@ class UriImage extends ContainerImage {
 export interface ModelDataConfig {
   /** `s3://bucket/key.tar.gz` (compressed) or `s3://bucket/prefix/` (uncompressed). */
   readonly s3Uri: string;
-  /** True for a `.tar.gz` object (`ModelDataUrl`), false for an uncompressed prefix (`ModelDataSource` S3Prefix). */
+  /**
+   * True for a `.tar.gz` object (`ModelDataUrl`, or `ModelDataSource` S3Object/Gzip when `acceptEula` is set), false for
+   * an uncompressed prefix (`ModelDataSource` S3Prefix).
+   */
   readonly compressed: boolean;
   /**
    * Whether the model's license (EULA) has been accepted; required for gated artifacts.

@@ -45,18 +45,21 @@ export function renderModel(
     throw new Error('model: the model source resolved to neither a model name nor an image URI');
   }
   const data = config.modelData;
+  // ModelDataUrl has no room for the EULA acceptance: a compressed artifact that needs it goes through ModelDataSource
+  // as one gzip object.
+  const viaDataUrl = data?.compressed === true && !data.acceptEula;
   const model = new sagemaker.CfnModel(scope, id, {
     executionRoleArn: role.roleArn,
     enableNetworkIsolation: config.enableNetworkIsolation,
     primaryContainer: {
       image: config.imageUri,
       environment: config.environment && Object.keys(config.environment).length > 0 ? config.environment : undefined,
-      modelDataUrl: data?.compressed ? data.s3Uri : undefined,
-      modelDataSource: data && !data.compressed ? {
+      modelDataUrl: viaDataUrl ? data.s3Uri : undefined,
+      modelDataSource: data && !viaDataUrl ? {
         s3DataSource: {
           s3Uri: data.s3Uri,
-          s3DataType: 'S3Prefix',
-          compressionType: 'None',
+          s3DataType: data.compressed ? 'S3Object' : 'S3Prefix',
+          compressionType: data.compressed ? 'Gzip' : 'None',
           modelAccessConfig: data.acceptEula ? { acceptEula: true } : undefined,
         },
       } : undefined,

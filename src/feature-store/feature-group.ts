@@ -57,7 +57,15 @@ export class FeatureGroupThroughput {
   private constructor(
     /** `OnDemand` or `Provisioned` (CloudFormation `ThroughputConfig.ThroughputMode`). */
     public readonly mode: string,
+    /**
+     * Provisioned read capacity units.
+     * @default - none: on-demand throughput
+     */
     public readonly readCapacityUnits?: number,
+    /**
+     * Provisioned write capacity units.
+     * @default - none: on-demand throughput
+     */
     public readonly writeCapacityUnits?: number,
   ) {}
 }
@@ -265,6 +273,16 @@ export interface IFeatureGroup extends IResource {
   /** Grants `sagemaker:PutRecord` and `sagemaker:DeleteRecord` on this group, plus `kms:Decrypt` on the online store key. */
   grantWriteOnline(grantee: iam.IGrantable): iam.Grant;
   /**
+   * Grants `sagemaker:GetRecord` only (reading one record, as the runtime's `getFeatures` does) on this group, plus
+   * `kms:Decrypt` on the online store key.
+   */
+  grantGetRecord(grantee: iam.IGrantable): iam.Grant;
+  /**
+   * Grants `sagemaker:PutRecord` only (writing records, never deleting them, as the runtime's `putFeatures` does) on this
+   * group, plus `kms:Decrypt` on the online store key (every data-plane call on a KMS-encrypted online store needs it).
+   */
+  grantPutRecord(grantee: iam.IGrantable): iam.Grant;
+  /**
    * Grants what an Athena query over the offline store needs: `athena:StartQueryExecution`, `athena:GetQueryExecution`,
    * `athena:GetQueryResults`, `athena:StopQueryExecution`, `athena:GetWorkGroup` on the workgroup; `glue:GetDatabase`,
    * `glue:GetTable`, `glue:GetPartitions` on the catalog, database and table; `s3:GetObject` on the offline store prefix,
@@ -317,6 +335,14 @@ abstract class FeatureGroupBase extends Resource implements IFeatureGroup {
 
   public grantWriteOnline(grantee: iam.IGrantable): iam.Grant {
     return this.grantOnline(grantee, ['sagemaker:PutRecord', 'sagemaker:DeleteRecord']);
+  }
+
+  public grantGetRecord(grantee: iam.IGrantable): iam.Grant {
+    return this.grantOnline(grantee, ['sagemaker:GetRecord']);
+  }
+
+  public grantPutRecord(grantee: iam.IGrantable): iam.Grant {
+    return this.grantOnline(grantee, ['sagemaker:PutRecord']);
   }
 
   public grantQueryOffline(grantee: iam.IGrantable, options: OfflineQueryGrantOptions = {}): iam.Grant {
@@ -463,22 +489,43 @@ export class FeatureGroup extends FeatureGroupBase {
    * Lambda environment variable (see `FEATURE_GROUP_SCHEMAS_ENV` in the contract).
    */
   public readonly schemaJson: string;
-  /** The KMS key of the online store, if there is one. */
+  /**
+   * The KMS key of the online store.
+   * @default - none when the online store is disabled
+   */
   public readonly onlineStoreEncryptionKey?: kms.IKey;
-  /** The bucket of the offline store, if there is one. */
+  /**
+   * The bucket of the offline store.
+   * @default - none when the offline store is disabled
+   */
   public readonly offlineStoreBucket?: s3.IBucket;
-  /** The key prefix of the offline store in its bucket. */
+  /**
+   * The key prefix of the offline store in its bucket.
+   * @default - none when the offline store is disabled
+   */
   public readonly offlineStorePrefix?: string;
-  /** The KMS key of the offline store objects, if there is one. */
+  /**
+   * The KMS key of the offline store objects.
+   * @default - none when the offline store is disabled
+   */
   public readonly offlineStoreEncryptionKey?: kms.IKey;
-  /** The Glue database of the offline store table (set in DataCatalogConfig, so known at synth). */
+  /**
+   * The Glue database of the offline store table (set in DataCatalogConfig, so known at synth).
+   * @default - none when the offline store is disabled
+   */
   public readonly offlineStoreDatabaseName?: string;
-  /** The Glue table of the offline store (set in DataCatalogConfig, so known at synth). */
+  /**
+   * The Glue table of the offline store (set in DataCatalogConfig, so known at synth).
+   * @default - none when the offline store is disabled
+   */
   public readonly offlineStoreTableName?: string;
-  /** The role Feature Store uses for the offline store, if there is one. */
+  /**
+   * The role Feature Store uses for the offline store.
+   * @default - none when the offline store is disabled and no `role` was given
+   */
   public readonly role?: iam.IRole;
-  /** The underlying L1 resource. */
-  public readonly resource: CfnFeatureGroup;
+  /** The AWS::SageMaker::FeatureGroup. */
+  public readonly cfnFeatureGroup: CfnFeatureGroup;
 
   /** @internal */
   protected readonly _onlineKey?: kms.IKey;
@@ -568,7 +615,7 @@ export class FeatureGroup extends FeatureGroupBase {
       tableName: this.offlineStoreTableName,
     };
 
-    this.resource = new CfnFeatureGroup(this, 'Resource', {
+    this.cfnFeatureGroup = new CfnFeatureGroup(this, 'Resource', {
       featureGroupName: name,
       description: props.description,
       recordIdentifierFeatureName: props.recordIdentifier.name,
@@ -585,7 +632,7 @@ export class FeatureGroup extends FeatureGroupBase {
       },
     });
     // The offline store is set up at creation with the role: its policy must exist first.
-    if (this.role) this.resource.node.addDependency(this.role);
+    if (this.role) this.cfnFeatureGroup.node.addDependency(this.role);
   }
 
   private renderOnline(online: OnlineStoreOptions, sharedKey: () => kms.IKey): Record<string, unknown> {

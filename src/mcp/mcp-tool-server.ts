@@ -16,7 +16,7 @@ import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { PropValidator } from '../core/validation';
 import { FeatureGroupSchema } from '../feature-store/contract';
 import { FeatureGroup, IFeatureGroup } from '../feature-store/feature-group';
-import { PipelineEventRouter } from '../pipelines/pipeline-event-router';
+import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline, TrainingPipeline } from '../pipelines/training-pipeline';
 import { IInferenceComponent, InferenceComponent } from '../shared-gpu/inference-component';
 
@@ -85,7 +85,7 @@ export interface McpFeatureGroupOptions {
    */
   readonly schema?: FeatureGroupSchema;
   /**
-   * Register `put_feature_record` for this group and grant `grantWriteOnline`.
+   * Register `put_feature_record` for this group and grant `grantPutRecord` (`sagemaker:PutRecord`; no tool deletes).
    *
    * @default false
    */
@@ -147,11 +147,13 @@ export interface McpToolServerProps {
    */
   readonly pipelines?: McpPipelineOptions[];
   /**
-   * The router recording pipeline results: registers `get_training_result` and grants `grantReadResults`.
+   * The router recording pipeline results (a `PipelineEventRouter`, or one imported with
+   * `PipelineEventRouter.fromPipelineEventRouterAttributes`): registers `get_training_result` and grants
+   * `grantReadResultsByExecution` (`dynamodb:GetItem`, the only read that tool makes).
    *
    * @default - no `get_training_result` tool
    */
-  readonly trainingResults?: PipelineEventRouter;
+  readonly trainingResults?: IPipelineEventRouter;
   /**
    * Register `get_model_provenance`. Lineage reads are not resource-scoped: this grants `sagemaker:ListAssociations`
    * on `*` and `sagemaker:DescribeArtifact`, `sagemaker:DescribeModelPackage`, `sagemaker:DescribeTrainingJob`,
@@ -207,8 +209,8 @@ export interface McpToolServerProps {
  * MCP behind a function URL with AWS_IAM auth, or behind an API Gateway REST API with an authorizer of your choice
  * (`apiGateway`). It exposes exactly the endpoints, components, feature groups and
  * pipelines it is given, and its role holds exactly their grants (`grantInvoke`, `grant(DescribeEndpoint)`,
- * `grantSubmit`/`grantReadResults`, `grantReadOnline`/`grantWriteOnline`, `grantStartExecution`/`grantReadExecutions`,
- * router `grantReadResults`) plus writing its own log group.
+ * `grantSubmit`/`grantReadResults`, `grantGetRecord`/`grantPutRecord`, `grantStartExecution`/`grantReadExecutions`,
+ * router `grantReadResultsByExecution`) plus writing its own log group.
  */
 export class McpToolServer extends Construct {
   /** The function serving MCP. */
@@ -442,15 +444,17 @@ export class McpToolServer extends Construct {
       a.endpoint.grantReadResults(fn);
       a.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
     }
+    // Only the calls the tools make: get_online_features reads one record (GetRecord), put_feature_record writes one
+    // (PutRecord), get_training_result reads one execution's item (GetItem).
     for (const g of props.featureGroups ?? []) {
-      g.featureGroup.grantReadOnline(fn);
-      if (g.allowWrites) g.featureGroup.grantWriteOnline(fn);
+      g.featureGroup.grantGetRecord(fn);
+      if (g.allowWrites) g.featureGroup.grantPutRecord(fn);
     }
     for (const p of props.pipelines ?? []) {
       p.pipeline.grantStartExecution(fn);
       p.pipeline.grantReadExecutions(fn);
     }
-    props.trainingResults?.grantReadResults(fn);
+    props.trainingResults?.grantReadResultsByExecution(fn);
     if (props.modelProvenance) {
       const stack = Stack.of(this);
       const arn = (resource: string) => stack.formatArn({ service: 'sagemaker', resource, resourceName: '*' });

@@ -8,7 +8,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import {
   DEFAULT_RESULT_TTL_DAYS,
   PIPELINE_EXECUTION_DETAIL_TYPE,
@@ -83,6 +83,55 @@ export interface PipelineEventRouterProps {
   readonly retryAttempts?: number;
 }
 
+/** A pipeline results table written by a `PipelineEventRouter`, created here or imported. */
+export interface IPipelineEventRouter extends IConstruct {
+  /** One item per execution (key `executionArn`), with the sparse `BySession` index (key `sessionId`, sort `startedAt`). */
+  readonly resultsTable: dynamodb.ITable;
+  /** The customer-managed key encrypting the results table (every router encrypts it with one). */
+  readonly encryptionKey: kms.IKey;
+  /**
+   * Grants reading results by execution and by session (what the runtime's `getTrainingResultByExecution` and
+   * `getTrainingResult` need): `dynamodb:GetItem` and `dynamodb:Query` on the table and its `BySession` index, and
+   * `kms:Decrypt` on the key.
+   */
+  grantReadResults(grantee: iam.IGrantable): iam.Grant;
+  /**
+   * Grants reading the result of one execution by its ARN only (the runtime's `getTrainingResultByExecution`, which the
+   * MCP `get_training_result` tool calls): `dynamodb:GetItem` on the table and `kms:Decrypt` on the key.
+   */
+  grantReadResultsByExecution(grantee: iam.IGrantable): iam.Grant;
+}
+
+/** An existing router's results table, for `PipelineEventRouter.fromPipelineEventRouterAttributes`. */
+export interface PipelineEventRouterAttributes {
+  /**
+   * The results table. Give this or `resultsTableArn`.
+   * @default - imported from `resultsTableArn`
+   */
+  readonly resultsTable?: dynamodb.ITable;
+  /**
+   * The results table's ARN. Give this or `resultsTable`.
+   * @default - `resultsTable` is used
+   */
+  readonly resultsTableArn?: string;
+  /**
+   * The customer-managed key encrypting the results table. Required unless `resultsTable` carries its `encryptionKey`.
+   * @default - the given `resultsTable`'s `encryptionKey`
+   */
+  readonly encryptionKey?: kms.IKey;
+}
+
+function grantResults(grantee: iam.IGrantable, table: dynamodb.ITable, key: kms.IKey, byExecutionOnly: boolean): iam.Grant {
+  const grant = iam.Grant.addToPrincipal({
+    grantee,
+    actions: byExecutionOnly ? ['dynamodb:GetItem'] : ['dynamodb:GetItem', 'dynamodb:Query'],
+    resourceArns: byExecutionOnly ? [table.tableArn] : [table.tableArn, `${table.tableArn}/index/${RESULTS_SESSION_INDEX}`],
+  });
+  // Explicit action: the broad KMS grant helpers add kms:ReEncrypt* / GenerateDataKey* wildcards.
+  key.grant(grantee, 'kms:Decrypt');
+  return grant;
+}
+
 /**
  * Records SageMaker pipeline results for MCP tools: an EventBridge rule on "SageMaker Model Building Pipeline Execution
  * Status Change" invokes the bundled `pipeline-router` function, which parses the session id the runtime's
@@ -92,22 +141,58 @@ export interface PipelineEventRouterProps {
  * events never regress a final status. Events the function cannot process are retried by Lambda and then land in
  * `deadLetterQueue`, as do events EventBridge could not deliver; `deadLetterAlarm` fires on its first message.
  */
-export class PipelineEventRouter extends Construct {
+export class PipelineEventRouter extends Construct implements IPipelineEventRouter {
+  /**
+   * Imports the results table of a router deployed elsewhere (another stack or app), e.g. for an `McpToolServer`'s
+   * `trainingResults`.
+   */
+  public static fromPipelineEventRouterAttributes(scope: Construct, id: string, attrs: PipelineEventRouterAttributes): IPipelineEventRouter {
+    const key = attrs.encryptionKey ?? attrs.resultsTable?.encryptionKey;
+    new PropValidator(`PipelineEventRouter.fromPipelineEventRouterAttributes '${id}'`)
+      .check((attrs.resultsTable === undefined) !== (attrs.resultsTableArn === undefined), 'resultsTable/resultsTableArn',
+        attrs.resultsTable && attrs.resultsTableArn ? 'both' : undefined, 'exactly one of them')
+      .check(key !== undefined, 'encryptionKey', undefined,
+        'the customer-managed key of the results table (readers need kms:Decrypt on it), or a resultsTable with its encryptionKey')
+      .throwIfInvalid();
+    class Import extends Construct implements IPipelineEventRouter {
+      public readonly resultsTable: dynamodb.ITable;
+      public readonly encryptionKey = key!;
+      constructor() {
+        super(scope, id);
+        this.resultsTable = attrs.resultsTable
+          ?? dynamodb.Table.fromTableAttributes(this, 'ResultsTable', { tableArn: attrs.resultsTableArn!, encryptionKey: this.encryptionKey });
+      }
+      public grantReadResults(grantee: iam.IGrantable): iam.Grant {
+        return grantResults(grantee, this.resultsTable, this.encryptionKey, false);
+      }
+      public grantReadResultsByExecution(grantee: iam.IGrantable): iam.Grant {
+        return grantResults(grantee, this.resultsTable, this.encryptionKey, true);
+      }
+    }
+    return new Import();
+  }
+
   /** One item per execution (key `executionArn`), with the sparse `BySession` index (key `sessionId`, sort `startedAt`). */
-  public readonly resultsTable: dynamodb.Table;
+  public readonly resultsTable: dynamodb.ITable;
   /** The key encrypting the table and queues. */
   public readonly encryptionKey: kms.IKey;
   /** The function that records events. */
   public readonly handler: lambda.IFunction;
   /** The rule for execution status changes. */
   public readonly rule: events.Rule;
-  /** The rule for failed steps, when `recordStepFailures` is set. */
+  /**
+   * The rule for failed steps.
+   * @default - none unless `recordStepFailures` is set
+   */
   public readonly stepFailureRule?: events.Rule;
   /** Events that could not be delivered (EventBridge) or processed (Lambda, after retries). */
   public readonly deadLetterQueue: sqs.Queue;
   /** Fires when `deadLetterQueue` holds at least one message. */
   public readonly deadLetterAlarm: cloudwatch.Alarm;
-  /** The queue results are also sent to, when `enableResultsQueue` is set. */
+  /**
+   * The queue results are also sent to.
+   * @default - none unless `enableResultsQueue` is set
+   */
   public readonly resultsQueue?: sqs.Queue;
 
   constructor(scope: Construct, id: string, props: PipelineEventRouterProps = {}) {
@@ -128,7 +213,7 @@ export class PipelineEventRouter extends Construct {
       description: `Encrypts the pipeline results of ${this.node.path}`,
     });
 
-    this.resultsTable = new dynamodb.Table(this, 'ResultsTable', {
+    const resultsTable = new dynamodb.Table(this, 'ResultsTable', {
       partitionKey: { name: RESULTS_PARTITION_KEY, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
@@ -136,12 +221,13 @@ export class PipelineEventRouter extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: RESULTS_TTL_ATTRIBUTE,
     });
-    this.resultsTable.addGlobalSecondaryIndex({
+    resultsTable.addGlobalSecondaryIndex({
       indexName: RESULTS_SESSION_INDEX,
       partitionKey: { name: RESULTS_SESSION_KEY, type: dynamodb.AttributeType.STRING },
       sortKey: { name: RESULTS_SESSION_SORT_KEY, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.ALL,
     });
+    this.resultsTable = resultsTable;
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
       encryption: sqs.QueueEncryption.KMS,
@@ -247,17 +333,20 @@ export class PipelineEventRouter extends Construct {
   }
 
   /**
-   * Grants reading results (what the runtime's `getTrainingResult` needs): `dynamodb:GetItem` and `dynamodb:Query` on
-   * the table and its `BySession` index, and `kms:Decrypt` on the key.
+   * Grants reading results by execution and by session (what the runtime's `getTrainingResultByExecution` and
+   * `getTrainingResult` need): `dynamodb:GetItem` and `dynamodb:Query` on the table and its `BySession` index, and
+   * `kms:Decrypt` on the key.
    */
   public grantReadResults(grantee: iam.IGrantable): iam.Grant {
-    const grant = iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:Query'],
-      resourceArns: [this.resultsTable.tableArn, `${this.resultsTable.tableArn}/index/${RESULTS_SESSION_INDEX}`],
-    });
-    this.encryptionKey.grant(grantee, 'kms:Decrypt');
-    return grant;
+    return grantResults(grantee, this.resultsTable, this.encryptionKey, false);
+  }
+
+  /**
+   * Grants reading the result of one execution by its ARN only (the runtime's `getTrainingResultByExecution`, which the
+   * MCP `get_training_result` tool calls): `dynamodb:GetItem` on the table and `kms:Decrypt` on the key.
+   */
+  public grantReadResultsByExecution(grantee: iam.IGrantable): iam.Grant {
+    return grantResults(grantee, this.resultsTable, this.encryptionKey, true);
   }
 
   /**

@@ -154,8 +154,8 @@ export class TrainingPipeline extends TrainingPipelineBase {
   public readonly parameters: PipelineParameter[];
   /** The role SageMaker runs the pipeline as. */
   public readonly role: iam.IRole;
-  /** The underlying L1 resource. */
-  public readonly resource: sagemaker.CfnPipeline;
+  /** The AWS::SageMaker::Pipeline. */
+  public readonly cfnPipeline: sagemaker.CfnPipeline;
 
   constructor(scope: Construct, id: string, props: TrainingPipelineProps) {
     super(scope, id);
@@ -187,7 +187,7 @@ export class TrainingPipeline extends TrainingPipelineBase {
     this.role = props.role;
     this.definitionVersion = version;
     this.parameters = props.parameters ?? props.definition.parameters;
-    this.resource = new sagemaker.CfnPipeline(this, 'Resource', {
+    this.cfnPipeline = new sagemaker.CfnPipeline(this, 'Resource', {
       pipelineName: name,
       pipelineDisplayName: props.displayName,
       pipelineDescription: description,
@@ -197,9 +197,9 @@ export class TrainingPipeline extends TrainingPipelineBase {
         ? { MaxParallelExecutionSteps: props.maxParallelExecutionSteps }
         : undefined,
     });
-    Tags.of(this.resource).add(VERSION_TAG, version);
+    Tags.of(this.cfnPipeline).add(VERSION_TAG, version);
     // Create/Update validate the role can be passed and assumed: make sure its policy exists first.
-    this.resource.node.addDependency(props.role);
+    this.cfnPipeline.node.addDependency(props.role);
 
     // The literal name (not a Ref) so event patterns and grants need no dependency on the pipeline.
     this.pipelineName = name;

@@ -170,7 +170,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
   private readonly props: RealtimeEndpointProps;
   private readonly variants: Variant[] = [];
   private readonly scaledVariants = new Set<string>();
-  private readonly models = new Map<ModelSource, Map<string, string>>();
+  private readonly models = new Map<ModelSource, Map<string, { modelName: string; existing: boolean }>>();
+  private readonly existingModelVariants = new Set<string>();
   private executionRole?: iam.IRole;
   private readonly key?: kms.IKey;
 
@@ -189,6 +190,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
 
     this.executionRole = props.role;
     this.addVariantUnchecked(this.defaultVariantName, { ...props, model: props.model });
+    this.rejectCaptureWithoutModelRole(this.defaultVariantName);
 
     // KMS by default: a key when the first variant is EBS-backed (an NVMe first variant rules KmsKeyId out, whatever is
     // added later) or a capture bucket is created.
@@ -201,7 +203,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     const config = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: Lazy.any({ produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options)) }),
       kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes()) }),
-      dataCaptureConfig: props.dataCapture ? renderDataCapture(this, props.dataCapture, this.roleForModels(), this.key) : undefined,
+      // Captures are written with the models' role: the created one, or `role` (required when the models already exist).
+      dataCaptureConfig: props.dataCapture ? renderDataCapture(this, props.dataCapture, this.executionRole, this.key) : undefined,
     });
     this.endpointConfigName = config.attrEndpointConfigName;
 
@@ -255,6 +258,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     if (options.autoScaling) validateScaling(v, 'autoScaling.', options.autoScaling);
     v.throwIfInvalid();
     this.addVariantUnchecked(variantName, options);
+    this.rejectCaptureWithoutModelRole(variantName);
     if (options.autoScaling) this.autoScaleVariant(variantName, options.autoScaling);
   }
 
@@ -319,11 +323,12 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     let modelLatencyP99: cloudwatch.Alarm | undefined;
     let invocation5XXRate: cloudwatch.Alarm | undefined;
     if (options.modelLatencyP99Threshold) {
+      // Sub-millisecond thresholds are meaningful: ModelLatency is published in microseconds.
+      const thresholdMs = options.modelLatencyP99Threshold.toMilliseconds({ integral: false });
       modelLatencyP99 = new cloudwatch.Alarm(scope, 'ModelLatencyP99', {
-        alarmDescription: `p99 ModelLatency of variant ${variantName} above ${options.modelLatencyP99Threshold.toMilliseconds()} ms`,
-        // ModelLatency is published in microseconds.
+        alarmDescription: `p99 ModelLatency of variant ${variantName} above ${thresholdMs} ms`,
         metric: this.metricModelLatency({ variantName, statistic: 'p99', period }),
-        threshold: options.modelLatencyP99Threshold.toMilliseconds() * 1000,
+        threshold: thresholdMs * 1000,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
@@ -351,13 +356,27 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
-    const modelName = this.modelFor(options.model ?? this.props.model, options);
+    const { modelName, existing } = this.modelFor(options.model ?? this.props.model, options);
+    if (existing) this.existingModelVariants.add(name);
     this.variants.push({ name, options, modelName });
   }
 
+  /**
+   * SageMaker writes a variant's captures with the execution role of the model it serves. An existing model's role is
+   * not known here, so it must be given as `role` to receive the capture bucket's write grants.
+   */
+  private rejectCaptureWithoutModelRole(variantName: string): void {
+    if (!this.props.dataCapture || this.props.role || !this.existingModelVariants.has(variantName)) return;
+    new PropValidator(`RealtimeEndpoint '${this.node.id}'`)
+      .check(false, 'role', undefined,
+        `the execution role of the existing model served by variant '${variantName}' (ModelSource.fromModelName) when dataCapture is set: `
+        + 'SageMaker writes captures with that role, which is granted s3:PutObject on the capture prefix and KMS encrypt')
+      .throwIfInvalid();
+  }
+
   /** One model per (source, instance type): JumpStart sources pick images and environment by instance type. */
-  private modelFor(source: ModelSource, options: ProductionVariantOptions): string {
-    const byType = this.models.get(source) ?? new Map<string, string>();
+  private modelFor(source: ModelSource, options: ProductionVariantOptions): { modelName: string; existing: boolean } {
+    const byType = this.models.get(source) ?? new Map<string, { modelName: string; existing: boolean }>();
     this.models.set(source, byType);
     const cached = byType.get(options.instanceType.name);
     if (cached) return cached;
@@ -375,8 +394,9 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
       this.executionRole = undefined;
     }
     const { modelName } = renderModel(scope, id, config, role);
-    byType.set(options.instanceType.name, modelName);
-    return modelName;
+    const bound = { modelName, existing: config.modelName !== undefined };
+    byType.set(options.instanceType.name, bound);
+    return bound;
   }
 
   private roleForModels(): iam.IRole {
@@ -427,8 +447,9 @@ function validateAlarms(v: PropValidator, prefix: string, options: RealtimeEndpo
   v.range(`${prefix}invocation5XXRateThreshold`, options.invocation5XXRateThreshold, 0, 100, { integer: false, unit: 'percent' });
   v.atLeast(`${prefix}evaluationPeriods`, options.evaluationPeriods, 1);
   if (options.modelLatencyP99Threshold && !options.modelLatencyP99Threshold.isUnresolved()) {
-    v.check(options.modelLatencyP99Threshold.toMilliseconds({ integral: false }) > 0, `${prefix}modelLatencyP99Threshold`,
-      options.modelLatencyP99Threshold.toString(), 'a duration > 0');
+    const ms = options.modelLatencyP99Threshold.toMilliseconds({ integral: false });
+    v.check(Number.isFinite(ms) && ms >= 0.001, `${prefix}modelLatencyP99Threshold`, `${ms} ms`,
+      'at least 1 microsecond (ModelLatency is published in whole microseconds)');
   }
   v.check(options.modelLatencyP99Threshold !== undefined || options.invocation5XXRateThreshold !== undefined,
     `${prefix}modelLatencyP99Threshold/invocation5XXRateThreshold`, undefined, 'at least one threshold');

@@ -386,7 +386,7 @@ export class InferenceComponent extends InferenceComponentBase {
    */
   public readonly cfnModel?: sagemaker.CfnModel;
 
-  private scalableTarget?: appscaling.CfnScalableTarget;
+  private scaled = false;
 
   constructor(scope: Construct, id: string, props: InferenceComponentProps) {
     super(scope, id);
@@ -423,8 +423,9 @@ export class InferenceComponent extends InferenceComponentBase {
     // CFN's schema allows 0, but CreateInferenceComponent refuses it ("copy count an integer larger than 0"):
     // scaling to zero happens afterwards, through autoScale({ minCopies: 0 }).
     v.atLeast('copies', copies, 1);
-    v.range('modelDataDownloadTimeout', props.modelDataDownloadTimeout?.toSeconds(), 60, 3600, { unit: 'seconds' });
-    v.range('containerStartupHealthCheckTimeout', props.containerStartupHealthCheckTimeout?.toSeconds(), 60, 3600, { unit: 'seconds' });
+    // Non-integral so a fraction of a second reaches the validator (which names the prop) instead of Duration throwing.
+    v.range('modelDataDownloadTimeout', props.modelDataDownloadTimeout?.toSeconds({ integral: false }), 60, 3600, { unit: 'seconds' });
+    v.range('containerStartupHealthCheckTimeout', props.containerStartupHealthCheckTimeout?.toSeconds({ integral: false }), 60, 3600, { unit: 'seconds' });
 
     const requirement: CopyRequirement = {
       label: props.componentName ?? id,
@@ -502,9 +503,9 @@ export class InferenceComponent extends InferenceComponentBase {
    * "greater than" needs two failed requests in one minute, so a single MCP tool call at zero (or one retried once a
    * minute) would never wake the model.
    */
-  public autoScale(options: InferenceComponentAutoScaleOptions): appscaling.CfnScalableTarget {
+  public autoScale(options: InferenceComponentAutoScaleOptions): void {
     const v = new PropValidator(`InferenceComponent '${this.node.path}' autoScale`);
-    if (this.scalableTarget) v.add('autoScale: got a second call, expected one call per inference component (it owns a single scalable target)');
+    if (this.scaled) v.add('autoScale: got a second call, expected one call per inference component (it owns a single scalable target)');
     v.atLeast('minCopies', options.minCopies, 0);
     v.atLeast('maxCopies', options.maxCopies, 1);
     if (!Token.isUnresolved(options.minCopies) && !Token.isUnresolved(options.maxCopies)) {
@@ -518,7 +519,8 @@ export class InferenceComponent extends InferenceComponentBase {
     }
     const scaleToZero = options.minCopies === 0;
     const instanceScaling = this.endpoint.instanceScaling;
-    if (scaleToZero && instanceScaling?.minInstanceCount !== 0) {
+    // A token minInstanceCount is only known at deploy time: it may well be 0.
+    if (scaleToZero && !(instanceScaling && Token.isUnresolved(instanceScaling.minInstanceCount)) && instanceScaling?.minInstanceCount !== 0) {
       v.add(`minCopies: got 0, expected the endpoint's instanceScaling.minInstanceCount to be 0 too (got ${instanceScaling ? instanceScaling.minInstanceCount : 'no instanceScaling'}): `
         + 'zero copies only stops paying once SageMaker may also release the instances, which managed instance scaling '
         + 'with MinInstanceCount 0 allows (scale to zero is for endpoints that host inference components)');
@@ -534,7 +536,7 @@ export class InferenceComponent extends InferenceComponentBase {
       maxCapacity: options.maxCopies,
     });
     target.node.addDependency(this.cfnInferenceComponent);
-    this.scalableTarget = target;
+    this.scaled = true;
 
     const scaleOutCooldown = options.scaleOutCooldown ?? Duration.minutes(1);
     const scaleInCooldown = options.scaleInCooldown ?? Duration.minutes(5);
@@ -573,7 +575,6 @@ export class InferenceComponent extends InferenceComponentBase {
       // A CfnScalingPolicy's Ref is its ARN, the alarm action Application Auto Scaling expects.
       alarm.addAlarmAction({ bind: () => ({ alarmActionArn: fromZero.ref }) });
     }
-    return target;
   }
 }
 

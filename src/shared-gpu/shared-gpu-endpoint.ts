@@ -143,7 +143,7 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
   private readonly components: Array<{ component: InferenceComponent; requirement: CopyRequirement }> = [];
 
   constructor(scope: Construct, id: string, props: SharedGpuEndpointProps) {
-    super(scope, id);
+    super(scope, id, { physicalName: props.endpointName });
 
     this.instanceType = props.instanceType;
     this.initialInstanceCount = props.initialInstanceCount ?? 1;

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -194,6 +194,31 @@ describe('ModelData', () => {
     });
     const read = statementsOf(stack).find((s) => [s.Action].flat().includes('s3:GetObject*'));
     expect(flat(read.Resource)).toContain(':s3:::models/xgb/model.tar.gz"');
+  });
+
+  test('a .tar.gz artifact whose EULA is accepted is a Gzip S3Object ModelDataSource carrying AcceptEula', () => {
+    // GIVEN: a gated artifact (as a JumpStart model binds one); ModelDataUrl cannot carry the acceptance
+    const stack = stackIn('us-east-1');
+    const r = role(stack);
+    // WHEN
+    renderModel(stack, 'Model', {
+      imageUri: `763104351884.dkr.ecr.us-east-1.amazonaws.com/${TGI_REPO}:${TGI_TAG}`,
+      modelData: { s3Uri: 's3://jumpstart-cache-prod-us-east-1/meta/llama.tar.gz', compressed: true, acceptEula: true },
+    }, r);
+    // THEN
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::Model', {
+      PrimaryContainer: {
+        ModelDataUrl: Match.absent(),
+        ModelDataSource: {
+          S3DataSource: {
+            S3Uri: 's3://jumpstart-cache-prod-us-east-1/meta/llama.tar.gz',
+            S3DataType: 'S3Object',
+            CompressionType: 'Gzip',
+            ModelAccessConfig: { AcceptEula: true },
+          },
+        },
+      },
+    });
   });
 
   test('fails if the key is neither a .tar.gz object nor a prefix', () => {

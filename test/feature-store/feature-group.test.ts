@@ -396,6 +396,39 @@ describe('grants', () => {
     });
   });
 
+  test.each([
+    ['grantGetRecord', 'sagemaker:GetRecord'],
+    ['grantPutRecord', 'sagemaker:PutRecord'],
+  ] as const)('%s: only %s on the group, kms:Decrypt on the online key', (method, action) => {
+    // GIVEN
+    const { group, grantee, template } = withGrantee();
+    // WHEN
+    group[method](grantee);
+    // THEN: exactly one record action (no BatchGetRecord, no DeleteRecord)
+    template().hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('Tool') }],
+      PolicyDocument: {
+        Statement: [
+          { Action: action, Effect: 'Allow', Resource: arn('mcp-user-features') },
+          { Action: 'kms:Decrypt', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('UsersKey'), 'Arn'] } },
+        ],
+      },
+    });
+  });
+
+  test('grantPutRecord on an imported group without a known online key grants PutRecord only', () => {
+    // GIVEN
+    const { stack, grantee, template } = withGrantee();
+    const imported = FeatureGroup.fromFeatureGroupName(stack, 'Imported', 'orders');
+    // WHEN
+    imported.grantPutRecord(grantee);
+    // THEN
+    const statements = Object.values(template().findResources('AWS::IAM::Policy'))
+      .filter((p: any) => JSON.stringify(p.Properties.Roles).includes('Tool'))
+      .flatMap((p: any) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toEqual([{ Action: 'sagemaker:PutRecord', Effect: 'Allow', Resource: arn('orders') }]);
+  });
+
   test('a mixed-case name is granted under both spellings (ARN case unconfirmed)', () => {
     const { group, grantee, template } = withGrantee({ featureGroupName: 'UserFeatures' });
     group.grantReadOnline(grantee);

@@ -2,6 +2,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addAsyncExample } from '../../examples/async';
 import { addFeatureStoreExample } from '../../examples/feature-store';
@@ -13,7 +14,7 @@ import { AsyncEndpoint } from '../../src/async';
 import { FeatureGroup } from '../../src/feature-store';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
 import { MCP_ENV } from '../../src/mcp/contract';
-import { TrainingPipeline } from '../../src/pipelines';
+import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { parseMcpServerSpec } from '../../src/runtime/mcp-server';
 import { InferenceComponent } from '../../src/shared-gpu';
@@ -171,7 +172,6 @@ describe('grants', () => {
       pair(stack, 'sagemaker:InvokeEndpoint', endpointArn('shared-gpu')),
       pair(stack, 'sagemaker:DescribeEndpoint', endpointArn('shared-gpu')),
       pair(stack, 'sagemaker:GetRecord', groupArn),
-      pair(stack, 'sagemaker:BatchGetRecord', groupArn),
       pair(stack, 'sagemaker:StartPipelineExecution', pipelineArn),
       pair(stack, 'sagemaker:DescribePipelineExecution', `${pipelineArn}/execution/*`),
       pair(stack, 'sagemaker:ListPipelineExecutionSteps', `${pipelineArn}/execution/*`),
@@ -199,19 +199,44 @@ describe('grants', () => {
     asyncEndpoint.grantSubmit(expected);
     asyncEndpoint.grantReadResults(expected);
     asyncEndpoint.grant(expected, 'sagemaker:DescribeEndpoint');
-    featureGroup.grantReadOnline(expected);
-    featureGroup.grantWriteOnline(expected);
+    featureGroup.grantGetRecord(expected);
+    featureGroup.grantPutRecord(expected);
     pipelines.pipeline.grantStartExecution(expected);
     pipelines.pipeline.grantReadExecutions(expected);
-    pipelines.router.grantReadResults(expected);
+    pipelines.router.grantReadResultsByExecution(expected);
     const expectedPairs = policyPairs(stack, { serverFunction: { role: expected } } as unknown as McpToolServer);
     const actual = policyPairs(stack, server);
     expect(new Set(actual)).toEqual(new Set(expectedPairs));
     expect(actual.some((p) => p.includes('"*"'))).toBe(false);
+    // No tool deletes records, batch-reads features or queries results by session.
+    for (const unused of ['sagemaker:DeleteRecord', 'sagemaker:BatchGetRecord', 'dynamodb:Query']) {
+      expect(actual.filter((p) => p.startsWith(`${unused} `))).toEqual([]);
+    }
     expect(mcpExampleToolNames(server)).toEqual([
       'invoke_endpoint', 'describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'get_online_features',
       'put_feature_record', 'start_training', 'get_training_status', 'get_training_result',
     ]);
+  });
+
+  test('a router imported from another stack registers get_training_result and grants GetItem on its table only', () => {
+    // GIVEN: the router's table known by ARN (deployed by another stack or app)
+    const { stack, props } = importedStack();
+    const tableArn = 'arn:aws:dynamodb:us-east-1:123456789012:table/pipeline-results';
+    const keyArn = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    const trainingResults = PipelineEventRouter.fromPipelineEventRouterAttributes(stack, 'Router', {
+      resultsTableArn: tableArn,
+      encryptionKey: kms.Key.fromKeyArn(stack, 'ResultsKey', keyArn),
+    });
+    // WHEN
+    const server = new McpToolServer(stack, 'Mcp', { ...props, trainingResults });
+    // THEN
+    const pairs = policyPairs(stack, server);
+    expect(pairs).toContain(`dynamodb:GetItem ${JSON.stringify(tableArn)}`);
+    expect(pairs).toContain(`kms:Decrypt ${JSON.stringify(keyArn)}`);
+    expect(pairs.filter((p) => p.startsWith('dynamodb:'))).toEqual([`dynamodb:GetItem ${JSON.stringify(tableArn)}`]);
+    const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+    const spec = JSON.stringify(Object.values<any>(fn).map((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC]));
+    expect(spec).toContain('pipeline-results');
   });
 
   test('modelProvenance adds the lineage reads (ListAssociations cannot be scoped) and registers the tool', () => {
@@ -248,7 +273,7 @@ describe('grants', () => {
     });
     const pairs = policyPairs(stack, server);
     expect(pairs.map((p) => p.split(' ')[0])).toEqual([
-      'dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:GetObject', 's3:PutObject',
+      'dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject',
       'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync',
     ]);
     expect(server.toolNames).toEqual(['describe_endpoint', 'start_async_inference', 'get_async_inference_result']);

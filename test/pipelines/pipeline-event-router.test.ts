@@ -1,7 +1,9 @@
 import * as path from 'path';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { PipelineDefinition, PipelineEventRouter, PipelineExecutionStatus, TrainingPipeline } from '../../src/pipelines';
 import { RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from '../../src/pipelines/contract';
@@ -175,6 +177,78 @@ describe('PipelineEventRouter', () => {
           ],
         },
       });
+    });
+    test('grantReadResultsByExecution: GetItem on the table only (no Query, no index), kms:Decrypt', () => {
+      // GIVEN
+      const { stack } = setup();
+      const router = new PipelineEventRouter(stack, 'Router');
+      const reader = new iam.Role(stack, 'Reader', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+      // WHEN
+      router.grantReadResultsByExecution(reader);
+      // THEN
+      Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+        Roles: [{ Ref: Match.stringLikeRegexp('^Reader') }],
+        PolicyDocument: {
+          Statement: [
+            { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RouterResultsTable'), 'Arn'] } },
+            { Action: 'kms:Decrypt', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RouterKey'), 'Arn'] } },
+          ],
+        },
+      });
+    });
+
+    test('an imported router (table ARN and key) grants on that table and key, in another stack', () => {
+      // GIVEN: a router's table in another stack, known only by ARN
+      const { stack } = setup();
+      const tableArn = 'arn:aws:dynamodb:us-east-1:123456789012:table/pipeline-results';
+      const keyArn = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+      const router = PipelineEventRouter.fromPipelineEventRouterAttributes(stack, 'Router', {
+        resultsTableArn: tableArn,
+        encryptionKey: kms.Key.fromKeyArn(stack, 'Key', keyArn),
+      });
+      const reader = new iam.Role(stack, 'Reader', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+      // WHEN
+      router.grantReadResults(reader);
+      // THEN
+      expect(stack.resolve(router.resultsTable.tableName)).toBe('pipeline-results');
+      Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+        PolicyDocument: {
+          Statement: [
+            { Action: ['dynamodb:GetItem', 'dynamodb:Query'], Effect: 'Allow', Resource: [tableArn, `${tableArn}/index/BySession`] },
+            { Action: 'kms:Decrypt', Effect: 'Allow', Resource: keyArn },
+          ],
+        },
+      });
+    });
+
+    test('an imported router given a table uses the table\'s key', () => {
+      // GIVEN
+      const { stack } = setup();
+      const key = new kms.Key(stack, 'TableKey');
+      const table = dynamodb.Table.fromTableAttributes(stack, 'Table', { tableName: 'pipeline-results', encryptionKey: key });
+      // WHEN
+      const router = PipelineEventRouter.fromPipelineEventRouterAttributes(stack, 'Router', { resultsTable: table });
+      // THEN
+      expect(router.resultsTable).toBe(table);
+      expect(router.encryptionKey).toBe(key);
+    });
+
+    test.each([
+      ['neither resultsTable nor resultsTableArn is given', 'neither', /resultsTable\/resultsTableArn: got nothing, expected exactly one of them/],
+      ['both resultsTable and resultsTableArn are given', 'both', /resultsTable\/resultsTableArn: got 'both', expected exactly one of them/],
+      ['encryptionKey is unknown (a table ARN and no key)', 'no key', /encryptionKey: got nothing, expected the customer-managed key of the results table/],
+    ])('fails if %s', (_name, attrs, message) => {
+      // GIVEN
+      const { stack } = setup();
+      const key = kms.Key.fromKeyArn(stack, 'K', 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab');
+      const tableArn = 'arn:aws:dynamodb:us-east-1:123456789012:table/t';
+      const given = {
+        'neither': { encryptionKey: key },
+        'both': { resultsTableArn: tableArn, resultsTable: dynamodb.Table.fromTableName(stack, 'T', 't'), encryptionKey: key },
+        'no key': { resultsTableArn: tableArn },
+      }[attrs]!;
+      // WHEN / THEN
+      expect(() => PipelineEventRouter.fromPipelineEventRouterAttributes(stack, 'Router', given)).toThrow(message);
     });
   });
 

@@ -437,6 +437,39 @@ describe('data capture', () => {
     // WHEN / THEN
     expect(() => endpoint(stack, { dataCapture })).toThrow(message);
   });
+
+  test('fails if role is unset when dataCapture is set and the endpoint serves an existing model', () => {
+    // GIVEN
+    const stack = newStack();
+    // WHEN / THEN: SageMaker writes captures with the existing model's role, which the construct cannot grant
+    expect(() => endpoint(stack, { model: ModelSource.fromModelName('my-model'), dataCapture: {} }))
+      .toThrow(/role: got nothing, expected the execution role of the existing model served by variant 'AllTraffic' \(ModelSource.fromModelName\) when dataCapture is set/);
+  });
+
+  test('fails if role is unset when a variant added later serves an existing model and dataCapture is set', () => {
+    // GIVEN
+    const stack = newStack();
+    const ep = endpoint(stack, { instanceType: InstanceType.ML_M5_XLARGE, dataCapture: {} });
+    // WHEN / THEN
+    expect(() => ep.addVariant('Existing', { model: ModelSource.fromModelName('my-model'), instanceType: InstanceType.ML_M5_XLARGE }))
+      .toThrow(/role: got nothing, expected the execution role of the existing model served by variant 'Existing'/);
+  });
+
+  test('with an existing model, the given role (the model\'s) is granted the capture writes and no role is created', () => {
+    // GIVEN
+    const stack = newStack();
+    const modelRole = iam.Role.fromRoleArn(stack, 'ModelRole', 'arn:aws:iam::123456789012:role/my-model-role');
+    // WHEN
+    endpoint(stack, { model: ModelSource.fromModelName('my-model'), role: modelRole, dataCapture: {} });
+    // THEN
+    const t = Template.fromStack(stack);
+    t.resourceCountIs('AWS::IAM::Role', 0);
+    const policies = Object.values(t.findResources('AWS::IAM::Policy')) as any[];
+    expect(policies).toHaveLength(1);
+    expect(policies[0].Properties.Roles).toEqual(['my-model-role']);
+    const actions = policies[0].Properties.PolicyDocument.Statement.flatMap((st: any) => [st.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['s3:PutObject', 'kms:Encrypt']));
+  });
 });
 
 describe('endpoint config KMS key', () => {
@@ -680,6 +713,16 @@ describe('alarms', () => {
     });
   });
 
+  test('a sub-millisecond latency threshold is kept, in microseconds', () => {
+    // GIVEN
+    const stack = newStack();
+    const ep = endpoint(stack);
+    // WHEN
+    ep.addAlarms({ modelLatencyP99Threshold: Duration.millis(0.5) });
+    // THEN
+    Template.fromStack(stack).hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ModelLatency', Threshold: 500 });
+  });
+
   test('alarms from props cover the first variant only what is asked', () => {
     // GIVEN
     const stack = newStack();
@@ -693,6 +736,8 @@ describe('alarms', () => {
     ['no threshold is given', {}, /modelLatencyP99Threshold\/invocation5XXRateThreshold: got nothing, expected at least one threshold/],
     ['the 5xx rate is above 100', { invocation5XXRateThreshold: 150 }, /alarms.invocation5XXRateThreshold: got 150, expected a number between 0 and 100 percent/],
     ['evaluationPeriods is 0', { invocation5XXRateThreshold: 1, evaluationPeriods: 0 }, /alarms.evaluationPeriods: got 0, expected an integer >= 1/],
+    ['modelLatencyP99Threshold is below a microsecond', { modelLatencyP99Threshold: Duration.millis(0.0005) },
+      /alarms.modelLatencyP99Threshold: got '0.0005 ms', expected at least 1 microsecond/],
   ])('fails if %s', (_name, alarms, message) => {
     // GIVEN
     const stack = newStack();

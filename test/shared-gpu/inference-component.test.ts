@@ -1,4 +1,4 @@
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, CfnParameter, Duration, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
@@ -242,6 +242,19 @@ describe('InferenceComponent validation', () => {
     ].join('[\\s\\S]*')));
   });
 
+  test('fails if a startup timeout is not a whole number of seconds, naming the prop', () => {
+    // GIVEN
+    const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
+    // WHEN / THEN: 90.5 s reaches the validator instead of Duration.toSeconds throwing a message that names no prop
+    expect(() => endpoint.addInferenceComponent('Chat', {
+      model,
+      acceleratorCount: 1,
+      minMemoryMb: 1024,
+      modelDataDownloadTimeout: Duration.millis(90_500),
+      containerStartupHealthCheckTimeout: Duration.millis(120_250),
+    })).toThrow(/modelDataDownloadTimeout: got 90.5, expected an integer between 60 and 3600 seconds[\s\S]*containerStartupHealthCheckTimeout: got 120.25, expected an integer between 60 and 3600 seconds/);
+  });
+
   test('fails if maxMemoryMb is below minMemoryMb', () => {
     const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
     expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1, minMemoryMb: 2048, maxMemoryMb: 1024 }))
@@ -405,6 +418,22 @@ describe('autoScale', () => {
     const { ic } = component({ instanceScaling: { minInstanceCount: 1, maxInstanceCount: 2 } });
     expect(() => ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 }))
       .toThrow(/minCopies: got 0, expected the endpoint's instanceScaling.minInstanceCount to be 0 too \(got 1\)/);
+  });
+
+  test('scale to zero is accepted when the endpoint\'s minInstanceCount is a token (known only at deploy time)', () => {
+    // GIVEN
+    const app = new App();
+    const stack = new Stack(app, 'Stack', { env: ENV });
+    const minInstances = new CfnParameter(stack, 'MinInstances', { type: 'Number', default: 0 }).valueAsNumber;
+    const endpoint = new SharedGpuEndpoint(stack, 'Shared', {
+      instanceType: InstanceType.ML_G5_12XLARGE,
+      instanceScaling: { minInstanceCount: minInstances, maxInstanceCount: 2 },
+    });
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384 });
+    // WHEN
+    ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 });
+    // THEN
+    Template.fromStack(stack).hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 0, MaxCapacity: 2 });
   });
 
   test('fails if minCopies is 0 without managed instance scaling', () => {

@@ -6,6 +6,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { sqsRecord } from '../reliability/delivery';
 import { clientConfig, LocalService, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from '../support/local-aws';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'events');
@@ -36,28 +37,11 @@ function snsEnvelope(message: unknown, topicArn: string): string {
   });
 }
 
-function sqsRecord(body: string): SQSRecord {
-  const id = `msg-${++messageSeq}`;
-  return {
-    messageId: id,
-    receiptHandle: `rh-${id}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '1643150760000',
-      SenderId: 'AIDAEXAMPLE',
-      ApproximateFirstReceiveTimestamp: '1643150760001',
-    },
-    messageAttributes: {},
-    md5OfBody: '0',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:async-results',
-    awsRegion: 'us-east-1',
-  };
-}
+/** A first receive of `body`, as the SQS event source mapping delivers it. */
+const recordOf = (body: string): SQSRecord => sqsRecord({ messageId: `msg-${++messageSeq}`, body });
 
 const event = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
-const fromTopic = (message: unknown, topic = SUCCESS_TOPIC) => sqsRecord(snsEnvelope(message, topic));
+const fromTopic = (message: unknown, topic = SUCCESS_TOPIC) => recordOf(snsEnvelope(message, topic));
 
 async function item(id: string) {
   return (await ddb.send(new GetItemCommand({ TableName: TABLE, Key: { inferenceId: { S: id } }, ConsistentRead: true }))).Item;
@@ -194,8 +178,8 @@ test('a newer event replaces an older one', async () => {
 
 describe('malformed messages go to the DLQ (batch item failures), not into the table', () => {
   test.each([
-    ['a body that is not JSON', () => sqsRecord('not json')],
-    ['a raw (un-enveloped) notification', () => sqsRecord(JSON.stringify(success))],
+    ['a body that is not JSON', () => recordOf('not json')],
+    ['a raw (un-enveloped) notification', () => recordOf(JSON.stringify(success))],
     ['an SNS Message that is not JSON', () => fromTopic('{oops')],
     ['a notification without inferenceId', () => fromTopic({ ...success, inferenceId: undefined })],
     ['a notification without eventTime', () => fromTopic({ ...success, inferenceId: 'no-time', eventTime: undefined })],

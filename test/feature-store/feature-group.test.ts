@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import { MCP_USER_FEATURES } from './fixtures';
 import {
   Feature,
   FeatureGroup,
@@ -140,17 +141,7 @@ describe('defaults', () => {
   test('the schema for the runtime lists every feature with its declared type', () => {
     const { group, stack } = setup();
     const schema = parseFeatureGroupSchema(stack.resolve(group.schemaJson));
-    expect(schema).toEqual({
-      featureGroupName: 'mcp-user-features',
-      recordIdentifier: 'user_id',
-      eventTime: 'event_time',
-      features: [
-        { name: 'user_id', type: 'String' },
-        { name: 'event_time', type: 'String' },
-        { name: 'tool_calls_last_7d', type: 'Integral' },
-        { name: 'error_rate_last_24h', type: 'Fractional' },
-      ],
-    });
+    expect(schema).toEqual(MCP_USER_FEATURES);
     expect(group.schema).toEqual(schema);
   });
 

@@ -1,4 +1,5 @@
 import { PutRecordCommand, SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { MCP_USER_FEATURES_WITH_CATEGORY } from './fixtures';
 import {
   batchGetFeatures,
   buildPutRecord,
@@ -18,18 +19,7 @@ import {
 } from '../../src/runtime/features';
 import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
 
-const users: FeatureGroupSchema = {
-  featureGroupName: 'mcp-user-features',
-  recordIdentifier: 'user_id',
-  eventTime: 'event_time',
-  features: [
-    { name: 'user_id', type: 'String' },
-    { name: 'event_time', type: 'String' },
-    { name: 'tool_calls_last_7d', type: 'Integral' },
-    { name: 'error_rate_last_24h', type: 'Fractional' },
-    { name: 'preferred_tool_category', type: 'String' },
-  ],
-};
+const users = MCP_USER_FEATURES_WITH_CATEGORY;
 const tools: FeatureGroupSchema = {
   featureGroupName: 'mcp-tool-features',
   recordIdentifier: 'tool_id',

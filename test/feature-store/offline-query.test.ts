@@ -1,22 +1,12 @@
 import { AthenaClient } from '@aws-sdk/client-athena';
 import { DuckDBConnection } from '@duckdb/node-api';
 import { decodeAthenaLiteral, LocalAthena, openFixture, runInDuckDb, startLocalAthena } from './athena-duckdb';
+import { MCP_USER_FEATURES_WITH_CATEGORY } from './fixtures';
 import { FeatureGroupSchema } from '../../src/feature-store/contract';
 import { FeatureValueError } from '../../src/runtime/features';
 import { athenaLiteral, buildOfflineQuery, OfflineQueryError, runOfflineQuery } from '../../src/runtime/offline-query';
 
-const schema: FeatureGroupSchema = {
-  featureGroupName: 'mcp-user-features',
-  recordIdentifier: 'user_id',
-  eventTime: 'event_time',
-  features: [
-    { name: 'user_id', type: 'String' },
-    { name: 'event_time', type: 'String' },
-    { name: 'tool_calls_last_7d', type: 'Integral' },
-    { name: 'error_rate_last_24h', type: 'Fractional' },
-    { name: 'preferred_tool_category', type: 'String' },
-  ],
-};
+const schema = MCP_USER_FEATURES_WITH_CATEGORY;
 const table = { schema, database: 'sagemaker_featurestore', table: 'mcp_user_features' };
 
 let db: { connection: DuckDBConnection; close(): void };

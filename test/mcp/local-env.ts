@@ -5,6 +5,7 @@
 import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { SageMakerMcpServerConfig } from '../../src/runtime/mcp-server';
+import { userKeyedSchema } from '../feature-store/fixtures';
 import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
 import { clientConfig, LOCAL_CREDENTIALS, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
@@ -13,17 +14,7 @@ import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/
 export const BUCKET = 'mcp-async-bucket';
 export const JOB_TABLE = 'mcp-async-jobs';
 export const RESULTS_TABLE = 'mcp-training-results';
-export const USERS_SCHEMA = {
-  featureGroupName: 'users',
-  recordIdentifier: 'user_id',
-  eventTime: 'event_time',
-  features: [
-    { name: 'user_id', type: 'String' },
-    { name: 'event_time', type: 'String' },
-    { name: 'calls', type: 'Integral' },
-    { name: 'score', type: 'Fractional' },
-  ],
-};
+export const USERS_SCHEMA = userKeyedSchema('users', { name: 'calls', type: 'Integral' }, { name: 'score', type: 'Fractional' });
 
 export interface LocalEnv {
   readonly runtime: SageMakerRuntimeServer;

@@ -18,16 +18,12 @@ import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { parseMcpServerSpec } from '../../src/runtime/mcp-server';
 import { InferenceComponent } from '../../src/shared-gpu';
+import { userKeyedSchema } from '../feature-store/fixtures';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
-const USERS = {
-  featureGroupName: 'users',
-  recordIdentifier: 'user_id',
-  eventTime: 'event_time',
-  features: [{ name: 'user_id', type: 'String' }, { name: 'event_time', type: 'String' }, { name: 'calls', type: 'Integral' }],
-};
+const USERS = userKeyedSchema('users', { name: 'calls', type: 'Integral' });
 
 function importedStack() {
   const app = new App();

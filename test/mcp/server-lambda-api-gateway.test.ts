@@ -5,16 +5,13 @@
  * through a stand-in REST API (node:http turning each request into a payload-1.0 event the way API Gateway does:
  * header names as sent, `multiValueHeaders`, the stage in `requestContext.path` only).
  */
-import { createServer, IncomingMessage, Server } from 'http';
-import { AddressInfo } from 'net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { IncomingMessage } from 'http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, LambdaFunctionURLEvent } from 'aws-lambda';
+import { useBundledServerLambda } from './bundled-server-lambda';
 import apiEvent from './fixtures/api-gateway-proxy-event.json';
 import urlEvent from './fixtures/function-url-event.json';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from '../../src/mcp/api-gateway-event';
-import { MCP_ENV } from '../../src/mcp/contract';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { ok, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
+import { ok } from '../support/sagemaker-runtime-server';
 
 const fixture = apiEvent as unknown as APIGatewayProxyEvent;
 
@@ -101,13 +98,6 @@ describe('API Gateway REST proxy event <-> web Request/Response', () => {
 });
 
 describe('bundled server.lambda behind API Gateway (REST, Lambda proxy)', () => {
-  let runtime: SageMakerRuntimeServer;
-  let http: Server;
-  let client: Client;
-  let handler: (e: APIGatewayProxyEvent | LambdaFunctionURLEvent) => Promise<any>;
-  const saved = { ...process.env };
-  const events: APIGatewayProxyEvent[] = [];
-
   /** What API Gateway hands the function for a request to https://<api>/prod/mcp. */
   async function toEvent(req: IncomingMessage): Promise<APIGatewayProxyEvent> {
     const chunks: Buffer[] = [];
@@ -141,45 +131,23 @@ describe('bundled server.lambda behind API Gateway (REST, Lambda proxy)', () => 
     };
   }
 
-  beforeAll(async () => {
-    runtime = await startSageMakerRuntimeServer();
-    Object.assign(process.env, {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: runtime.endpoint,
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 'churn-xgb', description: 'churn model' }] }),
-      [MCP_ENV.HANDLE_KEY]: 'k',
-    });
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    handler = require('../../assets/mcp/server.lambda/index.js').handler;
-    http = createServer(async (req, res) => {
-      const e = await toEvent(req);
-      events.push(e);
-      const result: APIGatewayProxyResult = await handler(e);
+  const server = useBundledServerLambda<APIGatewayProxyEvent, any>({
+    clientName: 'api-gateway-test',
+    mcpPath: '/prod/mcp',
+    toEvent,
+    writeResult: (result: APIGatewayProxyResult, res) => {
       // The v1 result shape: headers, plus multiValueHeaders, which API Gateway merges in.
       const out: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
       for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) out[k] = v.map(String);
       delete out.connection;
       res.writeHead(result.statusCode, out);
       res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
-    client = new Client({ name: 'api-gateway-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/prod/mcp`)));
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await new Promise<void>((resolve) => http?.close(() => resolve()));
-    await runtime?.stop();
-    process.env = saved;
+    },
   });
 
   test('the documented event shape with a tools/list body returns the tools in a payload-1.0 result', async () => {
     // WHEN
-    const result: APIGatewayProxyResult = await handler(fixture);
+    const result: APIGatewayProxyResult = await server.handler(fixture);
     // THEN
     expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: false });
     expect((result as any).cookies).toBeUndefined();
@@ -189,32 +157,32 @@ describe('bundled server.lambda behind API Gateway (REST, Lambda proxy)', () => 
   });
 
   test('a base64-encoded body (a binary media type on the API) is decoded the same way', async () => {
-    const result: APIGatewayProxyResult = await handler({ ...fixture, body: Buffer.from(fixture.body!).toString('base64'), isBase64Encoded: true });
+    const result: APIGatewayProxyResult = await server.handler({ ...fixture, body: Buffer.from(fixture.body!).toString('base64'), isBase64Encoded: true });
     expect(rpcMessage(result).result.tools).toHaveLength(2);
   });
 
   test('GET answers 405 (stateless: no standalone stream) in the payload-1.0 shape', async () => {
-    const result: APIGatewayProxyResult = await handler({ ...fixture, httpMethod: 'GET', body: null });
+    const result: APIGatewayProxyResult = await server.handler({ ...fixture, httpMethod: 'GET', body: null });
     expect(result.statusCode).toBe(405);
     expect(typeof result.body).toBe('string');
   });
 
   test('a real MCP client lists and calls tools through the stand-in REST API', async () => {
     // GIVEN
-    runtime.script('churn-xgb', ok({ probability: 0.9 }));
+    server.runtime.script('churn-xgb', ok({ probability: 0.9 }));
     // WHEN
-    const { tools } = await client.listTools();
-    const called = await client.callTool({ name: 'invoke_endpoint', arguments: { endpointName: 'churn-xgb', payload: { format: 'json', data: { f: [1, 2] } } } });
+    const { tools } = await server.client.listTools();
+    const called = await server.client.callTool({ name: 'invoke_endpoint', arguments: { endpointName: 'churn-xgb', payload: { format: 'json', data: { f: [1, 2] } } } });
     // THEN
     expect(tools.map((t) => t.name)).toEqual(['invoke_endpoint', 'describe_endpoint']);
     expect(called.structuredContent).toMatchObject({ json: { probability: 0.9 } });
-    expect(runtime.requestsFor('churn-xgb')[0].bodyText).toBe('{"f":[1,2]}');
-    expect(events.length).toBeGreaterThan(1);
-    expect(events.every((e) => e.path === '/mcp' && e.requestContext.path === '/prod/mcp')).toBe(true);
+    expect(server.runtime.requestsFor('churn-xgb')[0].bodyText).toBe('{"f":[1,2]}');
+    expect(server.events.length).toBeGreaterThan(1);
+    expect(server.events.every((e) => e.path === '/mcp' && e.requestContext.path === '/prod/mcp')).toBe(true);
   });
 
   test('function URL events still get payload-2.0 results from the same handler', async () => {
-    const result = await handler({ ...(urlEvent as unknown as LambdaFunctionURLEvent), body: fixture.body! });
+    const result = await server.handler({ ...(urlEvent as unknown as LambdaFunctionURLEvent), body: fixture.body! });
     expect(result.statusCode).toBe(200);
     expect(rpcMessage(result).result.tools).toHaveLength(2);
     expect(result.multiValueHeaders).toBeUndefined();

@@ -4,15 +4,13 @@
  * talks to it. Configuration comes from the env vars the construct sets; AWS endpoints from the SDK's standard
  * AWS_ENDPOINT_URL_<SERVICE> variables.
  */
-import { createServer, IncomingMessage, Server } from 'http';
-import { AddressInfo } from 'net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { IncomingMessage } from 'http';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
+import { useBundledServerLambda } from './bundled-server-lambda';
 import event from './fixtures/function-url-event.json';
 import { MCP_ENV } from '../../src/mcp/contract';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from '../../src/mcp/function-url';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { fail, ok, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
+import { fail, ok } from '../support/sagemaker-runtime-server';
 
 const fixture = event as unknown as LambdaFunctionURLEvent;
 
@@ -52,13 +50,6 @@ describe('function URL event <-> web Request/Response', () => {
 });
 
 describe('bundled server.lambda behind a function URL', () => {
-  let runtime: SageMakerRuntimeServer;
-  let http: Server;
-  let client: Client;
-  let handler: (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2>;
-  const saved = { ...process.env };
-  const events: LambdaFunctionURLEvent[] = [];
-
   async function toEvent(req: IncomingMessage): Promise<LambdaFunctionURLEvent> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -79,60 +70,38 @@ describe('bundled server.lambda behind a function URL', () => {
     };
   }
 
-  beforeAll(async () => {
-    runtime = await startSageMakerRuntimeServer();
-    Object.assign(process.env, {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: runtime.endpoint,
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 'churn-xgb', description: 'churn model' }] }),
-      [MCP_ENV.HANDLE_KEY]: 'k',
-    });
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    handler = require('../../assets/mcp/server.lambda/index.js').handler;
-    http = createServer(async (req, res) => {
-      const e = await toEvent(req);
-      events.push(e);
-      const result = await handler(e);
+  const server = useBundledServerLambda<LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2>({
+    clientName: 'lambda-test',
+    mcpPath: '/mcp',
+    toEvent,
+    writeResult: (result, res) => {
       res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
       res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body);
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
-    client = new Client({ name: 'lambda-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await new Promise<void>((resolve) => http?.close(() => resolve()));
-    await runtime?.stop();
-    process.env = saved;
+    },
   });
 
   test('lists the tools of the spec in MCP_SERVER_SPEC', async () => {
-    expect(client.getProtocolEra()).toBe('modern');
-    const { tools } = await client.listTools();
+    expect(server.client.getProtocolEra()).toBe('modern');
+    const { tools } = await server.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['invoke_endpoint', 'describe_endpoint']);
-    expect(events.length).toBeGreaterThan(0);
+    expect(server.events.length).toBeGreaterThan(0);
   });
 
   test('calls invoke_endpoint through the Lambda handler; a ModelError comes back as a tool error', async () => {
     // GIVEN
-    runtime.script('churn-xgb', ok({ probability: 0.9 }), fail('ModelError', { originalStatusCode: 415 }));
+    server.runtime.script('churn-xgb', ok({ probability: 0.9 }), fail('ModelError', { originalStatusCode: 415 }));
     // WHEN
-    const good = await client.callTool({ name: 'invoke_endpoint', arguments: { endpointName: 'churn-xgb', payload: { format: 'json', data: { f: [1, 2] } } } });
-    const bad = await client.callTool({ name: 'invoke_endpoint', arguments: { endpointName: 'churn-xgb', payload: { format: 'json', data: {} } } });
+    const good = await server.client.callTool({ name: 'invoke_endpoint', arguments: { endpointName: 'churn-xgb', payload: { format: 'json', data: { f: [1, 2] } } } });
+    const bad = await server.client.callTool({ name: 'invoke_endpoint', arguments: { endpointName: 'churn-xgb', payload: { format: 'json', data: {} } } });
     // THEN
     expect(good.structuredContent).toMatchObject({ json: { probability: 0.9 } });
     expect(bad).toMatchObject({ isError: true, structuredContent: { errorName: 'ModelInvocationError', retryable: false, originalStatusCode: 415 } });
-    expect(runtime.requestsFor('churn-xgb')[0].bodyText).toBe('{"f":[1,2]}');
+    expect(server.runtime.requestsFor('churn-xgb')[0].bodyText).toBe('{"f":[1,2]}');
   });
 
   test('a missing spec fails the invocation (the Errors alarm sees it) instead of answering', async () => {
     // GIVEN a cold container without the spec
-    let fresh: typeof handler | undefined;
+    let fresh: typeof server.handler | undefined;
     jest.isolateModules(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       fresh = require('../../assets/mcp/server.lambda/index.js').handler;

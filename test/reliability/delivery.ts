@@ -42,7 +42,8 @@ export interface DeliveryReport<T> {
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function sqsRecord(message: SqsMessage, receiveCount: number): SQSRecord {
+/** The record an SQS event source mapping hands Lambda for `message` on its `receiveCount`-th receive. */
+export function sqsRecord(message: SqsMessage, receiveCount = 1): SQSRecord {
   return {
     messageId: message.messageId,
     receiptHandle: `rh-${message.messageId}-${receiveCount}`,

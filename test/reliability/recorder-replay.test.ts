@@ -8,14 +8,13 @@
  * the worst case for loss. At the end every distinct input is accounted for: recorded (the item holds it or a newer
  * event for the same inference that was also acknowledged) or dead-lettered. Lost = 0, and no final status regressed.
  */
-import { existsSync } from 'fs';
 import { join } from 'path';
-import { CreateTableCommand, DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DeliveryReport, deliverViaSqs, shuffle, SqsMessage } from './delivery';
+import { scanTable, useReplayEnv } from './replay-env';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from '../../src/async/contract';
-import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '../support/local-aws';
-import { seededRandom, startThrottlingProxy, ThrottlingProxy } from '../support/throttling-proxy';
+import { seededRandom } from '../support/throttling-proxy';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'async', 'result-recorder.lambda', 'index.js');
 const TABLE = 'async-jobs-replay';
@@ -37,11 +36,26 @@ interface Input {
 }
 
 const random = seededRandom(20261129);
-let dynalite: LocalService;
-let proxy: ThrottlingProxy;
-let ddb: DynamoDBClient;
-let handler: (event: SQSEvent) => Promise<SQSBatchResponse>;
-const savedEnv = { ...process.env };
+type Recorder = (event: SQSEvent) => Promise<SQSBatchResponse>;
+const local = useReplayEnv<Recorder>({
+  bundle: BUNDLE,
+  proxySeed: 7,
+  createTables: async (ddb) => {
+    for (const tableName of [TABLE, CONTROL_TABLE]) {
+      await ddb.send(new CreateTableCommand({
+        TableName: tableName,
+        KeySchema: [{ AttributeName: JOB_ATTRIBUTES.INFERENCE_ID, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: JOB_ATTRIBUTES.INFERENCE_ID, AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      }));
+    }
+  },
+  handlerEnv: {
+    [ASYNC_ENV.JOB_TABLE_NAME]: TABLE,
+    [ASYNC_ENV.JOB_RETENTION_SECONDS]: String(30 * 86400),
+  },
+});
+const jobsIn = (tableName: string) => scanTable(local.ddb, tableName, JOB_ATTRIBUTES.INFERENCE_ID);
 
 function envelope(snsMessageId: string, message: string, topicArn: string): string {
   return JSON.stringify({
@@ -111,47 +125,6 @@ function buildInputs(): Input[] {
   return inputs;
 }
 
-beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run \`npx projen bundle\` first`);
-  dynalite = await startDynalite();
-  ddb = new DynamoDBClient(clientConfig(dynalite));
-  for (const tableName of [TABLE, CONTROL_TABLE]) {
-    await ddb.send(new CreateTableCommand({
-      TableName: tableName,
-      KeySchema: [{ AttributeName: JOB_ATTRIBUTES.INFERENCE_ID, KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: JOB_ATTRIBUTES.INFERENCE_ID, AttributeType: 'S' }],
-      BillingMode: 'PAY_PER_REQUEST',
-    }));
-  }
-  proxy = await startThrottlingProxy(dynalite.endpoint, { fraction: 0, random: seededRandom(7) });
-  Object.assign(process.env, {
-    [ASYNC_ENV.JOB_TABLE_NAME]: TABLE,
-    [ASYNC_ENV.JOB_RETENTION_SECONDS]: String(30 * 86400),
-    AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint,
-    AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_MAX_ATTEMPTS: '1',
-  });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  handler = require(BUNDLE).handler;
-});
-
-afterAll(async () => {
-  process.env = savedEnv;
-  ddb?.destroy();
-  await proxy?.stop();
-  await dynalite?.stop();
-});
-
-async function scanTable(tableName: string): Promise<Map<string, Record<string, AttributeValue>>> {
-  const items = new Map<string, Record<string, AttributeValue>>();
-  for await (const page of paginateScan({ client: ddb }, { TableName: tableName, ConsistentRead: true })) {
-    for (const item of page.Items ?? []) items.set(item[JOB_ATTRIBUTES.INFERENCE_ID].S!, item);
-  }
-  return items;
-}
-
 interface Accounting {
   readonly inTable: number;
   readonly inDlq: number;
@@ -206,31 +179,24 @@ function withDuplicates(inputs: Input[], total: number): Array<SqsMessage & { in
   return deliveries;
 }
 
-async function replay(deliveries: Array<SqsMessage & { input: Input }>, recorder: typeof handler): Promise<DeliveryReport<SqsMessage>> {
-  // The handler's per-message logs are muted.
-  const mute = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-  proxy.setFraction(THROTTLE_FRACTION);
-  try {
-    return await deliverViaSqs(shuffle(deliveries, random), recorder, { batchSize: 10, maxReceiveCount: MAX_RECEIVE_COUNT, concurrency: 4 });
-  } finally {
-    proxy.setFraction(0);
-    mute.mockRestore();
-  }
+async function replay(deliveries: Array<SqsMessage & { input: Input }>, recorder: Recorder): Promise<DeliveryReport<SqsMessage>> {
+  return local.underThrottling(THROTTLE_FRACTION, () =>
+    deliverViaSqs(shuffle(deliveries, random), recorder, { batchSize: 10, maxReceiveCount: MAX_RECEIVE_COUNT, concurrency: 4 }));
 }
 
 test('1,000 deliveries with duplicates, reordering, malformed messages and DynamoDB throttling: every input is recorded or dead-lettered', async () => {
   // GIVEN distinct inputs duplicated up to 1,000 SQS messages, shuffled
   const inputs = buildInputs();
   const deliveries = withDuplicates(inputs, TOTAL_DELIVERIES);
-  const throttledBefore = proxy.stats().throttled;
+  const throttledBefore = local.proxy.stats().throttled;
 
   // WHEN they are delivered through the simulated SQS event source mapping
-  const report = await replay(deliveries, handler);
-  const result = account(inputs, deliveries, report, await scanTable(TABLE));
+  const report = await replay(deliveries, local.handler);
+  const result = account(inputs, deliveries, report, await jobsIn(TABLE));
 
   // THEN every distinct input is in the table or the DLQ, and no status regressed
   const malformed = inputs.filter((i) => !i.job);
-  const throttled = proxy.stats().throttled - throttledBefore;
+  const throttled = local.proxy.stats().throttled - throttledBefore;
   // eslint-disable-next-line no-console
   console.log(`[replay] result-recorder (bundled, SQS batches of 10, maxReceiveCount ${MAX_RECEIVE_COUNT}): ${TOTAL_DELIVERIES} deliveries = `
     + `${inputs.length} distinct inputs (${malformed.length} malformed) + ${TOTAL_DELIVERIES - inputs.length} duplicates; `
@@ -247,7 +213,7 @@ test('1,000 deliveries with duplicates, reordering, malformed messages and Dynam
     expect(result.deadLettered.has(input)).toBe(true);
   }
   // Items exist only for inferences with an acknowledged notification.
-  expect([...(await scanTable(TABLE)).keys()].sort()).toEqual(result.expectedIds);
+  expect([...(await jobsIn(TABLE)).keys()].sort()).toEqual(result.expectedIds);
   // The faults were really injected.
   expect(throttled).toBeGreaterThan(100);
   expect(report.redeliveries).toBeGreaterThan(100);
@@ -258,14 +224,14 @@ test('the accounting catches a recorder that acknowledges what it failed to writ
   // GIVEN a wrapper that swallows the bundled recorder's batch item failures, writing to a table of its own
   process.env[ASYNC_ENV.JOB_TABLE_NAME] = CONTROL_TABLE;
   const lossy = async (event: SQSEvent) => {
-    await handler(event);
+    await local.handler(event);
     return { batchItemFailures: [] };
   };
   const inputs = buildInputs().filter((i) => i.job).slice(0, 150);
   const deliveries = withDuplicates(inputs, 200);
   // WHEN
   const report = await replay(deliveries, lossy);
-  const result = account(inputs, deliveries, report, await scanTable(CONTROL_TABLE));
+  const result = account(inputs, deliveries, report, await jobsIn(CONTROL_TABLE));
   process.env[ASYNC_ENV.JOB_TABLE_NAME] = TABLE;
   // THEN inputs whose every delivery was throttled are reported lost
   expect(report.deadLettered).toEqual([]);

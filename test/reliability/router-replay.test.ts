@@ -10,12 +10,12 @@
  * higher-ranked / newer status that was also acknowledged; a failed step is held unless an earlier failure is) or
  * dead-lettered. Lost = 0, and each item holds the status that the newest, highest-ranked acknowledged event implies.
  */
-import { existsSync } from 'fs';
 import { join } from 'path';
-import { CreateTableCommand, DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { DeliveryReport, deliverViaEventBridgeAsync, shuffle } from './delivery';
+import { scanTable, useReplayEnv } from './replay-env';
 import { PipelineEventRouter } from '../../src/pipelines';
 import {
   PIPELINE_EXECUTION_DETAIL_TYPE,
@@ -26,8 +26,7 @@ import {
   RESULTS_TABLE_ENV,
   statusRank,
 } from '../../src/pipelines/contract';
-import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '../support/local-aws';
-import { seededRandom, startThrottlingProxy, ThrottlingProxy } from '../support/throttling-proxy';
+import { seededRandom } from '../support/throttling-proxy';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'pipelines', 'pipeline-router.lambda', 'index.js');
 const TABLE = 'pipeline-results-replay';
@@ -49,11 +48,6 @@ interface Input {
 }
 
 const random = seededRandom(424242);
-let dynalite: LocalService;
-let proxy: ThrottlingProxy;
-let ddb: DynamoDBClient;
-let handler: (event: unknown) => Promise<unknown>;
-const savedEnv = { ...process.env };
 let eventSeq = 0;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -159,7 +153,7 @@ function buildInputs(): Input[] {
 
 /** The table exactly as the construct declares it (key schema and the session index). */
 let tableProps: any;
-async function createTable(tableName: string): Promise<void> {
+async function createTable(ddb: DynamoDBClient, tableName: string): Promise<void> {
   if (!tableProps) {
     const stack = new Stack(new App(), 'S');
     new PipelineEventRouter(stack, 'Router');
@@ -175,40 +169,19 @@ async function createTable(tableName: string): Promise<void> {
   }));
 }
 
-beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run \`npx projen bundle\` first`);
-  dynalite = await startDynalite();
-  ddb = new DynamoDBClient(clientConfig(dynalite));
-  await createTable(TABLE);
-  await createTable(CONTROL_TABLE);
-  proxy = await startThrottlingProxy(dynalite.endpoint, { fraction: 0, random: seededRandom(11) });
-  Object.assign(process.env, {
+const local = useReplayEnv<(event: unknown) => Promise<unknown>>({
+  bundle: BUNDLE,
+  proxySeed: 11,
+  createTables: async (ddb) => {
+    await createTable(ddb, TABLE);
+    await createTable(ddb, CONTROL_TABLE);
+  },
+  handlerEnv: {
     [RESULTS_TABLE_ENV]: TABLE,
     [RESULT_TTL_DAYS_ENV]: '30',
-    AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint,
-    AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_MAX_ATTEMPTS: '1',
-  });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  handler = require(BUNDLE).handler;
+  },
 });
-
-afterAll(async () => {
-  process.env = savedEnv;
-  ddb?.destroy();
-  await proxy?.stop();
-  await dynalite?.stop();
-});
-
-async function scanTable(tableName: string): Promise<Map<string, Record<string, AttributeValue>>> {
-  const items = new Map<string, Record<string, AttributeValue>>();
-  for await (const page of paginateScan({ client: ddb }, { TableName: tableName, ConsistentRead: true })) {
-    for (const item of page.Items ?? []) items.set(item[RESULTS_PARTITION_KEY].S!, item);
-  }
-  return items;
-}
+const resultsIn = (tableName: string) => scanTable(local.ddb, tableName, RESULTS_PARTITION_KEY);
 
 /** Status order of the router: higher rank wins, then the later event time. */
 function newer(a: { status: PipelineExecutionStatusValue; time: string }, b: { status: PipelineExecutionStatusValue; time: string }): boolean {
@@ -279,33 +252,27 @@ function withDuplicates(inputs: Input[], total: number): Input[] {
 }
 
 async function replay(deliveries: Input[], router: (event: unknown) => Promise<unknown>): Promise<DeliveryReport<Input>> {
-  const mute = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-  proxy.setFraction(THROTTLE_FRACTION);
-  try {
-    // The handler gets the event; the report keeps the Input wrapper so each delivery maps back to its distinct input.
-    return await deliverViaEventBridgeAsync(shuffle(deliveries, random), (input) => router(input.event), {
+  // The handler gets the event; the report keeps the Input wrapper so each delivery maps back to its distinct input.
+  return local.underThrottling(THROTTLE_FRACTION, () =>
+    deliverViaEventBridgeAsync(shuffle(deliveries, random), (input) => router(input.event), {
       retryAttempts: RETRY_ATTEMPTS,
       concurrency: 4,
-    });
-  } finally {
-    proxy.setFraction(0);
-    mute.mockRestore();
-  }
+    }));
 }
 
 test('1,000 deliveries with duplicates, reordering, malformed events and DynamoDB throttling: every event is recorded or dead-lettered', async () => {
   // GIVEN distinct events duplicated up to 1,000 deliveries (EventBridge delivers at least once), shuffled
   const inputs = buildInputs();
   const deliveries = withDuplicates(inputs, TOTAL_DELIVERIES);
-  const throttledBefore = proxy.stats().throttled;
+  const throttledBefore = local.proxy.stats().throttled;
 
   // WHEN EventBridge invokes the bundled router asynchronously for each
-  const report = await replay(deliveries, handler);
-  const result = account(inputs, report, await scanTable(TABLE));
+  const report = await replay(deliveries, local.handler);
+  const result = account(inputs, report, await resultsIn(TABLE));
 
   // THEN
   const malformed = inputs.filter((i) => !i.execution && !i.step);
-  const throttled = proxy.stats().throttled - throttledBefore;
+  const throttled = local.proxy.stats().throttled - throttledBefore;
   // eslint-disable-next-line no-console
   console.log(`[replay] pipeline-router (bundled, EventBridge async, ${RETRY_ATTEMPTS} retries): ${TOTAL_DELIVERIES} deliveries = `
     + `${inputs.length} distinct events (${malformed.length} malformed) + ${TOTAL_DELIVERIES - inputs.length} duplicates; `
@@ -328,11 +295,11 @@ test('1,000 deliveries with duplicates, reordering, malformed events and DynamoD
 test('the accounting catches a router that swallows its errors (negative control)', async () => {
   // GIVEN a wrapper that reports success whatever the bundled router threw, writing to a table of its own
   process.env[RESULTS_TABLE_ENV] = CONTROL_TABLE;
-  const lossy = async (event: unknown) => handler(event).catch(() => undefined);
+  const lossy = async (event: unknown) => local.handler(event).catch(() => undefined);
   const inputs = buildInputs().filter((i) => i.execution).slice(0, 200);
   // WHEN
   const report = await replay(withDuplicates(inputs, 250), lossy);
-  const result = account(inputs, report, await scanTable(CONTROL_TABLE));
+  const result = account(inputs, report, await resultsIn(CONTROL_TABLE));
   process.env[RESULTS_TABLE_ENV] = TABLE;
   // THEN events whose only delivery was throttled are reported lost
   expect(report.deadLettered).toEqual([]);

@@ -28,21 +28,22 @@ function sharedEndpoint(): { llama: InferenceComponent; mistral: InferenceCompon
   return { llama, mistral };
 }
 
-describe('invokeEndpoint with inferenceComponentName (real SDK client, local runtime)', () => {
-  let sm: SageMakerRuntimeServer;
-  let client: SageMakerRuntimeClient;
-  let components: ReturnType<typeof sharedEndpoint>;
-  beforeAll(async () => {
-    sm = await start();
-    client = createRuntimeClient(sm.clientConfig({ retry: { maxAttempts: 1 } }));
-    components = sharedEndpoint();
-  });
-  afterAll(async () => {
-    client.destroy();
-    await sm.stop();
-  });
-  beforeEach(() => sm.clear());
+// One local runtime for the file (a real SDK client, no retries), forgotten before each test.
+let sm: SageMakerRuntimeServer;
+let client: SageMakerRuntimeClient;
+let components: ReturnType<typeof sharedEndpoint>;
+beforeAll(async () => {
+  sm = await start();
+  client = createRuntimeClient(sm.clientConfig({ retry: { maxAttempts: 1 } }));
+  components = sharedEndpoint();
+});
+afterAll(async () => {
+  client.destroy();
+  await sm.stop();
+});
+beforeEach(() => sm.clear());
 
+describe('invokeEndpoint with inferenceComponentName (real SDK client, local runtime)', () => {
   test('sends X-Amzn-SageMaker-Inference-Component with the component name', async () => {
     // GIVEN
     sm.script(ENDPOINT, ok({ choices: [{ message: { role: 'assistant', content: 'hi' } }] }));
@@ -83,19 +84,6 @@ describe('invokeEndpoint with inferenceComponentName (real SDK client, local run
 });
 
 describe('JumpStart payload builders follow the component model\'s family', () => {
-  let sm: SageMakerRuntimeServer;
-  let client: SageMakerRuntimeClient;
-  let components: ReturnType<typeof sharedEndpoint>;
-  beforeAll(async () => {
-    sm = await start();
-    client = createRuntimeClient(sm.clientConfig({ retry: { maxAttempts: 1 } }));
-    components = sharedEndpoint();
-  });
-  afterAll(async () => {
-    client.destroy();
-    await sm.stop();
-  });
-
   test('each component carries the family its JumpStart model id implies', () => {
     expect(components.llama.modelFamily).toBe('llama3');
     expect(components.llama.modelFamily).toBe(familyOfModelId('meta-textgeneration-llama-3-70b-instruct'));

@@ -1,0 +1,77 @@
+/**
+ * The bundled MCP server handler (assets/mcp/server.lambda, after `npx projen bundle`) configured through the env vars
+ * the construct sets (AWS endpoints through the SDK's standard AWS_ENDPOINT_URL_<SERVICE>), serving one
+ * `churn-xgb` real-time endpoint from a local SageMaker runtime, behind a node:http stand-in for its front door
+ * (function URL or API Gateway) that a real MCP client is connected to.
+ *
+ * `useBundledServerLambda` registers the `beforeAll`/`afterAll` of the enclosing describe block; the fields of what it
+ * returns are set once `beforeAll` has run.
+ */
+import { createServer, IncomingMessage, Server, ServerResponse } from 'http';
+import { AddressInfo } from 'net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { LambdaFunctionURLEvent } from 'aws-lambda';
+import { MCP_ENV } from '../../src/mcp/contract';
+import { LOCAL_CREDENTIALS } from '../support/local-aws';
+import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
+
+/** How the stand-in front door turns HTTP into invocations: `E` the event it hands the function, `R` the result. */
+export interface StandInFrontDoor<E, R> {
+  /** The name the MCP client announces. */
+  readonly clientName: string;
+  /** The path the client posts to (with the stage, for API Gateway). */
+  readonly mcpPath: string;
+  /** The event the front door hands the function for `req`. */
+  toEvent(req: IncomingMessage): Promise<E>;
+  /** Answers the HTTP request with the function's result, as the front door does. */
+  writeResult(result: R, res: ServerResponse): void;
+}
+
+export interface BundledServerLambda<E, R> {
+  readonly runtime: SageMakerRuntimeServer;
+  readonly client: Client;
+  /** The bundle's handler: one handler takes both function URL and API Gateway events. */
+  readonly handler: (event: E | LambdaFunctionURLEvent) => Promise<R>;
+  /** Every event the stand-in handed the handler. */
+  readonly events: E[];
+}
+
+export function useBundledServerLambda<E, R>(frontDoor: StandInFrontDoor<E, R>): BundledServerLambda<E, R> {
+  const server = { events: [] as E[] } as { -readonly [K in keyof BundledServerLambda<E, R>]: BundledServerLambda<E, R>[K] };
+  const saved = { ...process.env };
+  let http: Server | undefined;
+
+  beforeAll(async () => {
+    server.runtime = await startSageMakerRuntimeServer();
+    Object.assign(process.env, {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: server.runtime.endpoint,
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 'churn-xgb', description: 'churn model' }] }),
+      [MCP_ENV.HANDLE_KEY]: 'k',
+    });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    server.handler = require('../../assets/mcp/server.lambda/index.js').handler;
+    const standIn = createServer(async (req, res) => {
+      const e = await frontDoor.toEvent(req);
+      server.events.push(e);
+      frontDoor.writeResult(await server.handler(e), res);
+    });
+    http = standIn;
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', () => resolve()));
+    server.client = new Client({ name: frontDoor.clientName, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const port = (standIn.address() as AddressInfo).port;
+    await server.client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${frontDoor.mcpPath}`)));
+  });
+
+  afterAll(async () => {
+    await server.client?.close();
+    await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
+    await server.runtime?.stop();
+    process.env = saved;
+  });
+
+  return server;
+}

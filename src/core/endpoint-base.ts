@@ -31,7 +31,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct, IConstruct } from 'constructs';
-import { instanceSpecs } from './instance-specs';
+import { hasLocalNvmeStorage } from './instance-specs';
 import { InstanceType } from './instance-type';
 import { acknowledgePolicyWildcardFindings, WildcardReason } from './nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
@@ -402,26 +402,8 @@ function seconds(d: Duration | undefined): number | undefined {
 // ---------------------------------------------------------------------------------------------------------------------
 // KMS key of the endpoint config
 
-/**
- * Instance families with NVMe instance storage. CreateEndpointConfig API reference: such storage is encrypted by a
- * hardware module on the instance, and "If any of the models that you specify in the ProductionVariants parameter use
- * nitro-based instances with local storage, do not specify a value for the KmsKeyId parameter ... the call to
- * CreateEndpointConfig fails."
- */
-const NVME_FAMILIES = new Set([
-  'c5d', 'c6id', 'c7gd', 'm5d', 'm6id', 'm6gd', 'r5d', 'r6id', 'r6gd', 'g4dn', 'g5', 'g6', 'g6e', 'g6f', 'gr6',
-  'p3dn', 'p4d', 'p4de', 'p5', 'p5e', 'p5en', 'p6-b200', 'trn1', 'trn1n', 'trn2',
-]);
-
-/**
- * Whether the instance type's storage is NVMe instance storage: from the instance table when it knows the type, else by
- * family (false for tokens: unknown).
- */
 export function hasNvmeInstanceStorage(instanceType: InstanceType): boolean {
-  if (instanceType.isUnresolved) return false;
-  const spec = instanceSpecs(instanceType.name);
-  if (spec) return spec.localNvme;
-  return instanceType.family !== undefined && NVME_FAMILIES.has(instanceType.family);
+  return !instanceType.isUnresolved && hasLocalNvmeStorage(instanceType.name);
 }
 
 /**

@@ -56,6 +56,10 @@ interface Family {
 
 const GPU = AcceleratorKind.NVIDIA_GPU;
 
+/** g5 (A10G) and g6 (L4) come in the same sizes: [size, vCPU, host GiB, accelerators]. */
+const G5_G6_SIZES: Row[] = [['xlarge', 4, 16, 1], ['2xlarge', 8, 32, 1], ['4xlarge', 16, 64, 1],
+  ['8xlarge', 32, 128, 1], ['16xlarge', 64, 256, 1], ['12xlarge', 48, 192, 4], ['24xlarge', 96, 384, 4], ['48xlarge', 192, 768, 8]];
+
 const ACCELERATED: Record<string, Family> = {
   g4dn: {
     kind: GPU,
@@ -69,16 +73,14 @@ const ACCELERATED: Record<string, Family> = {
     model: 'A10G',
     memoryGiB: 24,
     nvme: true,
-    rows: [['xlarge', 4, 16, 1], ['2xlarge', 8, 32, 1], ['4xlarge', 16, 64, 1], ['8xlarge', 32, 128, 1], ['16xlarge', 64, 256, 1],
-      ['12xlarge', 48, 192, 4], ['24xlarge', 96, 384, 4], ['48xlarge', 192, 768, 8]],
+    rows: G5_G6_SIZES,
   },
   g6: {
     kind: GPU,
     model: 'L4',
     memoryGiB: 24,
     nvme: true,
-    rows: [['xlarge', 4, 16, 1], ['2xlarge', 8, 32, 1], ['4xlarge', 16, 64, 1], ['8xlarge', 32, 128, 1], ['16xlarge', 64, 256, 1],
-      ['12xlarge', 48, 192, 4], ['24xlarge', 96, 384, 4], ['48xlarge', 192, 768, 8]],
+    rows: G5_G6_SIZES,
   },
   g6e: {
     kind: GPU,
@@ -199,6 +201,27 @@ let table: Map<string, InstanceSpec> | undefined;
 export function instanceSpecs(instanceType: string): InstanceSpec | undefined {
   table ??= buildTable();
   return table.get(instanceType);
+}
+
+/**
+ * Families with NVMe instance storage that the table does not list (yet). CreateEndpointConfig API reference: such
+ * storage is encrypted by a hardware module on the instance, and the call fails when a KmsKeyId is given for it.
+ */
+const NVME_FAMILIES = new Set([
+  'c6id', 'c7gd', 'm6id', 'm6gd', 'r6id', 'r6gd', 'g6f', 'gr6', 'g7', 'g7e', 'p5e', 'p5en', 'trn1n', 'trn2',
+]);
+/** Newer families follow AWS's naming: a `d` suffix on c/m/r/x means local NVMe disks; p6 variants all have them. */
+const NVME_FAMILY_PATTERN = /^([cmrx]\d+[a-z]*d|p6[a-z0-9-]*)$/;
+
+/**
+ * Whether an `ml.` instance type's storage is local NVMe: from the table when it knows the type, else by family.
+ * The one answer used by the endpoint constructs (no KmsKeyId then) and by the SMCP-KMS1 check.
+ */
+export function hasLocalNvmeStorage(instanceType: string): boolean {
+  const spec = instanceSpecs(instanceType);
+  if (spec) return spec.localNvme;
+  const family = instanceType.split('.')[1];
+  return family !== undefined && (NVME_FAMILIES.has(family) || NVME_FAMILY_PATTERN.test(family));
 }
 
 /** Every instance type in the table. */

@@ -4,6 +4,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { InstanceType } from '../../src/core';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../../src/core/endpoint-base';
+import { hasLocalNvmeStorage } from '../../src/core/instance-specs';
 
 const M5 = InstanceType.ML_M5_LARGE;
 const INF2 = InstanceType.ML_INF2_XLARGE;
@@ -23,8 +24,15 @@ describe('hasNvmeInstanceStorage', () => {
     ['ml.p4d.24xlarge', true],
     ['ml.m5d.large', true],
     ['ml.g6e.xlarge', true],
+    // not in the instance table: decided by family
+    ['ml.c7gd.xlarge', true],
+    ['ml.p6-b200.48xlarge', true],
+    ['ml.r8gd.large', true],
+    ['ml.m7i.large', false],
   ])('%s: %s', (name, nvme) => {
     expect(hasNvmeInstanceStorage(InstanceType.of(name))).toBe(nvme);
+    // the SMCP-KMS1 check exempts exactly the configs the constructs leave without a key
+    expect(hasLocalNvmeStorage(name)).toBe(nvme);
   });
 });
 

@@ -1,12 +1,7 @@
+import { hasLocalNvmeStorage } from '../../core/instance-specs';
 import { SageMakerMcpCheckLevel } from '../check-level';
 import { CheckRule, RuleFinding } from '../private/rule';
 import { isAbsent, literalString, variantsOf } from '../private/template-view';
-
-/**
- * Instance types whose storage is local NVMe. A hardware module on the instance encrypts it, and CreateEndpointConfig
- * fails with a KmsKeyId when ANY variant uses such a type (API reference, KmsKeyId), so configs with one are exempt.
- */
-export const NVME_INSTANCE = /^ml\.(g4dn|g5|g6|g6e|g7|g7e|p3dn|p4d|p4de|p5|p5e|p5en|p6[a-z0-9-]*|trn1|trn1n|trn2|[cmrx]\d+[a-z]*d)\./;
 
 /** KMS by default: an endpoint config encrypts its ML storage volumes with a customer key. */
 export const endpointConfigKms: CheckRule = {
@@ -19,7 +14,7 @@ export const endpointConfigKms: CheckRule = {
       if (!isAbsent(config.props.KmsKeyId)) continue;
       const variants = variantsOf(config);
       const types = variants.map((v) => literalString(v.InstanceType));
-      if (types.some((type) => type !== undefined && NVME_INSTANCE.test(type))) continue;
+      if (types.some((type) => type !== undefined && hasLocalNvmeStorage(type))) continue;
       const needsKey = variants.filter((v, i) => v.ServerlessConfig === undefined && types[i] !== undefined); // serverless has no ML storage volume
       if (needsKey.length === 0) continue;
       out.push({

@@ -14,7 +14,10 @@
  * Routes:
  * - `GET /FeatureGroup/{name}?RecordIdentifierValueAsString=&FeatureName=*&ExpirationTimeResponse=`  GetRecord
  *   (200; `{}` for a missing record, `{"Record":[...]}` otherwise)
- * - `PUT /FeatureGroup/{name}` body `{Record, TargetStores, TtlDuration}`  PutRecord (200, merges into the record)
+ * - `PUT /FeatureGroup/{name}` body `{Record, TargetStores, TtlDuration}`  PutRecord (200; a full over-write of the
+ *   online record, unless the stored record has a greater event time, in which case only the offline log gets the row)
+ * - `POST /FeatureGroup/{name}/Record` body `{RecordIdentifierValueAsString, Features, TargetStores, TtlDuration}`
+ *   UpdateRecord (200; only on `Standard_V2` and `InMemory` online stores; the record must exist)
  * - `DELETE /FeatureGroup/{name}?RecordIdentifierValueAsString=&EventTime=&TargetStores=*&DeletionMode=`  DeleteRecord
  * - `POST /BatchGetRecord` body `{Identifiers:[{FeatureGroupName, RecordIdentifiersValueAsString, FeatureNames}]}`
  *   (200; `Records`, `Errors`, `UnprocessedIdentifiers`, all always present)
@@ -42,13 +45,21 @@ export const FS_ERRORS = {
   ServiceUnavailable: 503,
 } as const;
 export type FsErrorName = keyof typeof FS_ERRORS;
-export type FsOperation = 'GetRecord' | 'PutRecord' | 'DeleteRecord' | 'BatchGetRecord';
+export type FsOperation = 'GetRecord' | 'PutRecord' | 'UpdateRecord' | 'DeleteRecord' | 'BatchGetRecord';
 
 export interface LocalGroup {
   readonly name: string;
   readonly recordIdentifier: string;
   readonly eventTime: string;
   readonly eventTimeType?: 'String' | 'Fractional';
+  /** The online store's `StorageType`. @default 'Standard' */
+  readonly onlineStorageType?: 'Standard' | 'Standard_V2' | 'InMemory';
+}
+
+/** One row the offline store would receive (every accepted PutRecord / UpdateRecord that targets it). */
+export interface OfflineRow {
+  readonly operation: 'PutRecord' | 'UpdateRecord';
+  readonly values: Record<string, string>;
 }
 
 export interface FsRecordedRequest {
@@ -75,6 +86,8 @@ export interface FeatureStoreRuntimeServer {
   createGroup(group: LocalGroup): void;
   putRecord(group: string, values: Record<string, string>): void;
   getStored(group: string, recordId: string): Record<string, string> | undefined;
+  /** Rows written to the offline store of a group, oldest first. */
+  offlineRows(group: string): OfflineRow[];
   unprocessedNext(count: number): void;
   errorFor(group: string, recordId: string, code: string, message: string): void;
   failNext(operation: FsOperation, error: FsErrorName, message?: string): void;
@@ -105,9 +118,10 @@ class HttpError extends Error {
 export async function startFeatureStoreRuntimeServer(options: FeatureStoreServerOptions = {}): Promise<FeatureStoreRuntimeServer> {
   const groups = new Map<string, LocalGroup>();
   const stores = new Map<string, Map<string, Record<string, string>>>();
+  const offline = new Map<string, OfflineRow[]>();
   const recordErrors = new Map<string, { code: string; message: string }>();
   const failures: Array<{ op: FsOperation; error: FsErrorName; message: string }> = [];
-  const calls: Record<FsOperation, number> = { GetRecord: 0, PutRecord: 0, DeleteRecord: 0, BatchGetRecord: 0 };
+  const calls: Record<FsOperation, number> = { GetRecord: 0, PutRecord: 0, UpdateRecord: 0, DeleteRecord: 0, BatchGetRecord: 0 };
   const requests: FsRecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let unprocessed = 0;
@@ -129,6 +143,15 @@ export async function startFeatureStoreRuntimeServer(options: FeatureStoreServer
     if (!ok) throw new HttpError('ValidationError', `Invalid EventTime ${value} for feature ${g.eventTime}: expected yyyy-MM-dd'T'HH:mm:ss[.SSS]Z or epoch seconds`);
   };
 
+  /** Milliseconds since the epoch of a (checked) event time, to compare two of them. */
+  const eventMs = (g: LocalGroup, value: string) =>
+    ((g.eventTimeType ?? 'String') === 'String' ? Date.parse(value) : Math.round(Number(value) * 1000));
+  const targets = (body: any): string[] => body?.TargetStores ?? ['OnlineStore', 'OfflineStore'];
+  const toOffline = (g: LocalGroup, body: any, operation: OfflineRow['operation'], values: Record<string, string>) => {
+    if (targets(body).includes('OfflineStore')) offline.get(g.name)!.push({ operation, values: { ...values } });
+  };
+  const groupPath = (url: URL) => decodeURIComponent(url.pathname.slice('/FeatureGroup/'.length).replace(/\/Record$/, ''));
+
   const handle = (op: FsOperation, url: URL, body: any): { status: number; json: unknown } => {
     const failure = failures.findIndex((f) => f.op === op);
     if (failure >= 0) {
@@ -138,25 +161,71 @@ export async function startFeatureStoreRuntimeServer(options: FeatureStoreServer
     const q = url.searchParams;
     switch (op) {
       case 'GetRecord': {
-        const g = group(decodeURIComponent(url.pathname.slice('/FeatureGroup/'.length)));
+        const g = group(groupPath(url));
         const id = q.get('RecordIdentifierValueAsString');
         if (id === null) throw new HttpError('ValidationError', 'RecordIdentifierValueAsString is required');
         const values = store(g).get(id);
         return { status: 200, json: values ? { Record: project(values, q.getAll('FeatureName')) } : {} };
       }
       case 'PutRecord': {
-        const g = group(decodeURIComponent(url.pathname.slice('/FeatureGroup/'.length)));
+        const g = group(groupPath(url));
         const record: Array<{ FeatureName: string; ValueAsString?: string }> = body?.Record ?? [];
         const values = Object.fromEntries(record.map((f) => [f.FeatureName, f.ValueAsString ?? '']));
         const id = values[g.recordIdentifier];
         if (id === undefined) throw new HttpError('ValidationError', `Record must contain the record identifier ${g.recordIdentifier}`);
         checkEventTime(g, values[g.eventTime]);
-        // The online store merges a partial record into the stored one.
-        store(g).set(id, { ...store(g).get(id), ...values });
+        toOffline(g, body, 'PutRecord', values);
+        const stored = store(g).get(id);
+        // https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_feature_store_PutRecord.html (PutRecord):
+        // "If a new record's EventTime is greater, the new record is written to both the OnlineStore and OfflineStore.
+        // Otherwise, the record is a historic record and it is written only to the OfflineStore." (An equal event time
+        // is taken as the latest write here; the reference does not say which wins a tie.)
+        if (stored && eventMs(g, values[g.eventTime]) < eventMs(g, stored[g.eventTime])) return { status: 200, json: {} };
+        // Same page, `Record`: "List of FeatureValues to be inserted. This will be a full over-write." Features left
+        // out are gone from the online record: nothing of the stored record is kept.
+        if (targets(body).includes('OnlineStore')) store(g).set(id, values);
+        return { status: 200, json: {} };
+      }
+      case 'UpdateRecord': {
+        // Every rule below quotes https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_feature_store_UpdateRecord.html
+        const g = group(groupPath(url));
+        // "This operation is available only for feature groups that use the Standard_V2 or InMemory online store type."
+        // The reference names no error code for other stores; ValidationError ("There was an error validating your
+        // request") is the stand-in's assumption.
+        const type = g.onlineStorageType ?? 'Standard';
+        if (type !== 'Standard_V2' && type !== 'InMemory') {
+          throw new HttpError('ValidationError', `UpdateRecord is available only for feature groups with a Standard_V2 or InMemory online store; ${g.name} uses ${type}`);
+        }
+        const id: unknown = body?.RecordIdentifierValueAsString;
+        if (typeof id !== 'string') throw new HttpError('ValidationError', 'RecordIdentifierValueAsString is required');
+        const features: Array<{ FeatureName: string; ValueAsString?: string }> = body?.Features ?? [];
+        // "You can update up to 100 features per call."
+        if (features.length < 1 || features.length > 100) throw new HttpError('ValidationError', `Features must have 1-100 members, got ${features.length}`);
+        const values = Object.fromEntries(features.map((f) => [f.FeatureName, f.ValueAsString ?? '']));
+        const eventTime = values[g.eventTime];
+        // "If you specify a TtlDuration, you must also provide an EventTime in the request. Otherwise, the operation
+        // returns a ValidationError."
+        if (body?.TtlDuration && eventTime === undefined) throw new HttpError('ValidationError', 'A TtlDuration needs an EventTime in the request');
+        if (eventTime !== undefined) checkEventTime(g, eventTime);
+        const stored = store(g).get(id);
+        // "The record must already exist. If the record does not exist or has been soft-deleted, the operation returns
+        // a ResourceNotFound error. To create a record, use PutRecord."
+        if (!stored) throw new HttpError('ResourceNotFound', `Record ${id} not found in feature group ${g.name}`);
+        // "If you provide an EventTime that is older than the record's current EventTime, the service rejects the
+        // update with a ConflictException. If the EventTime is equal to or newer than the current value, the service
+        // applies the update."
+        if (eventTime !== undefined && eventMs(g, eventTime) < eventMs(g, stored[g.eventTime])) {
+          throw new HttpError('ConflictException', `EventTime ${eventTime} is older than the record's current EventTime ${stored[g.eventTime]}`);
+        }
+        // "Features that you do not include in the request remain unchanged." and "If you omit EventTime, the service
+        // keeps the record's existing EventTime and applies the update."
+        const merged = { ...stored, ...values, [g.recordIdentifier]: id };
+        toOffline(g, body, 'UpdateRecord', merged);
+        if (targets(body).includes('OnlineStore')) store(g).set(id, merged);
         return { status: 200, json: {} };
       }
       case 'DeleteRecord': {
-        const g = group(decodeURIComponent(url.pathname.slice('/FeatureGroup/'.length)));
+        const g = group(groupPath(url));
         const id = q.get('RecordIdentifierValueAsString');
         if (id === null) throw new HttpError('ValidationError', 'RecordIdentifierValueAsString is required');
         checkEventTime(g, q.get('EventTime'));
@@ -204,6 +273,7 @@ export async function startFeatureStoreRuntimeServer(options: FeatureStoreServer
 
   const route = (method: string, pathname: string): FsOperation | undefined => {
     if (pathname === '/BatchGetRecord' && method === 'POST') return 'BatchGetRecord';
+    if (/^\/FeatureGroup\/[^/]+\/Record$/.test(pathname) && method === 'POST') return 'UpdateRecord';
     if (/^\/FeatureGroup\/[^/]+$/.test(pathname)) {
       return ({ GET: 'GetRecord', PUT: 'PutRecord', DELETE: 'DeleteRecord' } as Record<string, FsOperation>)[method];
     }
@@ -258,12 +328,14 @@ export async function startFeatureStoreRuntimeServer(options: FeatureStoreServer
     createGroup: (g) => {
       groups.set(g.name, g);
       stores.set(g.name, new Map());
+      offline.set(g.name, []);
     },
     putRecord: (g, values) => {
       const grp = group(g);
       store(grp).set(values[grp.recordIdentifier], { ...values });
     },
     getStored: (g, id) => store(group(g)).get(id),
+    offlineRows: (g) => [...offline.get(group(g).name)!],
     unprocessedNext: (count) => {
       unprocessed = count;
     },

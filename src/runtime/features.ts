@@ -13,7 +13,6 @@ import {
   DeleteRecordCommand,
   FeatureValue as SdkFeatureValue,
   GetRecordCommand,
-  PutRecordCommand,
   SageMakerFeatureStoreRuntimeClient,
   SageMakerFeatureStoreRuntimeClientConfig,
 } from '@aws-sdk/client-sagemaker-featurestore-runtime';
@@ -32,8 +31,8 @@ export type FeatureValue = FeatureScalar | FeatureScalar[] | null;
 export type FeatureValues = Record<string, FeatureValue>;
 
 const VALUE_TYPES: readonly FeatureValueType[] = ['String', 'Integral', 'Fractional'];
-/** The two String event-time formats Feature Store accepts [FACTS 4]. */
-const STRING_EVENT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+/** `FeatureGroupSchema.onlineStorageType`: the online `StorageType` values, or `None` for a group without online store. */
+const ONLINE_STORAGE_TYPES: readonly string[] = ['Standard', 'Standard_V2', 'InMemory', 'None'];
 const INTEGRAL = /^[-+]?\d+$/;
 const FRACTIONAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -70,7 +69,8 @@ export class FeatureStoreRequestError extends SageMakerMcpError {
   }
 }
 
-function sdkError(err: unknown, group: string | undefined, operation: string): SageMakerMcpError {
+/** A failed Feature Store runtime call as a library error (FeatureGroupNotFoundError for ResourceNotFound on a group). */
+export function sdkError(err: unknown, group: string | undefined, operation: string): SageMakerMcpError {
   if (err instanceof SageMakerMcpError) return err;
   const e = (err ?? {}) as { name?: string; message?: string; $metadata?: { httpStatusCode?: number; requestId?: string; attempts?: number } };
   const details: ErrorDetails = {
@@ -106,6 +106,9 @@ export function parseFeatureGroupSchema(input: unknown): FeatureGroupSchema {
   if (typeof s.eventTime !== 'string' || !names.has(s.eventTime)) problems.push(`eventTime ${JSON.stringify(s.eventTime)} is not a declared feature`);
   const etType = s.features?.find((f) => f?.name === s.eventTime)?.type;
   if (etType === 'Integral') problems.push(`eventTime '${s.eventTime}' is Integral, expected String or Fractional`);
+  if (s.onlineStorageType !== undefined && !ONLINE_STORAGE_TYPES.includes(s.onlineStorageType)) {
+    problems.push(`onlineStorageType ${JSON.stringify(s.onlineStorageType)} is not one of ${ONLINE_STORAGE_TYPES.join(', ')}`);
+  }
   if (problems.length) throw new FeatureValueError(`Invalid feature group schema '${s.featureGroupName}': ${problems.join('; ')}`);
   return s as FeatureGroupSchema;
 }
@@ -530,86 +533,10 @@ function sleep(ms: number): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Writes
+// Writes (putFeatures and buildPutRecord are in ./features-write)
 // ---------------------------------------------------------------------------------------------------------------
 
 export type TargetStore = 'OnlineStore' | 'OfflineStore';
-
-export interface PutFeaturesOptions extends FeatureStoreClientOptions {
-  readonly schema: FeatureGroupSchema;
-  /** @default both stores the group has */
-  readonly targetStores?: TargetStore[];
-  /**
-   * The event time, when the record does not carry the event-time feature itself: a Date or an ISO-8601 string; a
-   * number means epoch seconds and is accepted only when the schema's event time is Fractional (see formatEventTime).
-   * @default now
-   */
-  readonly eventTime?: Date | number | string;
-}
-
-/**
- * Writes a record: the identifier plus any subset of features (the online store merges a partial record; the offline
- * store appends a row). Values must have their declared types: the wrong type is refused before the call.
- */
-export async function putFeatures(group: string, record: Record<string, FeatureScalar | Date>, options: PutFeaturesOptions): Promise<void> {
-  const values = buildPutRecord(record, options);
-  try {
-    await featureStoreClient(options).send(new PutRecordCommand({ FeatureGroupName: group, Record: values, TargetStores: options.targetStores }));
-  } catch (err) {
-    throw sdkError(err, group, 'PutRecord');
-  }
-}
-
-/** The PutRecord `Record` for `record`: validated and serialized per the schema. Exported for tests and batch writers. */
-export function buildPutRecord(record: Record<string, FeatureScalar | Date>, options: Pick<PutFeaturesOptions, 'schema' | 'eventTime'>): SdkFeatureValue[] {
-  const { schema } = options;
-  const problems: string[] = [];
-  const out: SdkFeatureValue[] = [];
-  if (record[schema.recordIdentifier] === undefined) problems.push(`the record identifier '${schema.recordIdentifier}' is required`);
-  const etType = featureType(schema, schema.eventTime)!;
-  for (const [name, value] of Object.entries(record)) {
-    if (value === undefined) continue;
-    const type = featureType(schema, name);
-    if (!type) {
-      problems.push(`'${name}' is not a feature of '${schema.featureGroupName}'`);
-      continue;
-    }
-    try {
-      if (name === schema.eventTime) {
-        out.push({ FeatureName: name, ValueAsString: eventTimeValue(value, etType) });
-      } else {
-        out.push({ FeatureName: name, ValueAsString: serializeFeatureValue(type, value, name) });
-      }
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  if (record[schema.eventTime] === undefined) {
-    try {
-      out.push({ FeatureName: schema.eventTime, ValueAsString: formatEventTime(options.eventTime ?? new Date(), etType) });
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  if (problems.length) throw new FeatureValueError(`Refused to write to '${schema.featureGroupName}': ${problems.join('; ')}`);
-  return out;
-}
-
-/**
- * An event-time value given in a record: a Date is formatted; for a String event time a string must already be in a
- * valid format (a number is refused); for a Fractional one a number is epoch seconds (same rule as formatEventTime).
- */
-function eventTimeValue(value: unknown, type: FeatureValueType): string {
-  if (value instanceof Date) return formatEventTime(value, type);
-  if (type === 'String') {
-    if (typeof value !== 'string' || !STRING_EVENT_TIME.test(value)) {
-      throw new FeatureValueError(`event time: got ${describe(value)}, expected a Date or a string yyyy-MM-ddTHH:mm:ss[.SSS]Z (UTC)`);
-    }
-    return value;
-  }
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new FeatureValueError(`event time: got ${describe(value)}, expected a Date or epoch seconds (Fractional)`);
-  return formatEventTime(value, type);
-}
 
 export interface DeleteFeaturesOptions extends FeatureStoreClientOptions {
   /** Used to format the event time (String or Fractional). @default a String event time */

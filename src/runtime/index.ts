@@ -9,6 +9,7 @@ export * from './codecs';
 export * from './payloads';
 export * from './stream';
 export * from './features';
+export * from './features-write';
 export * from './offline-query';
 export * from './async-jobs';
 export * from './pipelines';

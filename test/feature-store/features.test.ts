@@ -2,7 +2,6 @@ import { PutRecordCommand, SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/c
 import { MCP_USER_FEATURES_WITH_CATEGORY } from './fixtures';
 import {
   batchGetFeatures,
-  buildPutRecord,
   castFeatureValue,
   deleteFeatures,
   FEATURE_GROUP_SCHEMAS_ENV,
@@ -15,8 +14,8 @@ import {
   jsonSafeFeatures,
   parseFeatureGroupSchema,
   planBatchGetCalls,
-  putFeatures,
 } from '../../src/runtime/features';
+import { buildPutRecord, putFeatures } from '../../src/runtime/features-write';
 import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
 
 const users = MCP_USER_FEATURES_WITH_CATEGORY;
@@ -227,7 +226,7 @@ describe('putFeatures', () => {
     await putFeatures(users.featureGroupName, { user_id: 'u1', tool_calls_last_7d: 3, error_rate_last_24h: 0.5 }, {
       schema: users, client, eventTime: new Date(Date.UTC(2024, 4, 1, 10, 0, 0, 7)), targetStores: ['OnlineStore'],
     });
-    const body = fs.requests[0].body;
+    const body = fs.requests.find((r) => r.operation === 'PutRecord')!.body;
     expect(body.TargetStores).toEqual(['OnlineStore']);
     expect(body.Record).toEqual(expect.arrayContaining([
       { FeatureName: 'event_time', ValueAsString: '2024-05-01T10:00:00.007Z' },
@@ -236,7 +235,7 @@ describe('putFeatures', () => {
     ]));
   });
 
-  test('a partial update merges into the stored record', async () => {
+  test('a partial update keeps the stored features (PutRecord itself is a full over-write)', async () => {
     fs.putRecord(users.featureGroupName, { user_id: 'u1', event_time: '2024-05-01T10:00:00.000Z', tool_calls_last_7d: '3', preferred_tool_category: 'search' });
     await putFeatures(users.featureGroupName, { user_id: 'u1', preferred_tool_category: 'code' }, { schema: users, client });
     const r = await getFeatures(users.featureGroupName, 'u1', { schema: users, client });

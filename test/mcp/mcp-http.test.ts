@@ -250,7 +250,7 @@ describe('feature store', () => {
     const written = await call('put_feature_record', { featureGroupName: 'users', record: { user_id: 'u2', calls: 7, score: 0.5 } });
     const refused = await call('put_feature_record', { featureGroupName: 'users', record: { user_id: 'u3', calls: 'many' } });
     // THEN
-    expect(written.structuredContent).toEqual({ featureGroupName: 'users', recordId: 'u2', written: true });
+    expect(written.structuredContent).toEqual({ featureGroupName: 'users', recordId: 'u2', written: true, mode: 'put', eventTime: expect.any(String), preservedFeatures: [] });
     expect(env.featureStore.getStored('users', 'u2')).toMatchObject({ calls: '7', score: '0.5' });
     expect(refused.structuredContent).toMatchObject({ errorName: 'FeatureValueError', retryable: false });
     expect(env.featureStore.getStored('users', 'u3')).toBeUndefined();

@@ -1,13 +1,15 @@
 /**
  * `get_online_features` (GetRecord cast to the declared schema; a missing record is `found: false`, never an error) and
- * `put_feature_record` (registered only when a group allows writes; values are checked against the schema first).
+ * `put_feature_record` (registered only when a group allows writes; values and the event time are checked first; the
+ * features not given keep their values, how depends on the group's online store: see ../features-write).
  */
 import * as z from 'zod';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { McpFeatureGroupSpec, MCP_TOOL_NAMES } from '../../mcp/contract';
-import { FeatureScalar, getFeatures, putFeatures } from '../features';
+import { FeatureScalar, getFeatures } from '../features';
+import { DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, putFeatures } from '../features-write';
 
 export const getFeaturesInputSchema = z.object({
   featureGroupName: z.string().min(1).describe('An allow-listed feature group.'),
@@ -29,21 +31,41 @@ export const getFeaturesOutputSchema = z.object({
 export const putFeatureInputSchema = z.object({
   featureGroupName: z.string().min(1).describe('A feature group that allows writes.'),
   record: z.record(z.string(), z.union([z.string(), z.number()]))
-    .describe('Feature name to value, including the record identifier; the event time defaults to now. Values must match the declared types. '
-      + 'Scalar features only: list and vector features cannot be written with this tool.'),
+    .describe('Feature name to value, including the record identifier; only the features to change are needed. The event time '
+      + 'defaults to now. Values must match the declared types. Scalar features only: list and vector features cannot be written '
+      + 'with this tool (a write of other features keeps them).'),
 });
 
 export const putFeatureOutputSchema = z.object({
   featureGroupName: z.string(),
   recordId: z.string(),
   written: z.literal(true),
+  mode: z.enum(['put', 'updated', 'merged']).describe('put: the record was written as given (it was complete, or new); '
+    + 'updated: UpdateRecord changed only the given features; merged: the stored record was read and written back with the given features.'),
+  eventTime: z.string().describe('The event time written.'),
+  preservedFeatures: z.array(z.string()).describe('Features of the record this write kept unchanged.'),
+  mergedFromEventTime: z.string().optional().describe('merged: the event time of the stored record that was read.'),
 });
 
-function groupList(groups: McpFeatureGroupSpec[]): string {
+/** What `put_feature_record` does with the features a call leaves out, per the group's online store type. */
+function writeBehaviour(g: McpFeatureGroupSpec): string {
+  switch (g.schema.onlineStorageType) {
+    case 'Standard_V2':
+    case 'InMemory':
+      return 'partial writes: UpdateRecord, other features unchanged';
+    case 'None':
+      return 'no online store: every feature is required';
+    default:
+      return 'partial writes: read, merge, write back';
+  }
+}
+
+function groupList(groups: McpFeatureGroupSpec[], writes = false): string {
   return groups.map((g) => {
     const s = g.schema;
     const features = s.features.map((f) => `${f.name}:${f.type}`).join(', ');
-    return `- ${s.featureGroupName} (record id: ${s.recordIdentifier}; event time: ${s.eventTime}; features: ${features})${g.description ? `: ${g.description}` : ''}`;
+    const behaviour = writes ? `; ${writeBehaviour(g)}` : '';
+    return `- ${s.featureGroupName} (record id: ${s.recordIdentifier}; event time: ${s.eventTime}; features: ${features}${behaviour})${g.description ? `: ${g.description}` : ''}`;
   }).join('\n');
 }
 
@@ -81,8 +103,20 @@ export async function putFeatureTool(ctx: ToolContext, args: z.infer<typeof putF
       const type = schema.features.find((f) => f.name === name)?.type;
       record[name] = type === 'Integral' && typeof value === 'string' && /^[-+]?\d+$/.test(value) ? BigInt(value) : value;
     }
-    await putFeatures(schema.featureGroupName, record, { schema, client: ctx.clients.featureStore });
-    return toolResult({ featureGroupName: schema.featureGroupName, recordId: String(args.record[schema.recordIdentifier]), written: true });
+    const result = await putFeatures(schema.featureGroupName, record, {
+      schema,
+      client: ctx.clients.featureStore,
+      maxEventTimeSkewSeconds: ctx.config.maxEventTimeSkewSeconds,
+    });
+    return toolResult({
+      featureGroupName: schema.featureGroupName,
+      recordId: String(args.record[schema.recordIdentifier]),
+      written: true,
+      mode: result.mode,
+      eventTime: result.eventTime,
+      preservedFeatures: result.preservedFeatures,
+      mergedFromEventTime: result.mergedFromEventTime,
+    });
   } catch (err) {
     return toolFailure(err);
   }
@@ -104,9 +138,15 @@ export function registerFeatureTools(server: ToolRegistrar, ctx: ToolContext): v
   if (writable.length === 0) return;
   server.registerTool(MCP_TOOL_NAMES.PUT_FEATURE_RECORD, {
     title: 'Write a feature record',
-    description: 'Writes (merges) features of one record into a feature group: online store at once, offline store within minutes. '
-      + 'Include the record identifier; values must have the declared types (a wrong type is refused before writing). Writable groups:\n'
-      + `${groupList(writable)}\n${ERROR_NOTE}`,
+    description: 'Writes features of one record: online store at once, offline store within minutes. Give the record identifier and '
+      + 'only the features to change: the others keep their values (UpdateRecord on Standard_V2/InMemory groups; on Standard groups '
+      + 'the stored record is read and written back whole with the given features, so a concurrent write of the same record between the '
+      + 'two can be lost; a group without online store needs every feature). A record that does not exist is created with the features '
+      + 'given. The result says how (mode: put|updated|merged) and which features were kept (preservedFeatures). Values must have the '
+      + 'declared types (a wrong type is refused before writing). The event time defaults to now; one more than '
+      + `${ctx.config.maxEventTimeSkewSeconds ?? DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS} s past the server clock, or older than the stored `
+      + 'record\'s, is refused (FeatureEventTimeError). Writable groups:\n'
+      + `${groupList(writable, true)}\n${ERROR_NOTE}`,
     inputSchema: putFeatureInputSchema,
     outputSchema: putFeatureOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,0 +1,289 @@
+/**
+ * Writes to the Feature Store that keep every feature they were not told to change.
+ *
+ * PutRecord's `Record` "will be a full over-write"
+ * (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_feature_store_PutRecord.html): a PutRecord of a few
+ * features erases every other feature of the online record. So a write of some features of a record is made:
+ * - `Standard_V2` and `InMemory` online stores: with UpdateRecord, where "Features that you do not include in the request
+ *   remain unchanged" (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_feature_store_UpdateRecord.html);
+ * - `Standard` online stores (and an unknown store type): GetRecord, merge, PutRecord of the whole record. Another
+ *   writer of the same record between the read and the write can lose its features (PutRecord has no condition);
+ * - no online store (or a write that targets only the offline store): a partial record is refused, since nothing is
+ *   there to merge with and the offline row would lack the other features.
+ * A record that does not exist yet is created with PutRecord, and a complete record is always one PutRecord.
+ *
+ * Event times: the online store keeps the record with the greatest event time, so a write dated far in the future
+ * would make every later write historic (offline only). An event time more than `maxEventTimeSkewSeconds` past this
+ * machine's clock is refused before any call; so is one older than the stored record's (it would not change the
+ * online record).
+ */
+import {
+  FeatureValue as SdkFeatureValue,
+  GetRecordCommand,
+  PutRecordCommand,
+  UpdateRecordCommand,
+} from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { ErrorDetails, SageMakerMcpError } from './errors';
+import {
+  FeatureGroupSchema,
+  FeatureScalar,
+  featureStoreClient,
+  FeatureStoreClientOptions,
+  sdkError,
+  FeatureValueError,
+  FeatureValueType,
+  formatEventTime,
+  serializeFeatureValue,
+  TargetStore,
+} from './features';
+
+/** The two String event-time formats Feature Store accepts. */
+const STRING_EVENT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+/** How far past the clock an event time may be, by default: 5 minutes. */
+export const DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS = 300;
+/** UpdateRecord: "You can update up to 100 features per call." */
+export const UPDATE_RECORD_MAX_FEATURES = 100;
+
+/** How a write kept the features it was not given. */
+export type FeatureWriteMode = 'put' | 'updated' | 'merged';
+
+/**
+ * The write was refused for its event time: too far past this machine's clock (it would freeze the online record), or
+ * older than the stored record's (it would not change the online record). Not retryable as is.
+ */
+export class FeatureEventTimeError extends SageMakerMcpError {
+  public readonly name = 'FeatureEventTimeError';
+  public readonly retryable = false;
+  public constructor(message: string, details: ErrorDetails = {}) {
+    super(message, { code: 'FeatureEventTimeError', ...details });
+  }
+}
+
+export interface PutFeaturesOptions extends FeatureStoreClientOptions {
+  readonly schema: FeatureGroupSchema;
+  /** @default both stores the group has */
+  readonly targetStores?: TargetStore[];
+  /**
+   * The event time, when the record does not carry the event-time feature itself: a Date or an ISO-8601 string; a
+   * number means epoch seconds and is accepted only when the schema's event time is Fractional (see formatEventTime).
+   * @default now
+   */
+  readonly eventTime?: Date | number | string;
+  /**
+   * Seconds an event time may lie past this machine's clock. The online store keeps the greatest event time, so one
+   * write dated far ahead would turn every later write into a historic (offline-only) one.
+   * @default 300
+   */
+  readonly maxEventTimeSkewSeconds?: number;
+  /** The clock the skew bound is measured against, in epoch milliseconds. @default Date.now */
+  readonly now?: () => number;
+}
+
+export interface PutFeaturesResult {
+  /**
+   * `put`: one PutRecord of the record as given (it was complete, or no record existed). `updated`: UpdateRecord, the
+   * service kept the other features. `merged`: GetRecord, then PutRecord of the stored record with the given features
+   * over it.
+   */
+  readonly mode: FeatureWriteMode;
+  /** The event time written, as sent. */
+  readonly eventTime: string;
+  /** The features sent, record identifier and event time included. */
+  readonly writtenFeatures: string[];
+  /**
+   * Features of the record that this write kept: for `merged`, those copied from the stored record; for `updated`, the
+   * declared features not in the request (the service keeps whatever values they have). Empty for `put`.
+   */
+  readonly preservedFeatures: string[];
+  /** For `merged`: the event time of the stored record the merge read. */
+  readonly mergedFromEventTime?: string;
+}
+
+function featureType(schema: FeatureGroupSchema, name: string): FeatureValueType | undefined {
+  return schema.features.find((f) => f.name === name)?.type as FeatureValueType | undefined;
+}
+
+/** Epoch milliseconds of an event time as written (`ValueAsString`). */
+function eventTimeMs(value: string, type: FeatureValueType): number {
+  return type === 'Fractional' ? Number(value) * 1000 : Date.parse(value);
+}
+
+/**
+ * Refuses an event time more than `maxSkewSeconds` past `nowMs`. Exported for the other writers of event times.
+ * @param value the event time as written (`yyyy-MM-ddTHH:mm:ss[.SSS]Z` or epoch seconds)
+ */
+export function checkEventTimeSkew(value: string, type: FeatureValueType, maxSkewSeconds: number, nowMs: number): void {
+  if (!Number.isFinite(maxSkewSeconds) || maxSkewSeconds < 0) {
+    throw new FeatureValueError(`maxEventTimeSkewSeconds: got ${maxSkewSeconds}, expected a number of seconds >= 0`);
+  }
+  const ms = eventTimeMs(value, type);
+  const bound = nowMs + maxSkewSeconds * 1000;
+  if (ms > bound) {
+    throw new FeatureEventTimeError(`event time ${value} is ${Math.round((ms - nowMs) / 1000)} s past the server clock `
+      + `(${new Date(nowMs).toISOString()}); at most ${maxSkewSeconds} s ahead is accepted (maxEventTimeSkewSeconds), `
+      + `i.e. up to ${new Date(bound).toISOString()}. The online store keeps the greatest event time, so a record dated `
+      + 'in the future would make every later write historic (offline only).');
+  }
+}
+
+/**
+ * The PutRecord `Record` for `record`: validated and serialized per the schema, the event time checked against the
+ * clock. Exported for tests and batch writers.
+ */
+export function buildPutRecord(record: Record<string, FeatureScalar | Date>,
+  options: Pick<PutFeaturesOptions, 'schema' | 'eventTime' | 'maxEventTimeSkewSeconds' | 'now'>): SdkFeatureValue[] {
+  const { schema } = options;
+  const problems: string[] = [];
+  const out: SdkFeatureValue[] = [];
+  if (record[schema.recordIdentifier] === undefined) problems.push(`the record identifier '${schema.recordIdentifier}' is required`);
+  const etType = featureType(schema, schema.eventTime)!;
+  for (const [name, value] of Object.entries(record)) {
+    if (value === undefined) continue;
+    const type = featureType(schema, name);
+    if (!type) {
+      problems.push(`'${name}' is not a feature of '${schema.featureGroupName}'`);
+      continue;
+    }
+    try {
+      if (name === schema.eventTime) {
+        out.push({ FeatureName: name, ValueAsString: eventTimeValue(value, etType) });
+      } else {
+        out.push({ FeatureName: name, ValueAsString: serializeFeatureValue(type, value, name) });
+      }
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  if (record[schema.eventTime] === undefined) {
+    try {
+      out.push({ FeatureName: schema.eventTime, ValueAsString: formatEventTime(options.eventTime ?? new Date(), etType) });
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  if (problems.length) throw new FeatureValueError(`Refused to write to '${schema.featureGroupName}': ${problems.join('; ')}`);
+  const eventTime = out.find((f) => f.FeatureName === schema.eventTime)!.ValueAsString!;
+  checkEventTimeSkew(eventTime, etType, options.maxEventTimeSkewSeconds ?? DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, (options.now ?? Date.now)());
+  return out;
+}
+
+/**
+ * An event-time value given in a record: a Date is formatted; for a String event time a string must already be in a
+ * valid format (a number is refused); for a Fractional one a number is epoch seconds (same rule as formatEventTime).
+ */
+function eventTimeValue(value: unknown, type: FeatureValueType): string {
+  if (value instanceof Date) return formatEventTime(value, type);
+  if (type === 'String') {
+    if (typeof value !== 'string' || !STRING_EVENT_TIME.test(value)) {
+      throw new FeatureValueError(`event time: got ${describe(value)}, expected a Date or a string yyyy-MM-ddTHH:mm:ss[.SSS]Z (UTC)`);
+    }
+    return value;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new FeatureValueError(`event time: got ${describe(value)}, expected a Date or epoch seconds (Fractional)`);
+  }
+  return formatEventTime(value, type);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `'${value}' (string)`;
+  if (typeof value === 'bigint') return `${value}n (bigint)`;
+  return `${JSON.stringify(value)} (${value === null ? 'null' : typeof value})`;
+}
+
+/** How this group's online store lets a write keep the features it was not given. */
+function partialWriteStrategy(schema: FeatureGroupSchema, targetStores: TargetStore[] | undefined): 'update' | 'merge' | 'refuse' {
+  if (targetStores && !targetStores.includes('OnlineStore')) return 'refuse';
+  switch (schema.onlineStorageType) {
+    case 'Standard_V2':
+    case 'InMemory':
+      return 'update';
+    case 'None':
+      return 'refuse';
+    default:
+      return 'merge';
+  }
+}
+
+/**
+ * Writes the given features of one record, keeping every other feature of the stored record (see the module comment
+ * for how, per online store type). Values must have their declared types and the event time must not lie more than
+ * `maxEventTimeSkewSeconds` ahead: both are checked before any call.
+ */
+export async function putFeatures(group: string, record: Record<string, FeatureScalar | Date>, options: PutFeaturesOptions): Promise<PutFeaturesResult> {
+  const { schema, targetStores } = options;
+  const values = buildPutRecord(record, options);
+  const written = values.map((v) => v.FeatureName!);
+  const eventTime = values.find((v) => v.FeatureName === schema.eventTime)!.ValueAsString!;
+  const recordId = values.find((v) => v.FeatureName === schema.recordIdentifier)!.ValueAsString!;
+  const client = featureStoreClient(options);
+  const put = async (full: SdkFeatureValue[]) => {
+    try {
+      await client.send(new PutRecordCommand({ FeatureGroupName: group, Record: full, TargetStores: targetStores }));
+    } catch (err) {
+      throw sdkError(err, group, 'PutRecord');
+    }
+  };
+  const notWritten = schema.features.map((f) => f.name).filter((n) => !written.includes(n));
+  if (notWritten.length === 0) {
+    await put(values);
+    return { mode: 'put', eventTime, writtenFeatures: written, preservedFeatures: [] };
+  }
+
+  const strategy = partialWriteStrategy(schema, targetStores);
+  if (strategy === 'refuse') {
+    throw new FeatureValueError(`Refused to write to '${schema.featureGroupName}': a partial record (missing ${notWritten.join(', ')}) `
+      + `${targetStores && !targetStores.includes('OnlineStore') ? 'targets only the offline store' : 'goes to a group without an online store'}, `
+      + 'where PutRecord is a full over-write with nothing to merge from: send every feature of the record');
+  }
+  if (strategy === 'update' && values.length - 1 <= UPDATE_RECORD_MAX_FEATURES) {
+    try {
+      await client.send(new UpdateRecordCommand({
+        FeatureGroupName: group,
+        RecordIdentifierValueAsString: recordId,
+        Features: values.filter((v) => v.FeatureName !== schema.recordIdentifier),
+        TargetStores: targetStores,
+      }));
+      return { mode: 'updated', eventTime, writtenFeatures: written, preservedFeatures: notWritten };
+    } catch (err) {
+      const name = (err as { name?: string })?.name;
+      if (name === 'ConflictException') {
+        throw new FeatureEventTimeError(`Refused by '${schema.featureGroupName}': the stored record '${recordId}' has a newer event time `
+          + `than ${eventTime} (UpdateRecord ConflictException); write with an event time equal to or after the stored one`, { code: name, cause: err });
+      }
+      // "The record must already exist. [...] To create a record, use PutRecord." A missing group fails PutRecord too.
+      if (name !== 'ResourceNotFound') throw sdkError(err, group, 'UpdateRecord');
+      await put(values);
+      return { mode: 'put', eventTime, writtenFeatures: written, preservedFeatures: [] };
+    }
+  }
+
+  // GetRecord + merge + PutRecord. The stored values are copied verbatim (lists included).
+  let stored: SdkFeatureValue[] | undefined;
+  try {
+    stored = (await client.send(new GetRecordCommand({ FeatureGroupName: group, RecordIdentifierValueAsString: recordId }))).Record;
+  } catch (err) {
+    throw sdkError(err, group, 'GetRecord');
+  }
+  if (!stored || stored.length === 0) {
+    await put(values);
+    return { mode: 'put', eventTime, writtenFeatures: written, preservedFeatures: [] };
+  }
+  const storedEventTime = stored.find((v) => v.FeatureName === schema.eventTime)?.ValueAsString;
+  const etType = featureType(schema, schema.eventTime)!;
+  if (storedEventTime !== undefined && eventTimeMs(eventTime, etType) < eventTimeMs(storedEventTime, etType)) {
+    throw new FeatureEventTimeError(`Refused to write to '${schema.featureGroupName}': the stored record '${recordId}' is dated ${storedEventTime}, `
+      + `after this write's ${eventTime}; the online store keeps the newer record, so this write would reach the offline store only. `
+      + 'Write with an event time equal to or after the stored one (or omit it: it defaults to now).');
+  }
+  const preserved = stored.filter((v) => !written.includes(v.FeatureName!));
+  await put([...values, ...preserved]);
+  return {
+    mode: 'merged',
+    eventTime,
+    writtenFeatures: written,
+    preservedFeatures: preserved.map((v) => v.FeatureName!),
+    mergedFromEventTime: storedEventTime,
+  };
+}

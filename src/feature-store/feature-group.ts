@@ -270,7 +270,10 @@ export interface IFeatureGroup extends IResource {
   readonly featureGroupArn: string;
   /** Grants `sagemaker:GetRecord` and `sagemaker:BatchGetRecord` on this group, plus `kms:Decrypt` on the online store key. */
   grantReadOnline(grantee: iam.IGrantable): iam.Grant;
-  /** Grants `sagemaker:PutRecord` and `sagemaker:DeleteRecord` on this group, plus `kms:Decrypt` on the online store key. */
+  /**
+   * Grants `sagemaker:PutRecord`, `sagemaker:UpdateRecord` and `sagemaker:DeleteRecord` on this group, plus `kms:Decrypt`
+   * on the online store key.
+   */
   grantWriteOnline(grantee: iam.IGrantable): iam.Grant;
   /**
    * Grants `sagemaker:GetRecord` only (reading one record, as the runtime's `getFeatures` does) on this group, plus
@@ -278,10 +281,17 @@ export interface IFeatureGroup extends IResource {
    */
   grantGetRecord(grantee: iam.IGrantable): iam.Grant;
   /**
-   * Grants `sagemaker:PutRecord` only (writing records, never deleting them, as the runtime's `putFeatures` does) on this
-   * group, plus `kms:Decrypt` on the online store key (every data-plane call on a KMS-encrypted online store needs it).
+   * Grants `sagemaker:PutRecord` only (writing records, never deleting them) on this group, plus `kms:Decrypt` on the
+   * online store key (every data-plane call on a KMS-encrypted online store needs it). The runtime's `putFeatures` also
+   * reads the record it merges into (`grantGetRecord`, `Standard` online store) or updates it (`grantUpdateRecord`,
+   * `Standard_V2`/`InMemory`).
    */
   grantPutRecord(grantee: iam.IGrantable): iam.Grant;
+  /**
+   * Grants `sagemaker:UpdateRecord` (changing some features of an existing record; `Standard_V2` and `InMemory` online
+   * stores only) on this group, plus `kms:Decrypt` on the online store key.
+   */
+  grantUpdateRecord(grantee: iam.IGrantable): iam.Grant;
   /**
    * Grants what an Athena query over the offline store needs: `athena:StartQueryExecution`, `athena:GetQueryExecution`,
    * `athena:GetQueryResults`, `athena:StopQueryExecution`, `athena:GetWorkGroup` on the workgroup; `glue:GetDatabase`,
@@ -334,7 +344,7 @@ abstract class FeatureGroupBase extends Resource implements IFeatureGroup {
   }
 
   public grantWriteOnline(grantee: iam.IGrantable): iam.Grant {
-    return this.grantOnline(grantee, ['sagemaker:PutRecord', 'sagemaker:DeleteRecord']);
+    return this.grantOnline(grantee, ['sagemaker:PutRecord', 'sagemaker:UpdateRecord', 'sagemaker:DeleteRecord']);
   }
 
   public grantGetRecord(grantee: iam.IGrantable): iam.Grant {
@@ -343,6 +353,13 @@ abstract class FeatureGroupBase extends Resource implements IFeatureGroup {
 
   public grantPutRecord(grantee: iam.IGrantable): iam.Grant {
     return this.grantOnline(grantee, ['sagemaker:PutRecord']);
+  }
+
+  // `sagemaker:UpdateRecord`: the Service Authorization Reference names Feature Store runtime actions after their
+  // operations (sagemaker:PutRecord, sagemaker:GetRecord):
+  // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemaker.html
+  public grantUpdateRecord(grantee: iam.IGrantable): iam.Grant {
+    return this.grantOnline(grantee, ['sagemaker:UpdateRecord']);
   }
 
   public grantQueryOffline(grantee: iam.IGrantable, options: OfflineQueryGrantOptions = {}): iam.Grant {
@@ -568,6 +585,7 @@ export class FeatureGroup extends FeatureGroupBase {
       recordIdentifier: props.recordIdentifier.name,
       eventTime: props.eventTime.name,
       features: props.features.map((f) => ({ name: f.name, type: f.type })),
+      onlineStorageType: onlineEnabled ? (online.storageType ?? OnlineStoreStorageType.STANDARD) : 'None',
     };
     this.schemaJson = Stack.of(this).toJsonString(this.schema);
 

@@ -85,7 +85,9 @@ export interface McpFeatureGroupOptions {
    */
   readonly schema?: FeatureGroupSchema;
   /**
-   * Register `put_feature_record` for this group and grant `grantPutRecord` (`sagemaker:PutRecord`; no tool deletes).
+   * Register `put_feature_record` for this group and grant `grantPutRecord` (`sagemaker:PutRecord`; no tool deletes),
+   * plus `grantUpdateRecord` when the schema's `onlineStorageType` is `Standard_V2` or `InMemory` (partial writes use
+   * UpdateRecord there; on `Standard` they read the record first, with the GetRecord every exposed group is granted).
    *
    * @default false
    */
@@ -445,10 +447,13 @@ export class McpToolServer extends Construct {
       a.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
     }
     // Only the calls the tools make: get_online_features reads one record (GetRecord), put_feature_record writes one
-    // (PutRecord), get_training_result reads one execution's item (GetItem).
+    // (PutRecord; UpdateRecord on Standard_V2/InMemory stores, GetRecord to merge on others), get_training_result reads
+    // one execution's item (GetItem).
     for (const g of props.featureGroups ?? []) {
       g.featureGroup.grantGetRecord(fn);
       if (g.allowWrites) g.featureGroup.grantPutRecord(fn);
+      const storage = (g.schema ?? (g.featureGroup instanceof FeatureGroup ? g.featureGroup.schema : undefined))?.onlineStorageType;
+      if (g.allowWrites && (storage === 'Standard_V2' || storage === 'InMemory')) g.featureGroup.grantUpdateRecord(fn);
     }
     for (const p of props.pipelines ?? []) {
       p.pipeline.grantStartExecution(fn);

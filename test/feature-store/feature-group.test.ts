@@ -141,8 +141,13 @@ describe('defaults', () => {
   test('the schema for the runtime lists every feature with its declared type', () => {
     const { group, stack } = setup();
     const schema = parseFeatureGroupSchema(stack.resolve(group.schemaJson));
-    expect(schema).toEqual(MCP_USER_FEATURES);
+    expect(schema).toEqual({ ...MCP_USER_FEATURES, onlineStorageType: 'Standard' });
     expect(group.schema).toEqual(schema);
+  });
+
+  test('the schema carries the online store type, which decides how the runtime writes some features of a record', () => {
+    expect(setup({ onlineStore: { storageType: OnlineStoreStorageType.IN_MEMORY } }).group.schema.onlineStorageType).toBe('InMemory');
+    expect(setup({ onlineStore: { enabled: false } }).group.schema.onlineStorageType).toBe('None');
   });
 
   test('snapshot', () => {
@@ -378,18 +383,19 @@ describe('grants', () => {
     });
   });
 
-  test('grantWriteOnline: PutRecord and DeleteRecord on the group', () => {
+  test('grantWriteOnline: PutRecord, UpdateRecord and DeleteRecord on the group', () => {
     const { group, grantee, template } = withGrantee();
     group.grantWriteOnline(grantee);
     template().hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('Tool') }],
-      PolicyDocument: { Statement: Match.arrayWith([{ Action: ['sagemaker:PutRecord', 'sagemaker:DeleteRecord'], Effect: 'Allow', Resource: arn('mcp-user-features') }]) },
+      PolicyDocument: { Statement: Match.arrayWith([{ Action: ['sagemaker:PutRecord', 'sagemaker:UpdateRecord', 'sagemaker:DeleteRecord'], Effect: 'Allow', Resource: arn('mcp-user-features') }]) },
     });
   });
 
   test.each([
     ['grantGetRecord', 'sagemaker:GetRecord'],
     ['grantPutRecord', 'sagemaker:PutRecord'],
+    ['grantUpdateRecord', 'sagemaker:UpdateRecord'],
   ] as const)('%s: only %s on the group, kms:Decrypt on the online key', (method, action) => {
     // GIVEN
     const { group, grantee, template } = withGrantee();

@@ -206,84 +206,116 @@ function partialWriteStrategy(schema: FeatureGroupSchema, targetStores: TargetSt
   }
 }
 
+/** One write in progress: the group, the serialized record and what the helpers below share. */
+interface WriteContext {
+  readonly group: string;
+  readonly schema: FeatureGroupSchema;
+  readonly targetStores?: TargetStore[];
+  readonly client: ReturnType<typeof featureStoreClient>;
+  readonly values: SdkFeatureValue[];
+  readonly written: string[];
+  readonly recordId: string;
+  readonly eventTime: string;
+}
+
+/** PutRecord of `record` (a full over-write of the online record). */
+async function putRecord(w: WriteContext, record: SdkFeatureValue[]): Promise<void> {
+  try {
+    await w.client.send(new PutRecordCommand({ FeatureGroupName: w.group, Record: record, TargetStores: w.targetStores }));
+  } catch (err) {
+    throw sdkError(err, w.group, 'PutRecord');
+  }
+}
+
+function created(w: WriteContext): PutFeaturesResult {
+  return { mode: 'put', eventTime: w.eventTime, writtenFeatures: w.written, preservedFeatures: [] };
+}
+
+/** UpdateRecord of the given features; a record that does not exist yet is created with PutRecord. */
+async function updateRecord(w: WriteContext, notWritten: string[]): Promise<PutFeaturesResult> {
+  try {
+    await w.client.send(new UpdateRecordCommand({
+      FeatureGroupName: w.group,
+      RecordIdentifierValueAsString: w.recordId,
+      Features: w.values.filter((v) => v.FeatureName !== w.schema.recordIdentifier),
+      TargetStores: w.targetStores,
+    }));
+    return { mode: 'updated', eventTime: w.eventTime, writtenFeatures: w.written, preservedFeatures: notWritten };
+  } catch (err) {
+    const name = (err as { name?: string })?.name;
+    if (name === 'ConflictException') {
+      throw new FeatureEventTimeError(`Refused by '${w.schema.featureGroupName}': the stored record '${w.recordId}' has a newer event `
+        + `time than ${w.eventTime} (UpdateRecord ConflictException); write with an event time equal to or after the stored one`, { code: name, cause: err });
+    }
+    // "The record must already exist. [...] To create a record, use PutRecord." A missing group fails PutRecord too.
+    if (name !== 'ResourceNotFound') throw sdkError(err, w.group, 'UpdateRecord');
+    await putRecord(w, w.values);
+    return created(w);
+  }
+}
+
+/** GetRecord, then PutRecord of the stored record with the given features over it (stored values copied verbatim). */
+async function mergeRecord(w: WriteContext): Promise<PutFeaturesResult> {
+  let stored: SdkFeatureValue[] | undefined;
+  try {
+    stored = (await w.client.send(new GetRecordCommand({ FeatureGroupName: w.group, RecordIdentifierValueAsString: w.recordId }))).Record;
+  } catch (err) {
+    throw sdkError(err, w.group, 'GetRecord');
+  }
+  if (!stored || stored.length === 0) {
+    await putRecord(w, w.values);
+    return created(w);
+  }
+  const { schema } = w;
+  const storedEventTime = stored.find((v) => v.FeatureName === schema.eventTime)?.ValueAsString;
+  const etType = featureType(schema, schema.eventTime)!;
+  if (storedEventTime !== undefined && eventTimeMs(w.eventTime, etType) < eventTimeMs(storedEventTime, etType)) {
+    throw new FeatureEventTimeError(`Refused to write to '${schema.featureGroupName}': the stored record '${w.recordId}' is dated `
+      + `${storedEventTime}, after this write's ${w.eventTime}; the online store keeps the newer record, so this write would reach the `
+      + 'offline store only. Write with an event time equal to or after the stored one (or omit it: it defaults to now).');
+  }
+  const preserved = stored.filter((v) => !w.written.includes(v.FeatureName!));
+  await putRecord(w, [...w.values, ...preserved]);
+  return {
+    mode: 'merged',
+    eventTime: w.eventTime,
+    writtenFeatures: w.written,
+    preservedFeatures: preserved.map((v) => v.FeatureName!),
+    mergedFromEventTime: storedEventTime,
+  };
+}
+
 /**
  * Writes the given features of one record, keeping every other feature of the stored record (see the module comment
  * for how, per online store type). Values must have their declared types and the event time must not lie more than
  * `maxEventTimeSkewSeconds` ahead: both are checked before any call.
  */
-export async function putFeatures(group: string, record: Record<string, FeatureScalar | Date>, options: PutFeaturesOptions): Promise<PutFeaturesResult> {
+export async function putFeatures(group: string, record: Record<string, FeatureScalar | Date>,
+  options: PutFeaturesOptions): Promise<PutFeaturesResult> {
   const { schema, targetStores } = options;
   const values = buildPutRecord(record, options);
-  const written = values.map((v) => v.FeatureName!);
-  const eventTime = values.find((v) => v.FeatureName === schema.eventTime)!.ValueAsString!;
-  const recordId = values.find((v) => v.FeatureName === schema.recordIdentifier)!.ValueAsString!;
-  const client = featureStoreClient(options);
-  const put = async (full: SdkFeatureValue[]) => {
-    try {
-      await client.send(new PutRecordCommand({ FeatureGroupName: group, Record: full, TargetStores: targetStores }));
-    } catch (err) {
-      throw sdkError(err, group, 'PutRecord');
-    }
+  const w: WriteContext = {
+    group,
+    schema,
+    targetStores,
+    client: featureStoreClient(options),
+    values,
+    written: values.map((v) => v.FeatureName!),
+    recordId: values.find((v) => v.FeatureName === schema.recordIdentifier)!.ValueAsString!,
+    eventTime: values.find((v) => v.FeatureName === schema.eventTime)!.ValueAsString!,
   };
-  const notWritten = schema.features.map((f) => f.name).filter((n) => !written.includes(n));
+  const notWritten = schema.features.map((f) => f.name).filter((n) => !w.written.includes(n));
   if (notWritten.length === 0) {
-    await put(values);
-    return { mode: 'put', eventTime, writtenFeatures: written, preservedFeatures: [] };
+    await putRecord(w, values);
+    return created(w);
   }
-
   const strategy = partialWriteStrategy(schema, targetStores);
   if (strategy === 'refuse') {
     throw new FeatureValueError(`Refused to write to '${schema.featureGroupName}': a partial record (missing ${notWritten.join(', ')}) `
       + `${targetStores && !targetStores.includes('OnlineStore') ? 'targets only the offline store' : 'goes to a group without an online store'}, `
       + 'where PutRecord is a full over-write with nothing to merge from: send every feature of the record');
   }
-  if (strategy === 'update' && values.length - 1 <= UPDATE_RECORD_MAX_FEATURES) {
-    try {
-      await client.send(new UpdateRecordCommand({
-        FeatureGroupName: group,
-        RecordIdentifierValueAsString: recordId,
-        Features: values.filter((v) => v.FeatureName !== schema.recordIdentifier),
-        TargetStores: targetStores,
-      }));
-      return { mode: 'updated', eventTime, writtenFeatures: written, preservedFeatures: notWritten };
-    } catch (err) {
-      const name = (err as { name?: string })?.name;
-      if (name === 'ConflictException') {
-        throw new FeatureEventTimeError(`Refused by '${schema.featureGroupName}': the stored record '${recordId}' has a newer event time `
-          + `than ${eventTime} (UpdateRecord ConflictException); write with an event time equal to or after the stored one`, { code: name, cause: err });
-      }
-      // "The record must already exist. [...] To create a record, use PutRecord." A missing group fails PutRecord too.
-      if (name !== 'ResourceNotFound') throw sdkError(err, group, 'UpdateRecord');
-      await put(values);
-      return { mode: 'put', eventTime, writtenFeatures: written, preservedFeatures: [] };
-    }
-  }
-
-  // GetRecord + merge + PutRecord. The stored values are copied verbatim (lists included).
-  let stored: SdkFeatureValue[] | undefined;
-  try {
-    stored = (await client.send(new GetRecordCommand({ FeatureGroupName: group, RecordIdentifierValueAsString: recordId }))).Record;
-  } catch (err) {
-    throw sdkError(err, group, 'GetRecord');
-  }
-  if (!stored || stored.length === 0) {
-    await put(values);
-    return { mode: 'put', eventTime, writtenFeatures: written, preservedFeatures: [] };
-  }
-  const storedEventTime = stored.find((v) => v.FeatureName === schema.eventTime)?.ValueAsString;
-  const etType = featureType(schema, schema.eventTime)!;
-  if (storedEventTime !== undefined && eventTimeMs(eventTime, etType) < eventTimeMs(storedEventTime, etType)) {
-    throw new FeatureEventTimeError(`Refused to write to '${schema.featureGroupName}': the stored record '${recordId}' is dated ${storedEventTime}, `
-      + `after this write's ${eventTime}; the online store keeps the newer record, so this write would reach the offline store only. `
-      + 'Write with an event time equal to or after the stored one (or omit it: it defaults to now).');
-  }
-  const preserved = stored.filter((v) => !written.includes(v.FeatureName!));
-  await put([...values, ...preserved]);
-  return {
-    mode: 'merged',
-    eventTime,
-    writtenFeatures: written,
-    preservedFeatures: preserved.map((v) => v.FeatureName!),
-    mergedFromEventTime: storedEventTime,
-  };
+  // UpdateRecord takes at most 100 features (the record identifier travels apart); a larger write merges instead.
+  if (strategy === 'update' && values.length - 1 <= UPDATE_RECORD_MAX_FEATURES) return updateRecord(w, notWritten);
+  return mergeRecord(w);
 }

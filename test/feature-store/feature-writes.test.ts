@@ -71,6 +71,20 @@ describe('a write of some features keeps the others', () => {
     expect(fs.requests.map((r) => r.operation)).toEqual(['PutRecord']);
   });
 
+  test('more than 100 features for UpdateRecord: the write merges instead', async () => {
+    // GIVEN a Standard_V2 group with 102 features, 101 of them written (event time included)
+    const many = Array.from({ length: 100 }, (_, i) => ({ name: `f${i}`, type: 'Integral' }));
+    const wide: FeatureGroupSchema = { ...userKeyedSchema('v2', ...many, { name: 'kept', type: 'String' }), onlineStorageType: 'Standard_V2' };
+    fs.putRecord('v2', { user_id: 'wide', event_time: T0, kept: 'yes' });
+    fs.resetCounters();
+    // WHEN
+    const result = await putFeatures('v2', { user_id: 'wide', ...Object.fromEntries(many.map((f, i) => [f.name, i])) }, { schema: wide, client });
+    // THEN
+    expect(result).toMatchObject({ mode: 'merged', preservedFeatures: ['kept'] });
+    expect(fs.requests.map((r) => r.operation)).toEqual(['GetRecord', 'PutRecord']);
+    expect(fs.getStored('v2', 'wide')).toMatchObject({ kept: 'yes', f0: '0', f99: '99' });
+  });
+
   test('a missing feature group is FeatureGroupNotFoundError on every path', async () => {
     await expect(putFeatures('nope', { user_id: 'u1', b: 1 }, { schema: { ...standard, featureGroupName: 'nope' }, client })).rejects.toBeInstanceOf(FeatureGroupNotFoundError);
     await expect(putFeatures('nope', { user_id: 'u1', b: 1 }, { schema: { ...v2, featureGroupName: 'nope' }, client })).rejects.toBeInstanceOf(FeatureGroupNotFoundError);

@@ -74,6 +74,11 @@ export interface McpServerSpec {
   readonly trainingResultsTable?: string;
   /** Registers `get_model_provenance` (lineage reads; see docs/mcp.md for its IAM scope). Default false. */
   readonly modelProvenance?: boolean;
+  /**
+   * Seconds an event time written by `put_feature_record` may lie past the server's clock; later ones are refused (the
+   * online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.
+   */
+  readonly maxEventTimeSkewSeconds?: number;
 }
 
 /** Tool names, in the order they are registered. */

@@ -166,6 +166,14 @@ export interface McpToolServerProps {
    */
   readonly modelProvenance?: boolean;
   /**
+   * How far past the server's clock an event time written by `put_feature_record` may lie; later ones are refused. The
+   * online store keeps the record with the greatest event time, so one write dated far ahead would make every later
+   * write historic (offline only).
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly maxEventTimeSkew?: Duration;
+  /**
    * Server name reported to MCP clients.
    *
    * @default 'cdk-sagemaker-mcp'
@@ -424,6 +432,7 @@ export class McpToolServer extends Construct {
       pipelines,
       trainingResultsTable: props.trainingResults?.resultsTable.tableName,
       modelProvenance: props.modelProvenance ?? false,
+      maxEventTimeSkewSeconds: props.maxEventTimeSkew?.toSeconds(),
     };
   }
 

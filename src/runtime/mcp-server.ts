@@ -63,6 +63,10 @@ export function parseMcpServerSpec<T extends McpServerSpec>(input: unknown): T {
       problems.push(`featureGroups[${i}].schema: ${(err as Error).message}`);
     }
   });
+  const skew = spec.maxEventTimeSkewSeconds;
+  if (skew !== undefined && (typeof skew !== 'number' || !Number.isFinite(skew) || skew < 0)) {
+    problems.push(`maxEventTimeSkewSeconds: got ${JSON.stringify(skew)}, expected a number of seconds >= 0`);
+  }
   if (spec.trainingResultsTable !== undefined && !spec.pipelines?.length) {
     problems.push('trainingResultsTable: set, but no pipelines are listed (get_training_result needs a start_training handle)');
   }

@@ -31,6 +31,8 @@ beforeAll(async () => {
     credentials: LOCAL_CREDENTIALS,
     handleKey: 'local-test-handle-key',
     endpoints: { featureStoreRuntime: fs.endpoint },
+    // An hour instead of the default 5 minutes: the bound is the server's configuration, not a constant.
+    maxEventTimeSkewSeconds: 3600,
     featureGroups: [
       { schema: group('std', 'Standard'), allowWrites: true },
       { schema: group('v2', 'Standard_V2'), allowWrites: true },
@@ -95,7 +97,7 @@ describe('put_feature_record keeps the features a call leaves out', () => {
     expect(description).toMatch(/- std \(.*partial writes: read, merge, write back\)/);
     expect(description).toMatch(/- v2 \(.*partial writes: UpdateRecord, other features unchanged\)/);
     expect(description).toMatch(/- offline \(.*no online store: every feature is required\)/);
-    expect(description).toContain('300 s past the server clock');
+    expect(description).toContain('3600 s past the server clock');
     expect(description).not.toContain('merges');
   });
 });
@@ -109,10 +111,19 @@ describe('put_feature_record bounds the event time', () => {
     // THEN
     expect(frozen.isError).toBe(true);
     expect(frozen.structuredContent).toMatchObject({ errorName: 'FeatureEventTimeError', retryable: false });
-    expect(frozen.structuredContent.message).toMatch(/event time 9999-12-31T23:59:59.999Z is \d+ s past the server clock .*at most 300 s ahead is accepted/);
+    expect(frozen.structuredContent.message).toMatch(/event time 9999-12-31T23:59:59.999Z is \d+ s past the server clock .*at most 3600 s ahead is accepted/);
     const later = await put('std', { user_id: 'u1', b: 3 });
     expect(later.structuredContent).toMatchObject({ written: true, mode: 'merged' });
     expect(await read('std', 'u1')).toMatchObject({ a: 1, b: 3, c: 'three' });
+  });
+
+  test('the configured skew is the bound: 30 minutes ahead is written, 2 hours ahead is refused', async () => {
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const near = await put('mem', { user_id: 'u2', a: 1, b: 2, c: 'x', event_time: at(30 * 60_000) });
+    expect(near.structuredContent).toMatchObject({ written: true, mode: 'put' });
+    const far = await put('mem', { user_id: 'u3', a: 1, b: 2, c: 'x', event_time: at(2 * 3600_000) });
+    expect(far.structuredContent).toMatchObject({ errorName: 'FeatureEventTimeError' });
+    expect(fs.getStored('mem', 'u3')).toBeUndefined();
   });
 
   test('an event time older than the stored record\'s is refused (it would reach the offline store only)', async () => {

@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { FeatureGroup, Feature, OnlineStoreStorageType } from '../../src/feature-store';
@@ -10,7 +10,7 @@ import { userKeyedSchema } from '../feature-store/fixtures';
 // The store type reaches the runtime through the schema, and the server may call UpdateRecord only where the tool will.
 const ENV = { account: '123456789012', region: 'us-east-1' };
 
-function build() {
+function build(maxEventTimeSkew?: Duration) {
   const app = new App();
   const stack = new Stack(app, 'Mcp', { env: ENV });
   const common = {
@@ -30,6 +30,7 @@ function build() {
       { featureGroup: migrated, allowWrites: true, schema: { ...userKeyedSchema('migrated', { name: 'calls', type: 'Integral' }), onlineStorageType: 'Standard_V2' } },
       { featureGroup: readOnly },
     ],
+    maxEventTimeSkew,
   });
   return { stack, server };
 }
@@ -64,12 +65,21 @@ test('UpdateRecord is granted for writable Standard_V2 and InMemory groups only'
   });
 });
 
-test('the spec hands each group\'s online store type to the runtime', () => {
-  const { stack } = build();
+function specOf(stack: Stack): any {
   const fn = Object.values<any>(Template.fromStack(stack).findResources('AWS::Lambda::Function'))
     .find((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC]);
-  const spec = parseMcpServerSpec<any>(stack.resolve(fn.Properties.Environment.Variables[MCP_ENV.SPEC]));
+  return parseMcpServerSpec<any>(stack.resolve(fn.Properties.Environment.Variables[MCP_ENV.SPEC]));
+}
+
+test('the spec hands each group\'s online store type to the runtime', () => {
+  const spec = specOf(build().stack);
   expect(spec.featureGroups.map((g: any) => [g.schema.featureGroupName, g.schema.onlineStorageType])).toEqual([
     ['memory', 'InMemory'], ['standard', 'Standard'], ['migrated', 'Standard_V2'], ['read-only', 'InMemory'],
   ]);
+});
+
+test('maxEventTimeSkew reaches the spec in seconds (absent: the runtime default of 300 s); a bad value is refused by the runtime', () => {
+  expect(specOf(build(Duration.minutes(2)).stack).maxEventTimeSkewSeconds).toBe(120);
+  expect(specOf(build().stack).maxEventTimeSkewSeconds).toBeUndefined();
+  expect(() => parseMcpServerSpec({ maxEventTimeSkewSeconds: -1 })).toThrow(/maxEventTimeSkewSeconds: got -1, expected a number of seconds >= 0/);
 });

@@ -45,11 +45,6 @@ export interface SageMakerMcpServerConfig extends McpServerSpec {
   readonly trainingCheckAfterSeconds?: number;
   /** Per-invocation deadline of `invoke_endpoint`, retries included. @default 70000 */
   readonly invokeDeadlineMs?: number;
-  /**
-   * Seconds an event time written by `put_feature_record` may lie past the server's clock; later ones are refused (the
-   * online store keeps the greatest event time, so one far-future write would freeze the record). @default 300
-   */
-  readonly maxEventTimeSkewSeconds?: number;
 }
 
 export interface McpClients {

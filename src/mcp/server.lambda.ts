@@ -17,7 +17,8 @@ let mcp: McpHttpHandler | undefined;
 function mcpHandler(): McpHttpHandler {
   // 'auto' answers with one JSON body: no tool emits notifications before its result, so nothing needs a stream
   // (a buffered function URL would deliver one only once complete anyway).
-  mcp ??= createSageMakerMcpHandler(mcpServerConfigFromEnv(), {
+  // Failed tool calls are logged whole here; the agent gets them redacted with the same correlation id.
+  mcp ??= createSageMakerMcpHandler({ ...mcpServerConfigFromEnv(), log: (entry) => logger.error('MCP tool call failed', entry) }, {
     onerror: (error) => logger.warn('MCP request rejected or failed out of band', { error }),
   });
   return mcp;
@@ -35,7 +36,9 @@ export async function handler(
   const method = viaApi ? event.httpMethod : event.requestContext.http.method;
   const started = Date.now();
   try {
-    const response = await mcpHandler().fetch(viaApi ? apiGatewayEventToRequest(event) : functionUrlEventToRequest(event));
+    // The caller comes from the request context Lambda built (IAM-signed function URL / API Gateway), never from a header.
+    const authInfo = caller ? { token: '', clientId: caller, scopes: [] } : undefined;
+    const response = await mcpHandler().fetch(viaApi ? apiGatewayEventToRequest(event) : functionUrlEventToRequest(event), { authInfo });
     const result = viaApi ? await responseToApiGatewayResult(response) : await responseToFunctionUrlResult(response);
     logger.info('MCP request', { via: viaApi ? 'api-gateway' : 'function-url', method, status: result.statusCode, caller, ms: Date.now() - started });
     return result;
@@ -48,6 +51,8 @@ export async function handler(
   }
 }
 
+/** The IAM principal of an AWS_IAM function URL request (`requestContext.authorizer.iam`); none for auth type NONE. */
 function functionUrlCaller(event: LambdaFunctionURLEvent): string | undefined {
-  return (event.requestContext as { authorizer?: { iam?: { userArn?: string } } }).authorizer?.iam?.userArn;
+  const iam = (event.requestContext as { authorizer?: { iam?: { userArn?: string; callerId?: string } } }).authorizer?.iam;
+  return iam?.userArn || iam?.callerId || undefined;
 }

@@ -6,7 +6,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { RESULT_TTL_DAYS_ENV, RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV } from './contract';
-import { recordPipelineEvent, PipelineRecordOutcome } from '../runtime/pipelines';
+import { boundedClient } from '../runtime/bounded';
+import { recordPipelineEvent, PipelineRecordOutcome } from '../runtime/pipeline-events';
 
 let dynamodb: DynamoDBClient | undefined;
 let sqs: SQSClient | undefined;
@@ -16,8 +17,9 @@ export async function handler(event: unknown): Promise<PipelineRecordOutcome> {
   if (!tableName) throw new Error(`${RESULTS_TABLE_ENV} is not set`);
   const queueUrl = process.env[RESULTS_QUEUE_URL_ENV] || undefined;
   const ttlDays = process.env[RESULT_TTL_DAYS_ENV] ? Number(process.env[RESULT_TTL_DAYS_ENV]) : undefined;
-  dynamodb ??= new DynamoDBClient({});
-  if (queueUrl) sqs ??= new SQSClient({});
+  // Connection and request timeouts: a silent service fails the attempt (Lambda retries, then dead-letters the event).
+  dynamodb ??= boundedClient(DynamoDBClient, {});
+  if (queueUrl) sqs ??= boundedClient(SQSClient, {});
   const outcome = await recordPipelineEvent(event, { tableName, dynamodb, queueUrl, sqs, ttlDays });
   console.log(JSON.stringify({ outcome: outcome.outcome }));
   return outcome;

@@ -9,6 +9,7 @@ import { randomUUID } from 'crypto';
 import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { InvokeEndpointAsyncCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { boundedClient } from './bounded';
 import { classifyError } from './errors';
 import {
   ASYNC_ENV, AsyncJobFinalStatus, AsyncJobRecord, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_JOB_RETENTION_SECONDS,
@@ -78,9 +79,10 @@ function resolveConfig(deps: AsyncJobsDeps): AsyncJobsConfig {
 
 // Clients are created lazily and reused when not injected, so a Lambda container keeps its connections warm.
 let defaultClients: { sagemakerRuntime?: SageMakerRuntimeClient; s3?: S3Client; dynamodb?: DynamoDBClient } = {};
-const smClient = (deps: AsyncJobsDeps) => deps.sagemakerRuntime ?? (defaultClients.sagemakerRuntime ??= new SageMakerRuntimeClient({}));
-const s3Client = (deps: AsyncJobsDeps) => deps.s3 ?? (defaultClients.s3 ??= new S3Client({}));
-const ddbClient = (deps: AsyncJobsDeps) => deps.dynamodb ?? (defaultClients.dynamodb ??= new DynamoDBClient({}));
+// Built with connection and request timeouts (./bounded), so the recorder handler never waits on a silent service.
+const smClient = (deps: AsyncJobsDeps) => deps.sagemakerRuntime ?? (defaultClients.sagemakerRuntime ??= boundedClient(SageMakerRuntimeClient, {}));
+const s3Client = (deps: AsyncJobsDeps) => deps.s3 ?? (defaultClients.s3 ??= boundedClient(S3Client, {}));
+const ddbClient = (deps: AsyncJobsDeps) => deps.dynamodb ?? (defaultClients.dynamodb ??= boundedClient(DynamoDBClient, {}));
 /** Forgets the lazily created default clients (tests that change the environment). */
 export function resetDefaultAsyncClients(): void {
   defaultClients = {};

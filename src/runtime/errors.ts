@@ -246,3 +246,32 @@ export function toToolError(err: unknown, context: ErrorContext = {}): ToolError
   }
   return result;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Redaction of what reaches an agent
+
+/** `arn:partition:service:region:account:resource` (region and account may be empty, e.g. IAM and S3). */
+const ARN = /\barn:aws[a-z-]*:([a-z0-9-]+):[a-z0-9-]*:(\d{12})?:[^\s"'`,;()<>\]}]+/gi;
+/** SigV4 pieces: header parameters (`Credential=`, `Signature=`, `SignedHeaders=`) and presigned-URL query parameters. */
+const SIGNING = /\b(X-Amz-(?:Security-Token|Credential|Signature|SignedHeaders)|Credential|Signature|SignedHeaders|Security-Token)([=:]\s*)[^\s&"',;]+/gi;
+/** Access key ids (long-term AKIA, temporary ASIA). */
+const ACCESS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
+const ACCOUNT_ID = /(?<![\d.])\d{12}(?![\d.])/g;
+
+/**
+ * The text an agent may see: every ARN replaced by `<service ARN>` (role, user, function and resource ARNs name the
+ * account and its principals), 12-digit account ids by `<account>`, and request signatures, credentials and security
+ * tokens by `<redacted>`. The server logs the original under a correlation id (see mcp-tools/guard).
+ */
+export function redactForAgent(text: string): string {
+  return text
+    .replace(SIGNING, (_m, name: string, sep: string) => `${name}${sep}<redacted>`)
+    .replace(ARN, (_m, service: string) => `<${service.toLowerCase()} ARN>`)
+    .replace(ACCESS_KEY_ID, '<access key id>')
+    .replace(ACCOUNT_ID, '<account>');
+}
+
+/** An ARN that stays useful to an agent (e.g. a log stream) with its account id masked. */
+export function maskAccount(arn: string): string {
+  return arn.replace(ACCOUNT_ID, '<account>').replace(SIGNING, (_m, name: string, sep: string) => `${name}${sep}<redacted>`);
+}

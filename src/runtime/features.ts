@@ -16,6 +16,7 @@ import {
   SageMakerFeatureStoreRuntimeClient,
   SageMakerFeatureStoreRuntimeClientConfig,
 } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { boundedClient } from './bounded';
 import { ErrorDetails, isTransient, SageMakerMcpError } from './errors';
 import { backoffDelayMs, RetryOptions } from './retry';
 import { FEATURE_GROUP_SCHEMAS_ENV, FeatureGroupSchema } from '../feature-store/contract';
@@ -235,8 +236,8 @@ let defaultClient: SageMakerFeatureStoreRuntimeClient | undefined;
 /** The client for `options`: the one given, one built from `clientConfig`, or a shared default (region from the environment). */
 export function featureStoreClient(options: FeatureStoreClientOptions = {}): SageMakerFeatureStoreRuntimeClient {
   if (options.client) return options.client;
-  if (options.clientConfig) return new SageMakerFeatureStoreRuntimeClient(options.clientConfig);
-  defaultClient ??= new SageMakerFeatureStoreRuntimeClient({});
+  if (options.clientConfig) return boundedClient(SageMakerFeatureStoreRuntimeClient, options.clientConfig);
+  defaultClient ??= boundedClient(SageMakerFeatureStoreRuntimeClient, {});
   return defaultClient;
 }
 

@@ -4,6 +4,7 @@
  */
 export * from './errors';
 export * from './retry';
+export * from './bounded';
 export * from './invoke';
 export * from './codecs';
 export * from './payloads';
@@ -13,4 +14,5 @@ export * from './features-write';
 export * from './offline-query';
 export * from './async-jobs';
 export * from './pipelines';
+export * from './pipeline-events';
 export * from './lineage';

@@ -1,8 +1,10 @@
 /**
  * Model provenance from SageMaker ML Lineage: a bounded walk of `ListAssociations` from a model package (or any lineage
  * entity), backward (`DestinationArn` = node: what went into it) or forward (`SourceArn` = node: what came out of it),
- * describing the entities it meets. Every page is read, a depth and a node limit bound the walk, and an entity already
- * seen is never expanded twice, so cycles in the graph terminate.
+ * describing the entities it meets. A depth and a node limit bound the walk, each entity's pages are capped and stop on a
+ * repeated token, and an entity already seen is never expanded twice, so cycles in the graph terminate. With a `scope`
+ * only the runs of the given pipelines and their direct inputs and outputs are described; other entities are
+ * summarised (kind and a marker) and no Describe call is made for them.
  */
 // The runtime's AWS SDK clients are devDependencies on purpose: Lambda provides them, users install what they call.
 // eslint-disable-next-line import/no-extraneous-dependencies
@@ -15,6 +17,8 @@ import {
   ListAssociationsCommand,
   SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
+import { boundedClient, PageGuard } from './bounded';
+import { redactForAgent } from './errors';
 import type { TrainingSageMakerAccess } from './pipelines';
 import { parseCorrelationDescription } from '../pipelines/contract';
 
@@ -41,8 +45,16 @@ export interface LineageNode {
   readonly name?: string;
   /** What the Describe call returned, reduced to the useful fields (see `describeLineageEntity`). */
   readonly details?: Record<string, unknown>;
-  /** The Describe call failed (e.g. AccessDenied, ResourceNotFound); the walk continued. */
+  /** The Describe call failed (e.g. AccessDenied, ResourceNotFound; account ids and ARNs redacted); the walk continued. */
   readonly describeError?: string;
+  /** Outside the `scope`: `arn` is a marker (`outside-scope-<n>`), and the entity was not described. */
+  readonly outsideScope?: boolean;
+}
+
+/** What may be described: the runs of these pipelines and the entities one association away from such a run. */
+export interface LineageScope {
+  /** Pipeline names (compared case-insensitively: SageMaker ARNs carry names in lower case). */
+  readonly pipelines: string[];
 }
 
 export interface LineageEdge {
@@ -67,6 +79,10 @@ export interface ModelProvenanceOptions extends TrainingSageMakerAccess {
   readonly associationType?: 'ContributedTo' | 'AssociatedWith' | 'DerivedFrom' | 'Produced' | 'SameAs';
   /** Describe each entity met. Default true. */
   readonly describe?: boolean;
+  /** Describe only what this scope exposes; summarise the rest. Default: every entity may be described. */
+  readonly scope?: LineageScope;
+  /** ListAssociations pages read per entity at most. Default 10. */
+  readonly maxPagesPerEntity?: number;
 }
 
 export interface ModelProvenance {
@@ -150,7 +166,8 @@ async function* associationPages(
   arn: string,
   direction: LineageDirection,
   pageSize: number,
-  associationType?: string,
+  associationType: string | undefined,
+  guard: PageGuard,
 ): AsyncGenerator<{ associations: AssociationSummary[]; more: boolean }> {
   let nextToken: string | undefined;
   do {
@@ -160,7 +177,7 @@ async function* associationPages(
       MaxResults: pageSize,
       NextToken: nextToken,
     }));
-    nextToken = page.NextToken;
+    nextToken = guard.next(page.NextToken);
     yield { associations: page.AssociationSummaries ?? [], more: nextToken !== undefined };
   } while (nextToken);
 }
@@ -178,8 +195,9 @@ export async function getModelProvenance(rootArn: string, options: ModelProvenan
   if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 10) throw new Error(`maxDepth: got ${maxDepth}, expected an integer between 1 and 10`);
   if (!Number.isInteger(maxNodes) || maxNodes < 1 || maxNodes > 1000) throw new Error(`maxNodes: got ${maxNodes}, expected an integer between 1 and 1000`);
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new Error(`pageSize: got ${pageSize}, expected an integer between 1 and 100`);
-  const sagemaker = options.sagemaker ?? new SageMakerClient(options.sagemakerConfig ?? {});
-  const describe = options.describe ?? true;
+  const sagemaker = options.sagemaker ?? boundedClient(SageMakerClient, options.sagemakerConfig ?? {});
+  // With a scope, what may be described is known only once the graph is: describe after the walk.
+  const describe = (options.describe ?? true) && options.scope === undefined;
 
   const nodes: LineageNode[] = [];
   const edges: LineageEdge[] = [];
@@ -196,7 +214,7 @@ export async function getModelProvenance(rootArn: string, options: ModelProvenan
       const details = await describeLineageEntity(sagemaker, arn, kind);
       return details ? { ...base, details } : base;
     } catch (err) {
-      return { ...base, describeError: `${(err as Error).name}: ${(err as Error).message}` };
+      return { ...base, describeError: redactForAgent(`${(err as Error).name}: ${(err as Error).message}`) };
     }
   };
 
@@ -212,7 +230,8 @@ export async function getModelProvenance(rootArn: string, options: ModelProvenan
       truncated = true;
       break;
     }
-    for await (const page of associationPages(sagemaker, node.arn, direction, pageSize, options.associationType)) {
+    const guard = new PageGuard(`ListAssociations of ${node.arn}`, options.maxPagesPerEntity ?? 10);
+    for await (const page of associationPages(sagemaker, node.arn, direction, pageSize, options.associationType, guard)) {
       for (const a of page.associations) {
         const neighbor = direction === 'backward' ? a.SourceArn : a.DestinationArn;
         if (!a.SourceArn || !a.DestinationArn || !neighbor) continue;
@@ -240,6 +259,53 @@ export async function getModelProvenance(rootArn: string, options: ModelProvenan
         break walk;
       }
     }
+    if (guard.truncated) truncated = true;
+  }
+  if (options.scope && (options.describe ?? true)) {
+    return { rootArn, direction, ...await describeInScope(sagemaker, nodes, edges, options.scope), truncated, revisits };
   }
   return { rootArn, direction, nodes, edges, truncated, revisits };
+}
+
+/** The pipeline name of a pipeline-execution ARN (`...:pipeline/<name>/execution/<id>`). */
+function pipelineOfExecution(arn: string): string | undefined {
+  return /:pipeline\/([^/]+)\/execution\//.exec(arn)?.[1];
+}
+
+/**
+ * Describes the in-scope nodes (runs of the scope's pipelines and their direct neighbours) and replaces every other
+ * node by its kind, depth, lineage type and a marker, in the edges too. The root keeps its ARN (the caller gave it).
+ */
+async function describeInScope(
+  sagemaker: SageMakerClient,
+  nodes: LineageNode[],
+  edges: LineageEdge[],
+  scope: LineageScope,
+): Promise<{ nodes: LineageNode[]; edges: LineageEdge[] }> {
+  const pipelines = new Set(scope.pipelines.map((p) => p.toLowerCase()));
+  const runs = new Set(nodes.filter((n) => n.kind === 'pipeline-execution' && pipelines.has((pipelineOfExecution(n.arn) ?? '').toLowerCase())).map((n) => n.arn));
+  const inScope = new Set(runs);
+  for (const e of edges) {
+    if (runs.has(e.sourceArn)) inScope.add(e.destinationArn);
+    if (runs.has(e.destinationArn)) inScope.add(e.sourceArn);
+  }
+  const markers = new Map<string, string>();
+  const shown: LineageNode[] = [];
+  for (const node of nodes) {
+    if (inScope.has(node.arn)) {
+      try {
+        const details = await describeLineageEntity(sagemaker, node.arn, node.kind);
+        shown.push(details ? { ...node, details } : node);
+      } catch (err) {
+        shown.push({ ...node, describeError: redactForAgent(`${(err as Error).name}: ${(err as Error).message}`) });
+      }
+      continue;
+    }
+    const marker = node.depth === 0 ? node.arn : `outside-scope-${markers.size + 1}`;
+    markers.set(node.arn, marker);
+    shown.push({ arn: marker, kind: node.kind, depth: node.depth, ...(node.lineageType ? { lineageType: node.lineageType } : {}), outsideScope: true });
+  }
+  // An edge to an entity that was not added (node budget spent) names no node: it gets a marker too.
+  const mark = (arn: string) => (inScope.has(arn) ? arn : markers.get(arn) ?? markers.set(arn, `outside-scope-${markers.size + 1}`).get(arn)!);
+  return { nodes: shown, edges: edges.map((e) => ({ ...e, sourceArn: mark(e.sourceArn), destinationArn: mark(e.destinationArn) })) };
 }

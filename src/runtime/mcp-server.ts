@@ -9,7 +9,9 @@ import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextp
 import { parseFeatureGroupSchema } from './features';
 import { registerAsyncTools } from './mcp-tools/async-tools';
 import { createToolContext, SageMakerMcpServerConfig, ToolContext } from './mcp-tools/context';
+import { callerIdentity, McpCallerAuthInfo, processCallerIdentity } from './mcp-tools/caller';
 import { registerFeatureTools } from './mcp-tools/feature-tools';
+import { guardTools } from './mcp-tools/guard';
 import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
 import { toolFailure } from './mcp-tools/results';
 import { registerTrainingTools } from './mcp-tools/training-tools';
@@ -88,9 +90,14 @@ function register(server: ToolRegistrar, ctx: ToolContext): void {
   registerTrainingTools(server, ctx);
 }
 
-/** Which protocol era an instance serves (the SDK's factories say so); unknown for a bare `McpServer`. */
+/** Which protocol era an instance serves and who it serves (the SDK's factories say so); unknown for a bare `McpServer`. */
 export interface McpServerBuildContext {
   readonly era?: 'legacy' | 'modern';
+  /**
+   * The authenticated caller, as given to the HTTP handler's `fetch(request, { authInfo })` (the bundled Lambda passes
+   * the IAM principal of the request context as `clientId`). Scopes `start_training` runs to the caller.
+   */
+  readonly authInfo?: McpCallerAuthInfo;
 }
 
 /**
@@ -110,10 +117,11 @@ function withErrorShape(server: ToolRegistrar, structuredErrors: boolean): ToolR
   };
 }
 
-function buildServer(ctx: ToolContext, build: McpServerBuildContext = {}): McpServer {
+function buildServer(shared: ToolContext, build: McpServerBuildContext = {}, defaultCaller?: string): McpServer {
+  const ctx: ToolContext = { ...shared, caller: callerIdentity(build.authInfo) ?? defaultCaller };
   const server = new McpServer({ name: ctx.config.serverName ?? 'cdk-sagemaker-mcp', version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
   const structuredErrors = build.era === 'modern';
-  register(withErrorShape(server as unknown as ToolRegistrar, structuredErrors), ctx);
+  register(guardTools(withErrorShape(server as unknown as ToolRegistrar, structuredErrors), ctx), ctx);
   // The SDK reports arguments that fail the input schema as a plain-text tool error; give them the same shape as every
   // other failure so an agent reads one format (errorName InvalidArguments, not retryable).
   const internals = server as unknown as { createToolError?: (message: string) => unknown };
@@ -132,10 +140,10 @@ function buildServer(ctx: ToolContext, build: McpServerBuildContext = {}): McpSe
  * A server factory sharing one set of AWS clients and one handle key across the instances it builds. Pass it to
  * `createMcpHandler` / `serveStdio`, which tell it the protocol era of each instance.
  */
-export function sageMakerMcpServerFactory(config: SageMakerMcpServerConfig): (build?: McpServerBuildContext) => McpServer {
+export function sageMakerMcpServerFactory(config: SageMakerMcpServerConfig, defaultCaller?: string): (build?: McpServerBuildContext) => McpServer {
   parseMcpServerSpec(config);
   const ctx = createToolContext(config);
-  return (build) => buildServer(ctx, build);
+  return (build) => buildServer(ctx, build, defaultCaller);
 }
 
 /**
@@ -157,7 +165,8 @@ export function createSageMakerMcpHandler(config: SageMakerMcpServerConfig, opti
 
 /** Serves the tools over this process's stdin/stdout (local use, MCP clients that spawn servers). */
 export function serveSageMakerMcpStdio(config: SageMakerMcpServerConfig, options: ServeStdioOptions = {}): StdioServerHandle {
-  return serveStdio(sageMakerMcpServerFactory(config), options);
+  // One process, one caller: the OS user running it.
+  return serveStdio(sageMakerMcpServerFactory(config, processCallerIdentity()), options);
 }
 
 /** The tools a configuration registers, in order. */

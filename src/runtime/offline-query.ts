@@ -17,6 +17,7 @@ import {
   StartQueryExecutionCommand,
   StopQueryExecutionCommand,
 } from '@aws-sdk/client-athena';
+import { boundedClient } from './bounded';
 import { isTransient, SageMakerMcpError } from './errors';
 import { castFeatureValue, FeatureScalar, FeatureValueError, FeatureValues, FeatureValueType, formatEventTime } from './features';
 import { FeatureGroupSchema } from '../feature-store/contract';
@@ -231,7 +232,7 @@ export interface OfflineQueryResult {
 
 /** Starts the query on Athena with its execution parameters, waits with backoff, and pages through the results. */
 export async function runOfflineQuery(query: OfflineQuery, options: RunOfflineQueryOptions = {}): Promise<OfflineQueryResult> {
-  const athena = options.athena ?? new AthenaClient(options.athenaConfig ?? {});
+  const athena = options.athena ?? boundedClient(AthenaClient, options.athenaConfig ?? {});
   const start = await athena.send(new StartQueryExecutionCommand({
     QueryString: query.sql,
     ExecutionParameters: query.executionParameters.length ? query.executionParameters : undefined,
@@ -250,6 +251,8 @@ export async function runOfflineQuery(query: OfflineQuery, options: RunOfflineQu
   let token: string | undefined;
   let pages = 0;
   let header: string[] | undefined;
+  // No page cap beyond maxRows (a result can legitimately span many pages), but a repeated token would loop for ever.
+  const seen = new Set<string>();
   do {
     const request = { QueryExecutionId: id, NextToken: token, MaxResults: options.pageSize ?? 1000 };
     const page: GetQueryResultsCommandOutput = await athena.send(new GetQueryResultsCommand(request));
@@ -271,6 +274,8 @@ export async function runOfflineQuery(query: OfflineQuery, options: RunOfflineQu
       rows.push(out);
     }
     token = page.NextToken;
+    if (token !== undefined && seen.has(token)) return { queryExecutionId: id, rows, truncated: true, pages };
+    if (token !== undefined) seen.add(token);
   } while (token);
   return { queryExecutionId: id, rows, truncated: false, pages };
 }

@@ -1,20 +1,11 @@
 /**
  * Training lifecycle at call time: start a SageMaker pipeline execution tagged with the caller's session id, read its
- * progress, and read the result the `pipeline-router` handler recorded. Also the router's own logic
- * (`parsePipelineEvent`, `recordPipelineEvent`), so the handler stays a thin adapter.
+ * progress, and read the result the `pipeline-router` handler recorded (whose logic is in ./pipeline-events).
  */
 /* eslint-disable import/no-extraneous-dependencies -- the runtime's AWS SDK clients are devDependencies on purpose: Lambda
    provides them, users of the runtime subpath install the clients they call (README). */
 import { createHash } from 'crypto';
-import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  DynamoDBClientConfig,
-  GetItemCommand,
-  QueryCommand,
-  UpdateItemCommand,
-  type AttributeValue,
-} from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, DynamoDBClientConfig, GetItemCommand, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
   DescribePipelineExecutionCommand,
   ListPipelineExecutionStepsCommand,
@@ -22,26 +13,20 @@ import {
   SageMakerClientConfig,
   StartPipelineExecutionCommand,
 } from '@aws-sdk/client-sagemaker';
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 /* eslint-enable import/no-extraneous-dependencies */
+import { boundedClient, PageGuard } from './bounded';
 import {
   CLIENT_REQUEST_TOKEN_MAX,
-  DEFAULT_RESULT_TTL_DAYS,
   EXECUTION_DISPLAY_NAME_PATTERN,
   formatCorrelationDescription,
   isPipelineExecutionStatus,
   MAX_EXECUTION_DESCRIPTION_LENGTH,
   parseCorrelationDescription,
-  PIPELINE_EXECUTION_DETAIL_TYPE,
-  PIPELINE_STEP_DETAIL_TYPE,
-  PipelineExecutionStatusValue,
   RESULTS_PARTITION_KEY,
   RESULTS_SESSION_INDEX,
   RESULTS_SESSION_KEY,
-  RESULTS_TTL_ATTRIBUTE,
   SESSION_ID_EXPECTED,
   SESSION_ID_PATTERN,
-  statusRank,
   TrainingResultRecord,
 } from '../pipelines/contract';
 
@@ -61,12 +46,13 @@ export interface TrainingResultsTableAccess {
   readonly dynamodbConfig?: DynamoDBClientConfig;
 }
 
+// Clients built here carry connection and request timeouts (./bounded); a given client keeps its own settings.
 function sagemakerOf(access: TrainingSageMakerAccess = {}): SageMakerClient {
-  return access.sagemaker ?? new SageMakerClient(access.sagemakerConfig ?? {});
+  return access.sagemaker ?? boundedClient(SageMakerClient, access.sagemakerConfig ?? {});
 }
 
 function dynamodbOf(access: TrainingResultsTableAccess): DynamoDBClient {
-  return access.dynamodb ?? new DynamoDBClient(access.dynamodbConfig ?? {});
+  return access.dynamodb ?? boundedClient(DynamoDBClient, access.dynamodbConfig ?? {});
 }
 
 /** A request the runtime refused before calling AWS; `field` names what was wrong. */
@@ -93,9 +79,15 @@ export interface StartTrainingRequest {
   readonly displayName?: string;
   /**
    * Distinguishes deliberate re-runs with the same session, pipeline and parameters. The idempotency token is derived
-   * from (pipeline, session, parameters, attempt), so a retried call with the same values never starts twice.
+   * from (pipeline, session, parameters, attempt, caller), so a retried call with the same values never starts twice.
    */
   readonly attempt?: string;
+  /**
+   * Who asks (e.g. the IAM principal ARN of the request, or the OS user of a stdio server). Part of the idempotency
+   * token, so two callers that pick the same session id start two runs instead of sharing the first one.
+   * @default - no caller: callers passing the same values share one run
+   */
+  readonly caller?: string;
   /** Clock for the "triggered at" stamp (tests). */
   readonly now?: Date;
 }
@@ -112,11 +104,12 @@ export interface StartTrainingResult {
 const PARAMETER_NAME_PATTERN = /^[A-Za-z0-9\-_]{1,256}$/;
 
 /** Deterministic `ClientRequestToken` (64 hex characters, inside the API's 32-128). */
-export function trainingRequestToken(req: Pick<StartTrainingRequest, 'pipelineName' | 'sessionId' | 'parameters' | 'attempt'>): string {
+export function trainingRequestToken(req: Pick<StartTrainingRequest, 'pipelineName' | 'sessionId' | 'parameters' | 'attempt' | 'caller'>): string {
   const params = Object.keys(req.parameters ?? {}).sort().map((k) => [k, String(req.parameters![k])]);
-  const token = createHash('sha256')
-    .update(JSON.stringify(['cdk-sagemaker-mcp/start-training/v1', req.pipelineName, req.sessionId, params, req.attempt ?? '']))
-    .digest('hex');
+  const fields: unknown[] = ['cdk-sagemaker-mcp/start-training/v1', req.pipelineName, req.sessionId, params, req.attempt ?? ''];
+  // Appended only when known, so tokens of callers without an identity stay what they were.
+  if (req.caller !== undefined) fields.push({ caller: req.caller });
+  const token = createHash('sha256').update(JSON.stringify(fields)).digest('hex');
   return token.slice(0, CLIENT_REQUEST_TOKEN_MAX);
 }
 
@@ -175,22 +168,33 @@ export interface TrainingStatus {
   readonly failureReason?: string;
   /** Session id parsed from the execution's description, when it carries one. */
   readonly sessionId?: string;
-  /** Every step, across all pages, in the order the API returns them (newest first by default). */
+  /** Every step, across all pages read, in the order the API returns them (newest first by default). */
   readonly steps: TrainingStepStatus[];
+  /** Set when not every page was read: `page-cap` (`maxPages` reached) or `repeated-token` (the service looped). */
+  readonly stepsTruncated?: 'page-cap' | 'repeated-token';
 }
 
-/** DescribePipelineExecution plus every page of ListPipelineExecutionSteps. */
-export async function getTrainingStatus(executionArn: string, access: TrainingSageMakerAccess = {}): Promise<TrainingStatus> {
+export interface TrainingStatusOptions extends TrainingSageMakerAccess {
+  /** ListPipelineExecutionSteps pages read at most. @default 50 */
+  readonly maxPages?: number;
+}
+
+/**
+ * DescribePipelineExecution plus the pages of ListPipelineExecutionSteps: at most `maxPages`, and never a token the
+ * service already returned (a service that keeps answering the same NextToken would otherwise be asked for ever).
+ */
+export async function getTrainingStatus(executionArn: string, access: TrainingStatusOptions = {}): Promise<TrainingStatus> {
   const sagemaker = sagemakerOf(access);
   const detail = await sagemaker.send(new DescribePipelineExecutionCommand({ PipelineExecutionArn: executionArn }));
   const steps: TrainingStepStatus[] = [];
+  const guard = new PageGuard('ListPipelineExecutionSteps', access.maxPages);
   let nextToken: string | undefined;
   do {
     const page = await sagemaker.send(new ListPipelineExecutionStepsCommand({ PipelineExecutionArn: executionArn, NextToken: nextToken }));
     for (const s of page.PipelineExecutionSteps ?? []) {
       steps.push({ name: s.StepName ?? '', status: s.StepStatus ?? 'Unknown', ...(s.FailureReason ? { failureReason: s.FailureReason } : {}) });
     }
-    nextToken = page.NextToken;
+    nextToken = guard.next(page.NextToken);
   } while (nextToken);
   const { sessionId } = parseCorrelationDescription(detail.PipelineExecutionDescription);
   return {
@@ -200,6 +204,7 @@ export async function getTrainingStatus(executionArn: string, access: TrainingSa
     ...(detail.FailureReason ? { failureReason: detail.FailureReason } : {}),
     ...(sessionId ? { sessionId } : {}),
     steps,
+    ...(guard.stoppedBecause ? { stepsTruncated: guard.stoppedBecause } : {}),
   };
 }
 
@@ -265,216 +270,3 @@ export function trainingResultFromItem(item: Record<string, AttributeValue>): Tr
   } as TrainingResultRecord;
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// The router's logic: parse an EventBridge event, record it idempotently
-
-/** The event cannot be processed; the handler throws it so Lambda retries and then dead-letters the event. */
-export class MalformedPipelineEventError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MalformedPipelineEventError';
-  }
-}
-
-export type ParsedPipelineEvent =
-  | {
-    readonly kind: 'execution';
-    readonly executionArn: string;
-    readonly pipelineArn: string;
-    readonly status: PipelineExecutionStatusValue;
-    readonly sessionId?: string;
-    readonly startedAt?: string;
-    readonly endedAt?: string;
-    readonly eventTime: string;
-  }
-  | {
-    readonly kind: 'step';
-    readonly executionArn: string;
-    readonly pipelineArn: string;
-    readonly stepName: string;
-    readonly stepStatus: string;
-    readonly failureReason?: string;
-    readonly stepTime: string;
-    readonly eventTime: string;
-  };
-
-const EXECUTION_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:\d{12}:pipeline\/[^/]+\/execution\/[^/]+$/;
-
-function isoTime(value: unknown, what: string, required: true): string;
-function isoTime(value: unknown, what: string, required: false): string | undefined;
-function isoTime(value: unknown, what: string, required: boolean): string | undefined {
-  if (value === undefined || value === null || value === '') {
-    if (required) throw new MalformedPipelineEventError(`${what} is missing`);
-    return undefined;
-  }
-  const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) {
-    if (required) throw new MalformedPipelineEventError(`${what}: got ${JSON.stringify(value)}, expected an ISO 8601 time`);
-    return undefined;
-  }
-  return new Date(ms).toISOString();
-}
-
-/** Validates an EventBridge pipeline event (execution or step status change); throws `MalformedPipelineEventError`. */
-export function parsePipelineEvent(event: unknown): ParsedPipelineEvent {
-  if (typeof event !== 'object' || event === null) throw new MalformedPipelineEventError('event is not an object');
-  const e = event as Record<string, unknown>;
-  if (e.source !== 'aws.sagemaker') throw new MalformedPipelineEventError(`source: got ${JSON.stringify(e.source)}, expected "aws.sagemaker"`);
-  const detail = e.detail as Record<string, unknown> | undefined;
-  if (typeof detail !== 'object' || detail === null) throw new MalformedPipelineEventError('detail is missing');
-  const executionArn = detail.pipelineExecutionArn;
-  if (typeof executionArn !== 'string' || !EXECUTION_ARN.test(executionArn)) {
-    throw new MalformedPipelineEventError(`detail.pipelineExecutionArn: got ${JSON.stringify(executionArn)}, expected a pipeline execution ARN`);
-  }
-  const pipelineArn = typeof detail.pipelineArn === 'string' && detail.pipelineArn ? detail.pipelineArn : executionArn.replace(/\/execution\/[^/]+$/, '');
-  const eventTime = isoTime(e.time, 'time', true);
-
-  if (e['detail-type'] === PIPELINE_EXECUTION_DETAIL_TYPE) {
-    const status = detail.currentPipelineExecutionStatus;
-    if (!isPipelineExecutionStatus(status)) {
-      throw new MalformedPipelineEventError(`detail.currentPipelineExecutionStatus: got ${JSON.stringify(status)}, expected Executing, Stopping, Stopped, Failed or Succeeded`);
-    }
-    const description = typeof detail.pipelineExecutionDescription === 'string' ? detail.pipelineExecutionDescription : undefined;
-    const { sessionId } = parseCorrelationDescription(description);
-    return {
-      kind: 'execution',
-      executionArn,
-      pipelineArn,
-      status,
-      ...(sessionId ? { sessionId } : {}),
-      startedAt: isoTime(detail.executionStartTime, 'detail.executionStartTime', false),
-      endedAt: isoTime(detail.executionEndTime, 'detail.executionEndTime', false),
-      eventTime,
-    };
-  }
-  if (e['detail-type'] === PIPELINE_STEP_DETAIL_TYPE) {
-    if (typeof detail.stepName !== 'string' || !detail.stepName) throw new MalformedPipelineEventError('detail.stepName is missing');
-    if (typeof detail.currentStepStatus !== 'string') throw new MalformedPipelineEventError('detail.currentStepStatus is missing');
-    return {
-      kind: 'step',
-      executionArn,
-      pipelineArn,
-      stepName: detail.stepName,
-      stepStatus: detail.currentStepStatus,
-      ...(typeof detail.failureReason === 'string' ? { failureReason: detail.failureReason } : {}),
-      stepTime: isoTime(detail.stepEndTime, 'detail.stepEndTime', false) ?? eventTime,
-      eventTime,
-    };
-  }
-  throw new MalformedPipelineEventError(`detail-type: got ${JSON.stringify(e['detail-type'])}, expected "${PIPELINE_EXECUTION_DETAIL_TYPE}" or "${PIPELINE_STEP_DETAIL_TYPE}"`);
-}
-
-export interface PipelineRecorderOptions extends TrainingResultsTableAccess {
-  /** Days a result lives (DynamoDB TTL). Default 30. */
-  readonly ttlDays?: number;
-  /** Also send each newly recorded execution result to this queue. */
-  readonly queueUrl?: string;
-  readonly sqs?: SQSClient;
-  readonly now?: () => Date;
-}
-
-export type PipelineRecordOutcome =
-  /** The execution item now holds this event's status. */
-  | { readonly outcome: 'recorded'; readonly record: TrainingResultRecord; readonly sentToQueue: boolean }
-  /** Older than, or a duplicate of, what is stored: nothing changed (a duplicate is re-sent to the queue, at least once). */
-  | { readonly outcome: 'stale'; readonly duplicate: boolean; readonly sentToQueue: boolean }
-  /** A failed step was noted on the execution item (status untouched). */
-  | { readonly outcome: 'step-recorded' }
-  /** A step event that is not a failure, or an older failure than the one stored. */
-  | { readonly outcome: 'ignored' };
-
-/**
- * Records one pipeline event in the results table with conditional writes: idempotent, and a final status is never
- * replaced by a non-final or older one. Throws `MalformedPipelineEventError` for an event it cannot read and rethrows
- * AWS errors, so the caller (Lambda) retries and then dead-letters.
- */
-export async function recordPipelineEvent(event: unknown, options: PipelineRecorderOptions): Promise<PipelineRecordOutcome> {
-  const parsed = parsePipelineEvent(event);
-  const dynamodb = dynamodbOf(options);
-  const now = options.now?.() ?? new Date();
-  const ttlDays = options.ttlDays ?? DEFAULT_RESULT_TTL_DAYS;
-  const expiresAt = String(Math.floor(now.getTime() / 1000) + Math.round(ttlDays * 86400));
-  const key = { [RESULTS_PARTITION_KEY]: { S: parsed.executionArn } };
-
-  if (parsed.kind === 'step') {
-    if (parsed.stepStatus !== 'Failed') return { outcome: 'ignored' };
-    try {
-      await dynamodb.send(new UpdateItemCommand({
-        TableName: options.tableName,
-        Key: key,
-        // The earliest failure is the cause; a Succeeded recorded after this step failed (a retried run) wins.
-        ConditionExpression: '(attribute_not_exists(failedStepTime) OR failedStepTime > :t) AND (attribute_not_exists(#status) OR #status <> :ok OR eventTime < :t)',
-        UpdateExpression: 'SET failedStep = :n, failedStepTime = :t, pipelineArn = if_not_exists(pipelineArn, :p), #ttl = if_not_exists(#ttl, :ttl)'
-          + (parsed.failureReason ? ', failureReason = :fr' : ' REMOVE failureReason'),
-        ExpressionAttributeNames: { '#status': 'status', '#ttl': RESULTS_TTL_ATTRIBUTE },
-        ExpressionAttributeValues: {
-          ':n': { S: parsed.stepName },
-          ':t': { S: parsed.stepTime },
-          ':p': { S: parsed.pipelineArn },
-          ':ttl': { N: expiresAt },
-          ':ok': { S: 'Succeeded' },
-          ...(parsed.failureReason ? { ':fr': { S: parsed.failureReason } } : {}),
-        },
-      }));
-      return { outcome: 'step-recorded' };
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return { outcome: 'ignored' };
-      throw err;
-    }
-  }
-
-  const rank = statusRank(parsed.status);
-  const names: Record<string, string> = { '#status': 'status', '#ttl': RESULTS_TTL_ATTRIBUTE };
-  const values: Record<string, AttributeValue> = {
-    ':p': { S: parsed.pipelineArn },
-    ':st': { S: parsed.status },
-    ':r': { N: String(rank) },
-    ':t': { S: parsed.eventTime },
-    ':ttl': { N: expiresAt },
-    ':started': { S: parsed.startedAt ?? parsed.eventTime },
-  };
-  const sets = ['pipelineArn = :p', '#status = :st', 'statusRank = :r', 'eventTime = :t', '#ttl = :ttl',
-    parsed.startedAt ? 'startedAt = :started' : 'startedAt = if_not_exists(startedAt, :started)'];
-  const removes: string[] = [];
-  if (parsed.sessionId) {
-    sets.push('sessionId = :sid');
-    values[':sid'] = { S: parsed.sessionId };
-  }
-  if (parsed.endedAt) {
-    sets.push('endedAt = :e');
-    values[':e'] = { S: parsed.endedAt };
-  }
-  if (parsed.status === 'Succeeded') removes.push('failedStep', 'failedStepTime', 'failureReason');
-
-  let record: TrainingResultRecord | undefined;
-  try {
-    const out = await dynamodb.send(new UpdateItemCommand({
-      TableName: options.tableName,
-      Key: key,
-      ConditionExpression: 'attribute_not_exists(statusRank) OR statusRank < :r OR (statusRank = :r AND eventTime < :t)',
-      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValues: 'ALL_NEW',
-    }));
-    record = out.Attributes ? trainingResultFromItem(out.Attributes) : undefined;
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    // A duplicate delivery may follow an attempt that wrote the item but died before sending to the queue: re-send it.
-    const stored = await dynamodb.send(new GetItemCommand({ TableName: options.tableName, Key: key, ConsistentRead: true }));
-    const current = stored.Item ? trainingResultFromItem(stored.Item) : undefined;
-    const duplicate = current !== undefined && current.status === parsed.status && current.eventTime === parsed.eventTime;
-    const sentToQueue = duplicate && current ? await sendToQueue(current, options) : false;
-    return { outcome: 'stale', duplicate, sentToQueue };
-  }
-  if (!record) throw new Error(`UpdateItem on ${parsed.executionArn} returned no attributes`);
-  const sentToQueue = await sendToQueue(record, options);
-  return { outcome: 'recorded', record, sentToQueue };
-}
-
-async function sendToQueue(record: TrainingResultRecord, options: PipelineRecorderOptions): Promise<boolean> {
-  if (!options.queueUrl) return false;
-  const sqs = options.sqs ?? new SQSClient({});
-  await sqs.send(new SendMessageCommand({ QueueUrl: options.queueUrl, MessageBody: JSON.stringify(record) }));
-  return true;
-}

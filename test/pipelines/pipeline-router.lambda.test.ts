@@ -14,7 +14,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PipelineEventRouter } from '../../src/pipelines';
 import { RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from '../../src/pipelines/contract';
-import { getTrainingResult, getTrainingResultByExecution, recordPipelineEvent } from '../../src/runtime/pipelines';
+import { recordPipelineEvent } from '../../src/runtime/pipeline-events';
+import { getTrainingResult, getTrainingResultByExecution } from '../../src/runtime/pipelines';
 import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '../support/local-aws';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');

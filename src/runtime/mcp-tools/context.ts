@@ -1,6 +1,7 @@
 /**
  * What the tools share: the spec (what is exposed), the AWS SDK clients (built once per server configuration and reused
- * by every request, so a warm Lambda keeps its connections), and the handle codec.
+ * by every request, so a warm Lambda keeps its connections, each with connection and request timeouts and bound to the
+ * tool's deadline; see ../bounded), the handle codec, and who is calling.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -9,6 +10,7 @@ import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-fe
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { createHandleCodec, HandleCodec } from './handles';
 import type { McpServerSpec } from '../../mcp/contract';
+import { bindDeadline, boundedClient, DEFAULT_CONNECTION_TIMEOUT_MS, HttpTimeouts } from '../bounded';
 import { createRuntimeClient } from '../invoke';
 
 /** Endpoint URL overrides per AWS service (e.g. the local test servers, LocalStack, a VPC endpoint). */
@@ -45,6 +47,20 @@ export interface SageMakerMcpServerConfig extends McpServerSpec {
   readonly trainingCheckAfterSeconds?: number;
   /** Per-invocation deadline of `invoke_endpoint`, retries included. @default 70000 */
   readonly invokeDeadlineMs?: number;
+  /**
+   * Overall deadline of one tool call, retries included; a call that reaches it returns a retryable `DeadlineExceeded`
+   * error. `invoke_endpoint` uses `invokeDeadlineMs` plus 2 s instead (its own deadline answers first). @default 30000
+   */
+  readonly toolDeadlineMs?: number;
+  /** Deadline per tool name, overriding `toolDeadlineMs` (e.g. `{ get_model_provenance: 20000 }`). @default - none */
+  readonly toolDeadlines?: Readonly<Record<string, number>>;
+  /** Connection and per-attempt request timeouts of every AWS client. @default 5000 ms connect, 10000 ms request */
+  readonly httpTimeouts?: HttpTimeouts;
+  /**
+   * Where failed tool calls are logged, whole (unredacted, with the correlation id the agent was given).
+   * @default - one JSON line on stderr (CloudWatch Logs on Lambda; never stdout, which carries stdio MCP traffic)
+   */
+  readonly log?: (entry: Record<string, unknown>) => void;
 }
 
 export interface McpClients {
@@ -59,6 +75,11 @@ export interface ToolContext {
   readonly config: SageMakerMcpServerConfig;
   readonly clients: McpClients;
   readonly handles: HandleCodec;
+  /**
+   * Who is calling: the IAM principal of the request (Lambda request context) or, over stdio, the OS user of this
+   * process. Part of `start_training`'s idempotency token, so two callers never share a run.
+   */
+  readonly caller?: string;
 }
 
 /** Builds the clients of `config` (each one lazily, on first use) and the handle codec. */
@@ -69,27 +90,33 @@ export function createToolContext(config: SageMakerMcpServerConfig): ToolContext
     ...(endpoint ? { endpoint } : {}),
   });
   const ep = config.endpoints ?? {};
+  const timeouts = config.httpTimeouts ?? {};
   const cache: Partial<{ -readonly [K in keyof McpClients]: McpClients[K] }> = {};
   const clients: McpClients = {
     get sagemakerRuntime() {
-      return (cache.sagemakerRuntime ??= createRuntimeClient(base(ep.sagemakerRuntime)));
+      // invoke_endpoint keeps its 61 s attempt timeout (realtime invocations may take 60 s) and its own deadline; an
+      // MCP server's queue is shallow, so the connect timeout is safe here (see createRuntimeClient).
+      return (cache.sagemakerRuntime ??= bindDeadline(createRuntimeClient({
+        ...base(ep.sagemakerRuntime),
+        connectionTimeoutMs: timeouts.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
+      })));
     },
     get sagemaker() {
-      return (cache.sagemaker ??= new SageMakerClient(base(ep.sagemaker)));
+      return (cache.sagemaker ??= boundedClient(SageMakerClient, base(ep.sagemaker), timeouts));
     },
     get featureStore() {
-      return (cache.featureStore ??= new SageMakerFeatureStoreRuntimeClient(base(ep.featureStoreRuntime)));
+      return (cache.featureStore ??= boundedClient(SageMakerFeatureStoreRuntimeClient, base(ep.featureStoreRuntime), timeouts));
     },
     get dynamodb() {
-      return (cache.dynamodb ??= new DynamoDBClient(base(ep.dynamodb)));
+      return (cache.dynamodb ??= boundedClient(DynamoDBClient, base(ep.dynamodb), timeouts));
     },
     get s3() {
-      return (cache.s3 ??= new S3Client({
+      return (cache.s3 ??= boundedClient(S3Client, {
         ...base(ep.s3),
         forcePathStyle: config.s3ForcePathStyle ?? ep.s3 !== undefined,
         // s3rver and other S3-compatible stores reject the streaming checksums the SDK adds by default.
         ...(ep.s3 ? { requestChecksumCalculation: 'WHEN_REQUIRED' as const, responseChecksumValidation: 'WHEN_REQUIRED' as const } : {}),
-      }));
+      }, timeouts));
     },
   };
   return { config, clients, handles: createHandleCodec(config.handleKey) };

@@ -8,6 +8,7 @@ import type { ToolContext } from './context';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { MCP_TOOL_NAMES } from '../../mcp/contract';
 import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../codecs';
+import { currentDeadline } from '../bounded';
 import { invokeEndpoint } from '../invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../payloads';
 
@@ -144,7 +145,7 @@ export async function invokeTool(ctx: ToolContext, args: InvokeArgs): Promise<To
       accept: args.accept,
       targetVariant: args.targetVariant,
       inferenceComponentName: args.inferenceComponentName,
-    }, { client: ctx.clients.sagemakerRuntime, deadlineMs: ctx.config.invokeDeadlineMs });
+    }, { client: ctx.clients.sagemakerRuntime, deadlineMs: ctx.config.invokeDeadlineMs, signal: currentDeadline()?.signal });
     const text = out.text();
     const responseType = out.contentType ?? '';
     let json: unknown;

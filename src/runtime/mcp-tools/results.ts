@@ -59,6 +59,8 @@ export const toolErrorSchema = z.object({
   retryable: z.boolean(),
   originalStatusCode: z.number().optional(),
   logStreamArn: z.string().optional(),
+  correlationId: z.string().optional().describe('Quote it to the operator: the server logged the whole error under this id.'),
 });
 
-export const ERROR_NOTE = 'On failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?}: retry only when retryable is true.';
+export const ERROR_NOTE = 'On failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: '
+  + 'retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.';

@@ -18,7 +18,7 @@ export const startTrainingInputSchema = z.object({
   parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional()
     .describe('Pipeline parameter overrides; only the parameters listed for the pipeline are accepted.'),
   sessionId: z.string().regex(SESSION_ID_PATTERN).max(512).optional()
-    .describe('Correlation id recorded with the run; reuse it when retrying so that a retry does not start a second run. Default: the MCP session id, else a new id (returned).'),
+    .describe('Correlation id recorded with the run; reuse it when retrying so that a retry does not start a second run. Runs are scoped to the caller: another caller passing the same id starts its own run. Default: the MCP session id, else a new id (returned).'),
 });
 
 export const startTrainingOutputSchema = z.object({
@@ -40,6 +40,8 @@ export const trainingStatusOutputSchema = z.object({
   failureReason: z.string().optional(),
   sessionId: z.string().optional(),
   steps: z.array(z.object({ name: z.string(), status: z.string(), failureReason: z.string().optional() })),
+  stepsTruncated: z.enum(['page-cap', 'repeated-token']).optional()
+    .describe('Set when not every page of steps was read (the page cap, or the service repeated a page token).'),
   checkAfterSeconds: z.number().int().optional().describe('When not final: check again no sooner than this.'),
 });
 
@@ -66,7 +68,8 @@ export const provenanceOutputSchema = z.object({
   nodes: z.array(z.object({
     kind: z.string(),
     depth: z.number().int(),
-    arn: z.string(),
+    arn: z.string().describe('The entity ARN; for an entity outside what this server exposes, a marker such as "outside-scope-1".'),
+    outsideScope: z.boolean().optional().describe('True when the entity is outside what this server exposes: summarised, not described.'),
     name: z.string().optional(),
     lineageType: z.string().optional(),
     details: z.record(z.string(), z.unknown()).optional(),
@@ -105,7 +108,8 @@ export async function startTrainingTool(ctx: ToolContext, args: z.infer<typeof s
       throw new ToolRefusal('PipelineParameterNotAllowed', `Pipeline "${spec.name}" does not accept overrides of ${refused.join(', ')}. Overridable: ${allowed.join(', ') || 'none'}.`);
     }
     const sessionId = args.sessionId ?? (mcpSessionId && SESSION_ID_PATTERN.test(mcpSessionId) ? mcpSessionId : randomUUID());
-    const started = await startTraining({ pipelineName: spec.name, parameters: args.parameters, sessionId }, { sagemaker: ctx.clients.sagemaker });
+    // The caller is part of the idempotency token: another caller reusing this sessionId starts its own run.
+    const started = await startTraining({ pipelineName: spec.name, parameters: args.parameters, sessionId, caller: ctx.caller }, { sagemaker: ctx.clients.sagemaker });
     const handle = ctx.handles.seal('training', { p: spec.name, x: started.executionArn, s: sessionId } satisfies TrainingHandle);
     return toolResult({ handle, status: 'Executing', pipelineName: spec.name, sessionId, checkAfterSeconds: ctx.config.trainingCheckAfterSeconds ?? 60 });
   } catch (err) {
@@ -125,6 +129,7 @@ export async function trainingStatusTool(ctx: ToolContext, args: z.infer<typeof 
       failureReason: status.failureReason,
       sessionId: status.sessionId ?? h.s,
       steps: status.steps,
+      stepsTruncated: status.stepsTruncated,
       checkAfterSeconds: final ? undefined : ctx.config.trainingCheckAfterSeconds ?? 60,
     });
   } catch (err) {
@@ -161,7 +166,11 @@ export async function provenanceTool(ctx: ToolContext, args: z.infer<typeof prov
     }
     const root = args.handle ? openHandle(ctx, args.handle).x : args.modelPackageArn!;
     const direction = args.handle ? 'forward' : 'backward';
-    const graph = await getModelProvenance(root, { direction, maxDepth: args.maxDepth ?? 3, maxNodes: 100, sagemaker: ctx.clients.sagemaker });
+    // Only what this server exposes is described; everything else is summarised (see getModelProvenance `scope`).
+    const pipelines = (ctx.config.pipelines ?? []).map((p) => p.name);
+    const graph = await getModelProvenance(root, {
+      direction, maxDepth: args.maxDepth ?? 3, maxNodes: 100, sagemaker: ctx.clients.sagemaker, scope: { pipelines },
+    });
     return toolResult({ direction, nodes: graph.nodes, edges: graph.edges, truncated: graph.truncated });
   } catch (err) {
     return toolFailure(err);
@@ -175,7 +184,7 @@ export function registerTrainingTools(server: ToolRegistrar, ctx: ToolContext): 
     server.registerTool(MCP_TOOL_NAMES.START_TRAINING, {
       title: 'Start a training run',
       description: 'Starts a SageMaker pipeline execution (training takes minutes to hours) and returns at once with a handle. '
-        + 'Pass a sessionId of your choosing and reuse it on retries: the same pipeline, parameters and sessionId never start a second run; '
+        + 'Pass a sessionId of your choosing and reuse it on retries: the same pipeline, parameters and sessionId from the same caller never start a second run; '
         + 'without a sessionId each call may start a new run. Then poll get_training_status '
         + `(or get_training_result) with the handle after checkAfterSeconds. Pipelines:\n${list}\n${ERROR_NOTE}`,
       inputSchema: startTrainingInputSchema,
@@ -206,7 +215,9 @@ export function registerTrainingTools(server: ToolRegistrar, ctx: ToolContext): 
     server.registerTool(MCP_TOOL_NAMES.GET_MODEL_PROVENANCE, {
       title: 'Get model provenance',
       description: 'Walks SageMaker ML Lineage (at most 100 entities): from a training run handle forward to what it produced, or from a '
-        + `model package backward to the datasets, jobs and runs behind it. ${ERROR_NOTE}`,
+        + 'model package backward to the datasets, jobs and runs behind it. Described: runs of the pipelines this server exposes and '
+        + 'their direct inputs and outputs; any other entity appears as its kind and a marker (outsideScope: true). '
+        + `${ERROR_NOTE}`,
       inputSchema: provenanceInputSchema,
       outputSchema: provenanceOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -290,6 +290,8 @@ async function describeInScope(
     if (runs.has(e.destinationArn)) inScope.add(e.sourceArn);
   }
   const markers = new Map<string, string>();
+  let hidden = 0;
+  const markerOf = (arn: string) => markers.get(arn) ?? markers.set(arn, `outside-scope-${++hidden}`).get(arn)!;
   const shown: LineageNode[] = [];
   for (const node of nodes) {
     if (inScope.has(node.arn)) {
@@ -301,11 +303,11 @@ async function describeInScope(
       }
       continue;
     }
-    const marker = node.depth === 0 ? node.arn : `outside-scope-${markers.size + 1}`;
-    markers.set(node.arn, marker);
+    const marker = node.depth === 0 ? node.arn : markerOf(node.arn);
+    if (node.depth === 0) markers.set(node.arn, marker);
     shown.push({ arn: marker, kind: node.kind, depth: node.depth, ...(node.lineageType ? { lineageType: node.lineageType } : {}), outsideScope: true });
   }
   // An edge to an entity that was not added (node budget spent) names no node: it gets a marker too.
-  const mark = (arn: string) => (inScope.has(arn) ? arn : markers.get(arn) ?? markers.set(arn, `outside-scope-${markers.size + 1}`).get(arn)!);
+  const mark = (arn: string) => (inScope.has(arn) ? arn : markerOf(arn));
   return { nodes: shown, edges: edges.map((e) => ({ ...e, sourceArn: mark(e.sourceArn), destinationArn: mark(e.destinationArn) })) };
 }

@@ -31,6 +31,11 @@
  *   (`addArtifact`, `addModelPackage`, `addTrainingJob`, `setEndpoint`); unknown names answer `ResourceNotFound` (as
  *   SageMaker does for artifacts) or `ValidationException` (as it does for "Could not find endpoint").
  * An unknown operation answers 400 `UnknownOperationException`.
+ *
+ * Fault modes (not behaviours of the API: what a client must survive):
+ * - `hang(operation)`: requests of that operation are read and never answered (a stalled service or black-holed route).
+ * - `repeatNextToken(operation)`: every page of that list operation carries the same NextToken, so a client that follows
+ *   tokens without remembering them asks for ever.
  */
 import { randomBytes, randomUUID } from 'crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'http';
@@ -95,6 +100,10 @@ export interface SageMakerControlServer {
   setEndpoint(name: string, description: Json): void;
   /** The next call of `operation` answers this error instead. */
   failNext(operation: string, code: string, message?: string): void;
+  /** Requests of `operation` are accepted and never answered (`false` answers the following ones again). */
+  hang(operation: string, on?: boolean): void;
+  /** Every page of list `operation` answers the same NextToken (`false` ends it). */
+  repeatNextToken(operation: string, on?: boolean): void;
   requests(): RecordedControlRequest[];
   requestsFor(operation: string): RecordedControlRequest[];
   stop(): Promise<void>;
@@ -123,6 +132,8 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
   const endpoints = new Map<string, Json>();
   const failures = new Map<string, ControlPlaneError[]>();
   const recorded: RecordedControlRequest[] = [];
+  const hanging = new Set<string>();
+  const looping = new Set<string>();
 
   const arnOf = (name: string) => `arn:aws:sagemaker:${CONTROL_REGION}:${CONTROL_ACCOUNT}:pipeline/${name}`;
   const findPipeline = (nameOrArn: unknown): string => {
@@ -232,6 +243,7 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
         return;
       }
       recorded.push({ operation, target, contentType, body });
+      if (hanging.has(operation)) return; // fault mode: never answer
       const scripted = failures.get(operation)?.shift();
       if (scripted) {
         send(scripted.status, { __type: scripted.code, message: scripted.message });
@@ -243,7 +255,12 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
         return;
       }
       try {
-        send(200, handler(body));
+        const out = handler(looping.has(operation) ? { ...body, NextToken: undefined } : body);
+        // Fault mode. The API reference's contract (e.g. ListPipelineExecutionSteps,
+        // https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListPipelineExecutionSteps.html): "If the result
+        // of the previous ListPipelineExecutionSteps request was truncated, the response includes a NextToken. To retrieve
+        // the next set of pipeline execution steps, use the token in the next request." Here the token never moves on.
+        send(200, looping.has(operation) ? { ...out, NextToken: 'same-token-forever' } : out);
       } catch (err) {
         if (err instanceof ControlPlaneError) send(err.status, { __type: err.code, message: err.message });
         else send(500, { __type: 'InternalFailure', message: String(err) });
@@ -296,6 +313,14 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
       const list = failures.get(operation) ?? [];
       list.push(new ControlPlaneError(code, message));
       failures.set(operation, list);
+    },
+    hang: (operation, on = true) => {
+      if (on) hanging.add(operation);
+      else hanging.delete(operation);
+    },
+    repeatNextToken: (operation, on = true) => {
+      if (on) looping.add(operation);
+      else looping.delete(operation);
     },
     requests: () => [...recorded],
     requestsFor: (operation) => recorded.filter((r) => r.operation === operation),

@@ -1,0 +1,131 @@
+/**
+ * Issue 13, finding 6: two callers passing the same `sessionId` to `start_training` must not share a run. The bundled
+ * Lambda handler (assets/mcp/server.lambda, after `npx projen bundle`) behind a stand-in function URL: the stand-in puts
+ * the principal it "authenticated" into `requestContext.authorizer.iam`, as a function URL with AWS_IAM auth does
+ * (https://docs.aws.amazon.com/lambda/latest/dg/urls-invocation.html: "requestContext.authorizer.iam ... userArn"),
+ * and real MCP clients talk to it; StartPipelineExecution goes to the local control-plane stand-in.
+ */
+import { createServer, IncomingMessage, Server } from 'http';
+import { hostname, userInfo } from 'os';
+import { AddressInfo } from 'net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
+import event from './fixtures/function-url-event.json';
+import { MCP_ENV } from '../../src/mcp/contract';
+import { processCallerIdentity } from '../../src/runtime/mcp-tools/caller';
+import { trainingRequestToken } from '../../src/runtime/pipelines';
+import { LOCAL_CREDENTIALS } from '../support/local-aws';
+import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
+
+const fixture = event as unknown as LambdaFunctionURLEvent;
+/** Test-only header through which a test client tells the stand-in which IAM principal signed its requests. */
+const PRINCIPAL_HEADER = 'x-stand-in-principal';
+
+describe('start_training through the bundled Lambda: the caller is part of the idempotency token', () => {
+  const saved = { ...process.env };
+  let control: SageMakerControlServer;
+  let http: Server;
+  let url: URL;
+  let handler: (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2>;
+  const clients: Client[] = [];
+
+  async function toEvent(req: IncomingMessage): Promise<LambdaFunctionURLEvent> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== PRINCIPAL_HEADER) headers[k] = Array.isArray(v) ? v.join(',') : v;
+    const principal = String(req.headers[PRINCIPAL_HEADER]);
+    const body = Buffer.concat(chunks);
+    return {
+      ...fixture,
+      rawPath: '/mcp',
+      rawQueryString: '',
+      headers: { ...headers, host: fixture.requestContext.domainName },
+      cookies: undefined,
+      requestContext: {
+        ...fixture.requestContext,
+        http: { ...fixture.requestContext.http, method: req.method!, path: '/mcp' },
+        authorizer: { iam: { ...(fixture.requestContext as any).authorizer.iam, userArn: principal } },
+      } as LambdaFunctionURLEvent['requestContext'],
+      body: body.length ? body.toString() : undefined,
+      isBase64Encoded: false,
+    };
+  }
+
+  async function clientAs(principal: string): Promise<Client> {
+    const client = new Client({ name: 'caller-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { [PRINCIPAL_HEADER]: principal } } }));
+    clients.push(client);
+    return client;
+  }
+
+  beforeAll(async () => {
+    control = await startSageMakerControlServer();
+    control.addPipeline('churn-training');
+    Object.assign(process.env, {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ENDPOINT_URL_SAGEMAKER: control.endpoint,
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      [MCP_ENV.SPEC]: JSON.stringify({ pipelines: [{ name: 'churn-training' }] }),
+      [MCP_ENV.HANDLE_KEY]: 'k',
+    });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    handler = require('../../assets/mcp/server.lambda/index.js').handler;
+    http = createServer(async (req, res) => {
+      const result = await handler(await toEvent(req));
+      res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
+      res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+    url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+  });
+
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    http?.closeAllConnections();
+    await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
+    await control?.stop();
+    process.env = saved;
+  });
+
+  test('two principals with the same sessionId start two runs; each one\'s retry finds its own run', async () => {
+    // GIVEN
+    const alice = await clientAs('arn:aws:sts::111122223333:assumed-role/AgentRole/alice');
+    const bob = await clientAs('arn:aws:sts::111122223333:assumed-role/AgentRole/bob');
+    const args = { pipelineName: 'churn-training', sessionId: 'shared-session' };
+    // WHEN
+    const first = await alice.callTool({ name: 'start_training', arguments: args });
+    const second = await bob.callTool({ name: 'start_training', arguments: args });
+    const retry = await alice.callTool({ name: 'start_training', arguments: args });
+    // THEN
+    for (const result of [first, second, retry]) expect(result.isError).toBeFalsy();
+    const executions = control.executions();
+    expect(executions).toHaveLength(2);
+    const tokens = control.requestsFor('StartPipelineExecution').map((r) => r.body.ClientRequestToken);
+    expect(tokens[0]).not.toBe(tokens[1]);
+    expect(tokens[2]).toBe(tokens[0]);
+    // Bob's handle reads Bob's run, not Alice's
+    const status = async (client: Client, result: any) => (await client.callTool({ name: 'get_training_status', arguments: { handle: result.structuredContent.handle } })) as any;
+    control.updateExecution(executions[1].PipelineExecutionArn, { PipelineExecutionStatus: 'Failed', FailureReason: 'bob-only' });
+    expect((await status(bob, second)).structuredContent).toMatchObject({ status: 'Failed', failureReason: 'bob-only' });
+    expect((await status(alice, first)).structuredContent).toMatchObject({ status: 'Executing' });
+  });
+});
+
+describe('caller identity outside Lambda', () => {
+  test('a stdio server\'s caller is the OS user of its process, on its host', () => {
+    expect(processCallerIdentity()).toBe(`local:${userInfo().username}@${hostname()}`);
+  });
+
+  test('the token depends on the caller; without one it is what it always was', () => {
+    const base = { pipelineName: 'p', sessionId: 's', parameters: { a: 1 } };
+    expect(trainingRequestToken({ ...base, caller: 'a' })).not.toBe(trainingRequestToken({ ...base, caller: 'b' }));
+    expect(trainingRequestToken({ ...base, caller: 'a' })).toBe(trainingRequestToken({ ...base, caller: 'a' }));
+    // sha256 of the v1 fields, computed once by hand: a caller-less token must not change for existing callers.
+    const { createHash } = jest.requireActual<typeof import('crypto')>('crypto');
+    const v1 = createHash('sha256').update(JSON.stringify(['cdk-sagemaker-mcp/start-training/v1', 'p', 's', [['a', '1']], ''])).digest('hex');
+    expect(trainingRequestToken(base)).toBe(v1.slice(0, 64));
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The bounds of ./src/runtime/bounded: clients with a request timeout, deadlines that settle even when the work ignores
+ * them, page guards; and a bundled handler whose AWS client gives up on a silent service instead of waiting for ever.
+ * Real AWS SDK clients against a server that accepts connections and never answers.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline } from '../../src/runtime/bounded';
+import { isTransient } from '../../src/runtime/errors';
+import { RESULTS_TABLE_ENV } from '../../src/pipelines/contract';
+import { LOCAL_CREDENTIALS } from '../support/local-aws';
+import { SilentServer, startSilentServer } from '../support/silent-server';
+
+let silent: SilentServer;
+beforeAll(async () => {
+  silent = await startSilentServer();
+});
+afterAll(async () => silent?.stop());
+
+describe('boundedClient', () => {
+  test('an attempt the service never answers fails at the request timeout, as a transient error', async () => {
+    // GIVEN
+    const client = boundedClient(DynamoDBClient, { endpoint: silent.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 }, { requestTimeoutMs: 300 });
+    const started = Date.now();
+    // WHEN
+    const err = await client.send(new GetItemCommand({ TableName: 't', Key: { k: { S: 'v' } } })).catch((e) => e);
+    // THEN
+    expect(err).toMatchObject({ name: 'TimeoutError' });
+    expect(isTransient(err)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    client.destroy();
+  });
+
+  test('every call inside withDeadline is aborted when the deadline passes', async () => {
+    // GIVEN a request timeout far beyond the deadline
+    const client = boundedClient(DynamoDBClient, { endpoint: silent.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 }, { requestTimeoutMs: 60_000 });
+    let sdkError: unknown;
+    const started = Date.now();
+    // WHEN
+    const err = await withDeadline('GetItem', 300, () => client.send(new GetItemCommand({ TableName: 't', Key: { k: { S: 'v' } } })).catch((e) => {
+      sdkError = e;
+      throw e;
+    })).catch((e) => e);
+    // THEN
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    expect(err.message).toContain('GetItem did not finish within its deadline of 300 ms');
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sdkError).toMatchObject({ name: 'AbortError' });
+    client.destroy();
+  });
+
+  test('the default handler options: connect 5 s, request 10 s, a timeout is an error', () => {
+    expect(boundedRequestHandler()).toEqual({ connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true });
+  });
+});
+
+describe('withDeadline', () => {
+  test('settles at the deadline even when the work ignores the signal', async () => {
+    const started = Date.now();
+    await expect(withDeadline('sleepy work', 100, () => new Promise(() => undefined))).rejects.toMatchObject({ name: 'DeadlineExceeded', retryable: true });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  test('a nested deadline keeps the earlier one', async () => {
+    const started = Date.now();
+    const err = await withDeadline('outer', 100, () => withDeadline('inner', 10_000, () => new Promise(() => undefined))).catch((e) => e);
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  test('work that finishes in time returns its value', async () => {
+    await expect(withDeadline('quick', 1_000, async () => 42)).resolves.toBe(42);
+  });
+});
+
+describe('PageGuard', () => {
+  test('stops on a token it has seen', () => {
+    const guard = new PageGuard('List');
+    expect(guard.next('a')).toBe('a');
+    expect(guard.next('b')).toBe('b');
+    expect(guard.next('a')).toBeUndefined();
+    expect(guard.stoppedBecause).toBe('repeated-token');
+  });
+
+  test('stops at the page cap', () => {
+    const guard = new PageGuard('List', 3);
+    expect([guard.next('1'), guard.next('2'), guard.next('3')]).toEqual(['1', '2', undefined]);
+    expect(guard.truncated).toBe(true);
+    expect(guard.stoppedBecause).toBe('page-cap');
+  });
+
+  test('a last page is not a truncation', () => {
+    const guard = new PageGuard('List');
+    expect(guard.next(undefined)).toBeUndefined();
+    expect(guard.truncated).toBe(false);
+  });
+});
+
+describe('handlers build their clients with timeouts', () => {
+  test('the bundled pipeline router fails an event whose table never answers (Lambda retries, then dead-letters)', async () => {
+    // GIVEN the bundled handler, its DynamoDB endpoint silent, one attempt per call
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: silent.endpoint,
+      AWS_MAX_ATTEMPTS: '1',
+      [RESULTS_TABLE_ENV]: 'results',
+    });
+    try {
+      let handler: (event: unknown) => Promise<unknown> = async () => undefined;
+      jest.isolateModules(() => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        handler = require('../../assets/pipelines/pipeline-router.lambda/index.js').handler;
+      });
+      const event = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'events', 'pipeline-execution-status-change.succeeded.json'), 'utf8'));
+      const started = Date.now();
+      // WHEN
+      const err = await handler(event).catch((e) => e);
+      // THEN: the 10 s request timeout, not for ever
+      expect(err).toMatchObject({ name: 'TimeoutError' });
+      expect(Date.now() - started).toBeLessThan(14_000);
+    } finally {
+      process.env = saved;
+    }
+  }, 20_000);
+});

@@ -305,7 +305,8 @@ async function describeInScope(
     }
     const marker = node.depth === 0 ? node.arn : markerOf(node.arn);
     if (node.depth === 0) markers.set(node.arn, marker);
-    shown.push({ arn: marker, kind: node.kind, depth: node.depth, ...(node.lineageType ? { lineageType: node.lineageType } : {}), outsideScope: true });
+    const lineageType = node.lineageType ? { lineageType: node.lineageType } : {};
+    shown.push({ arn: marker, kind: node.kind, depth: node.depth, ...lineageType, outsideScope: true });
   }
   // An edge to an entity that was not added (node budget spent) names no node: it gets a marker too.
   const mark = (arn: string) => (inScope.has(arn) ? arn : markerOf(arn));

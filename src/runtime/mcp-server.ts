@@ -8,8 +8,8 @@ import { createMcpHandler, CreateMcpHandlerOptions, McpHttpHandler, McpServer } 
 import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { parseFeatureGroupSchema } from './features';
 import { registerAsyncTools } from './mcp-tools/async-tools';
-import { createToolContext, SageMakerMcpServerConfig, ToolContext } from './mcp-tools/context';
 import { callerIdentity, McpCallerAuthInfo, processCallerIdentity } from './mcp-tools/caller';
+import { createToolContext, SageMakerMcpServerConfig, ToolContext } from './mcp-tools/context';
 import { registerFeatureTools } from './mcp-tools/feature-tools';
 import { guardTools } from './mcp-tools/guard';
 import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
@@ -72,8 +72,21 @@ export function parseMcpServerSpec<T extends McpServerSpec>(input: unknown): T {
   if (spec.trainingResultsTable !== undefined && !spec.pipelines?.length) {
     problems.push('trainingResultsTable: set, but no pipelines are listed (get_training_result needs a start_training handle)');
   }
+  checkBounds(spec as SageMakerMcpServerConfig, problems);
   if (problems.length > 0) throw new McpConfigError(problems);
   return spec;
+}
+
+/** Deadlines and timeouts, when given, are positive integers of milliseconds. */
+function checkBounds(config: SageMakerMcpServerConfig, problems: string[]): void {
+  const ms = (value: unknown, field: string) => {
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) problems.push(`${field}: got ${JSON.stringify(value)}, expected a positive integer of milliseconds`);
+  };
+  ms(config.toolDeadlineMs, 'toolDeadlineMs');
+  ms(config.invokeDeadlineMs, 'invokeDeadlineMs');
+  for (const [tool, value] of Object.entries(config.toolDeadlines ?? {})) ms(value, `toolDeadlines.${tool}`);
+  ms(config.httpTimeouts?.connectionTimeoutMs, 'httpTimeouts.connectionTimeoutMs');
+  ms(config.httpTimeouts?.requestTimeoutMs, 'httpTimeouts.requestTimeoutMs');
 }
 
 /** The spec and handle key a construct passed to its function (`MCP_ENV`), plus the region of the environment. */

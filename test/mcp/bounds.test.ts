@@ -8,7 +8,7 @@ import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { LocalEnv, startLocalEnv } from './local-env';
-import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from '../../src/runtime/mcp-server';
+import { createSageMakerMcpHandler, parseMcpServerSpec, SageMakerMcpServerConfig } from '../../src/runtime/mcp-server';
 import { SilentServer, startSilentServer } from '../support/silent-server';
 
 type CallResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
@@ -49,7 +49,13 @@ beforeAll(async () => {
   // The same spec and handle key; every service but the control plane is silent, and the control plane hangs on demand.
   stalled = await openSession({
     ...env.config,
-    endpoints: { sagemakerRuntime: silent.endpoint, sagemaker: env.control.endpoint, featureStoreRuntime: silent.endpoint, dynamodb: silent.endpoint, s3: silent.endpoint },
+    endpoints: {
+      sagemakerRuntime: silent.endpoint,
+      sagemaker: env.control.endpoint,
+      featureStoreRuntime: silent.endpoint,
+      dynamodb: silent.endpoint,
+      s3: silent.endpoint,
+    },
     toolDeadlineMs: DEADLINE_MS,
     log: (entry) => logged.push(entry),
   });
@@ -160,4 +166,11 @@ describe('pagination stops on a repeated NextToken', () => {
     expect(result.structuredContent.truncated).toBe(true);
     expect(env.control.requestsFor('ListAssociations').length - before).toBe(2);
   }, 10_000);
+});
+
+describe('configuration of the bounds', () => {
+  test('deadlines and timeouts must be positive integers of milliseconds; every problem is named at once', () => {
+    expect(() => parseMcpServerSpec({ toolDeadlineMs: 0, toolDeadlines: { describe_endpoint: '5s' }, httpTimeouts: { requestTimeoutMs: -1 } }))
+      .toThrow(/toolDeadlineMs: got 0, expected a positive integer of milliseconds[\s\S]*toolDeadlines\.describe_endpoint: got "5s"[\s\S]*httpTimeouts\.requestTimeoutMs: got -1/);
+  });
 });

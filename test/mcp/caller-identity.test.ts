@@ -6,8 +6,8 @@
  * and real MCP clients talk to it; StartPipelineExecution goes to the local control-plane stand-in.
  */
 import { createServer, IncomingMessage, Server } from 'http';
-import { hostname, userInfo } from 'os';
 import { AddressInfo } from 'net';
+import { hostname, userInfo } from 'os';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import event from './fixtures/function-url-event.json';

@@ -158,6 +158,7 @@ describe('get_model_provenance describes only what the server exposes', () => {
   function describedArns(): string[] {
     return env.control.requests()
       .filter((r) => r.operation.startsWith('Describe'))
-      .map((r) => String(r.body.PipelineExecutionArn ?? r.body.ModelPackageName ?? r.body.ArtifactArn ?? r.body.TrainingJobName ?? r.body.EndpointName));
+      .map((r) => r.body)
+      .map((b) => String(b.PipelineExecutionArn ?? b.ModelPackageName ?? b.ArtifactArn ?? b.TrainingJobName ?? b.EndpointName));
   }
 });

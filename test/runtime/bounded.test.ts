@@ -6,9 +6,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { RESULTS_TABLE_ENV } from '../../src/pipelines/contract';
 import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline } from '../../src/runtime/bounded';
 import { isTransient } from '../../src/runtime/errors';
-import { RESULTS_TABLE_ENV } from '../../src/pipelines/contract';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
 

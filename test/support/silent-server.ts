@@ -4,8 +4,7 @@
  * references describe; it is the fault every AWS call must be bounded against (connection accepted, response never
  * sent, so no connect timeout fires). Point any client's `endpoint` at `endpoint`.
  */
-import { createServer, Socket } from 'net';
-import { AddressInfo } from 'net';
+import { AddressInfo, createServer, Socket } from 'net';
 
 export interface SilentServer {
   readonly endpoint: string;

@@ -7,8 +7,8 @@ import * as z from 'zod';
 import type { ToolContext } from './context';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { MCP_TOOL_NAMES } from '../../mcp/contract';
-import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../codecs';
 import { currentDeadline } from '../bounded';
+import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../codecs';
 import { invokeEndpoint } from '../invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../payloads';
 

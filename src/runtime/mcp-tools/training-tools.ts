@@ -109,7 +109,8 @@ export async function startTrainingTool(ctx: ToolContext, args: z.infer<typeof s
     }
     const sessionId = args.sessionId ?? (mcpSessionId && SESSION_ID_PATTERN.test(mcpSessionId) ? mcpSessionId : randomUUID());
     // The caller is part of the idempotency token: another caller reusing this sessionId starts its own run.
-    const started = await startTraining({ pipelineName: spec.name, parameters: args.parameters, sessionId, caller: ctx.caller }, { sagemaker: ctx.clients.sagemaker });
+    const request = { pipelineName: spec.name, parameters: args.parameters, sessionId, caller: ctx.caller };
+    const started = await startTraining(request, { sagemaker: ctx.clients.sagemaker });
     const handle = ctx.handles.seal('training', { p: spec.name, x: started.executionArn, s: sessionId } satisfies TrainingHandle);
     return toolResult({ handle, status: 'Executing', pipelineName: spec.name, sessionId, checkAfterSeconds: ctx.config.trainingCheckAfterSeconds ?? 60 });
   } catch (err) {

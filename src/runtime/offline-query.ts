@@ -17,7 +17,7 @@ import {
   StartQueryExecutionCommand,
   StopQueryExecutionCommand,
 } from '@aws-sdk/client-athena';
-import { boundedClient } from './bounded';
+import { boundedClient, PageGuard } from './bounded';
 import { isTransient, SageMakerMcpError } from './errors';
 import { castFeatureValue, FeatureScalar, FeatureValueError, FeatureValues, FeatureValueType, formatEventTime } from './features';
 import { FeatureGroupSchema } from '../feature-store/contract';
@@ -218,13 +218,15 @@ export interface RunOfflineQueryOptions {
   readonly maxRows?: number;
   /** Rows per GetQueryResults page (1-1000). @default 1000 */
   readonly pageSize?: number;
+  /** GetQueryResults pages read at most; the result then says `truncated`. @default 1000 */
+  readonly maxPages?: number;
 }
 
 export interface OfflineQueryResult {
   readonly queryExecutionId: string;
   /** Rows with values cast to their declared types; `write_time` stays a string; NULL is null. */
   readonly rows: Array<FeatureValues & { write_time?: string | null }>;
-  /** True when `maxRows` cut the result short. */
+  /** True when `maxRows` or `maxPages` cut the result short, or Athena repeated a page token. */
   readonly truncated: boolean;
   /** GetQueryResults calls made. */
   readonly pages: number;
@@ -251,8 +253,8 @@ export async function runOfflineQuery(query: OfflineQuery, options: RunOfflineQu
   let token: string | undefined;
   let pages = 0;
   let header: string[] | undefined;
-  // No page cap beyond maxRows (a result can legitimately span many pages), but a repeated token would loop for ever.
-  const seen = new Set<string>();
+  // A page cap, and a stop on a repeated token (which would otherwise loop for ever).
+  const guard = new PageGuard('GetQueryResults', options.maxPages ?? 1000);
   do {
     const request = { QueryExecutionId: id, NextToken: token, MaxResults: options.pageSize ?? 1000 };
     const page: GetQueryResultsCommandOutput = await athena.send(new GetQueryResultsCommand(request));
@@ -273,10 +275,9 @@ export async function runOfflineQuery(query: OfflineQuery, options: RunOfflineQu
       });
       rows.push(out);
     }
-    token = page.NextToken;
-    if (token !== undefined && seen.has(token)) return { queryExecutionId: id, rows, truncated: true, pages };
-    if (token !== undefined) seen.add(token);
+    token = guard.next(page.NextToken);
   } while (token);
+  if (guard.truncated) return { queryExecutionId: id, rows, truncated: true, pages };
   return { queryExecutionId: id, rows, truncated: false, pages };
 }
 

@@ -181,6 +181,13 @@ describe('runOfflineQuery against a local Athena backed by DuckDB', () => {
     expect(r.truncated).toBe(true);
   });
 
+  test('maxPages caps the pages read and says the result is truncated', async () => {
+    const r = await runOfflineQuery(buildOfflineQuery(table), { athena: client, pollMs: 1, pageSize: 2, maxPages: 2 });
+    expect(r.pages).toBe(2);
+    expect(r.rows).toHaveLength(3); // the first page's first row is the header
+    expect(r.truncated).toBe(true);
+  });
+
   test('a failed query raises OfflineQueryError with the reason', async () => {
     const bad = { ...buildOfflineQuery(table), sql: 'SELECT * FROM "sagemaker_featurestore"."missing_table" WHERE 1 = ?', executionParameters: ['1'] };
     const err = await runOfflineQuery(bad, { athena: client, pollMs: 1 }).catch((e) => e);

@@ -256,7 +256,8 @@ const ARN = /\barn:aws[a-z-]*:([a-z0-9-]+):[a-z0-9-]*:(\d{12})?:[^\s"'`,;()<>\]}
 const SIGNING = /\b(X-Amz-(?:Security-Token|Credential|Signature|SignedHeaders)|Credential|Signature|SignedHeaders|Security-Token)([=:]\s*)[^\s&"',;]+/gi;
 /** Access key ids (long-term AKIA, temporary ASIA). */
 const ACCESS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
-const ACCOUNT_ID = /(?<![\d.])\d{12}(?![\d.])/g;
+/** A bare 12-digit number, unless it is a quantity (followed by a unit, e.g. "251234567890 s past the clock"). */
+const ACCOUNT_ID = /(?<![\d.])\d{12}(?![\d.])(?!\s?(?:s|ms|seconds?|bytes?|[KMG]i?B|rows?|records?)\b)/g;
 
 /**
  * The text an agent may see: every ARN replaced by `<service ARN>` (role, user, function and resource ARNs name the

@@ -100,6 +100,13 @@ const SDK_CLIENTS = ['@aws-sdk/client-sagemaker-runtime', '@aws-sdk/client-sagem
 
 type Result = 'pass' | 'skip' | `FAIL: ${string}`;
 
+/** The part of a failed command's output worth printing: error lines first (not stack frames or minified source). */
+function failureText(out: string): string {
+  const lines = out.trim().split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && l.length < 600);
+  const errors = lines.filter((l) => /error|«|Error|FAIL|failed/.test(l));
+  return (errors.length ? errors : lines).slice(-15).join('\n      ');
+}
+
 function consumerApp(version: string, tarball: string, blocks: CodeBlock[], keep: boolean): Map<CodeBlock, Result> {
   const results = new Map<CodeBlock, Result>();
   const dir = mkdtempSync(join(tmpdir(), `cdk-sagemaker-mcp-consumer-${version}-`));
@@ -168,16 +175,16 @@ function consumerApp(version: string, tarball: string, blocks: CodeBlock[], keep
         const outDir = `cdk.out/${name.replace(/\.ts$/, '')}`;
         const r = sh('npx', ['cdk', 'synth', '--app', `node ${js}`, '--output', outDir, '--quiet', '--no-notices'], { cwd: dir, env });
         const templates = existsSync(join(dir, outDir)) ? readdirSync(join(dir, outDir)).filter((f) => f.endsWith('.template.json')) : [];
-        if (r.status !== 0) result = `FAIL: cdk synth (exit ${r.status})\n      ${r.out.trim().split('\n').slice(-15).join('\n      ')}`;
+        if (r.status !== 0) result = `FAIL: cdk synth (exit ${r.status})\n      ${failureText(r.out)}`;
         else if (templates.length === 0) result = 'FAIL: cdk synth produced no template (a synth block must be a complete CDK app)';
       } else if (b.mode === 'run') {
         const r = sh('node', [`out/${name.replace(/\.ts$/, '.js')}`], { cwd: dir, env, timeoutMs: 120_000 });
-        if (r.status !== 0) result = `FAIL: node (exit ${r.status})\n      ${r.out.trim().split('\n').slice(-15).join('\n      ')}`;
+        if (r.status !== 0) result = `FAIL: node (exit ${r.status})\n      ${failureText(r.out)}`;
       }
     } else if (b.mode === 'run') {
       writeFileSync(join(dir, name), b.code);
       const r = sh('bash', ['-euo', 'pipefail', name], { cwd: dir, env, timeoutMs: 300_000 });
-      if (r.status !== 0) result = `FAIL: bash (exit ${r.status})\n      ${r.out.trim().split('\n').slice(-15).join('\n      ')}`;
+      if (r.status !== 0) result = `FAIL: bash (exit ${r.status})\n      ${failureText(r.out)}`;
       else process.stdout.write(`      ${r.out.trim().split('\n').slice(0, 12).join('\n      ')}\n      ...\n`);
     }
     results.set(b, result);

@@ -12,7 +12,8 @@
  * 4. Runs the README's ```bash blocks marked `run` (the CLI and MCP Inspector examples) in the app folder.
  *
  * Prints a pass/fail matrix (block x aws-cdk-lib version) and the time taken; exits 1 if anything failed.
- * Options: --tarball <file> (skip packing), --versions 2.276.0,2.257.0, --keep (keep the temp apps).
+ * Options: --tarball <file> (skip packing), --versions 2.276.0,2.257.0, --keep (keep the temp apps), --readme <file>
+ * (another Markdown file, e.g. an older README, to see what it gets).
  */
 import { spawnSync, SpawnSyncOptions } from 'child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
@@ -197,10 +198,11 @@ function consumerApp(version: string, tarball: string, blocks: CodeBlock[], keep
 }
 
 function main(): number {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readmePath = resolve(argValue('--readme') ?? join(ROOT, 'README.md'));
+  const readme = readFileSync(readmePath, 'utf8');
   const blocks = extractBlocks(readme).filter((b) => isTypeScript(b) || b.mode !== 'none');
   const versions = cdkVersions();
-  log(`README.md: ${blocks.length} tested blocks; aws-cdk-lib ${versions.join(' and ')}`);
+  log(`${relative(ROOT, readmePath)}: ${blocks.length} tested blocks; aws-cdk-lib ${versions.join(' and ')}`);
   for (const b of blocks.filter((x) => x.mode === 'skip')) log(`SKIP ${blockFileName(b)} (README line ${b.line}): ${b.reason}`);
   const tarball = packTarball();
   const matrix = new Map<string, Map<CodeBlock, Result>>();

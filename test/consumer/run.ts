@@ -24,6 +24,9 @@ import { blockFileName, CodeBlock, extractBlocks, isTypeScript } from './readme-
 const ROOT = resolve(__dirname, '..', '..');
 const started = Date.now();
 const elapsed = (since = started) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+/** Seconds per phase, printed at the end (the machine's load shows in them). */
+const phases: string[] = [];
+const phase = (name: string, since: number) => phases.push(`${name} ${elapsed(since)}`);
 const log = (msg: string) => process.stdout.write(`[consumer ${elapsed()}] ${msg}\n`);
 
 interface Run { status: number | null; out: string }
@@ -71,6 +74,7 @@ function packTarball(): string {
   const tgz = readdirSync(dist).filter((f) => f.endsWith('.tgz'));
   if (tgz.length !== 1) throw new Error(`expected one tarball in dist/js, found ${tgz.join(', ') || 'none'}`);
   log(`packed ${tgz[0]} (${(statSync(join(dist, tgz[0])).size / 1024).toFixed(0)} KB) in ${elapsed(t)}`);
+  phase('pack', t);
   return join(dist, tgz[0]);
 }
 
@@ -140,10 +144,14 @@ function consumerApp(version: string, tarball: string, blocks: CodeBlock[], keep
   const installed = JSON.parse(readFileSync(join(dir, 'node_modules', 'aws-cdk-lib', 'package.json'), 'utf8')).version;
   if (installed !== version) throw new Error(`installed aws-cdk-lib ${installed}, expected ${version}`);
   log(`aws-cdk-lib ${version}: npm install in ${elapsed(t)}`);
+  phase(`${version} install`, t);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(consumerTsconfig(dir), null, 2));
 
   // One tsc run; errors are attributed to the block file they are in. An error elsewhere fails every block.
+  const tTsc = Date.now();
   const tsc = sh('npx', ['tsc', '-p', '.'], { cwd: dir });
+  phase(`${version} tsc`, tTsc);
+  const tBlocks = Date.now();
   const errors = new Map<string, string[]>();
   for (const line of tsc.out.split('\n').filter((l) => /error TS\d+/.test(l))) {
     const file = /^blocks\/([^(]+)\(/.exec(line)?.[1] ?? '*';
@@ -193,7 +201,11 @@ function consumerApp(version: string, tarball: string, blocks: CodeBlock[], keep
   }
   const failed = [...results.values()].some((r) => r.startsWith('FAIL'));
   if (keep || failed) log(`aws-cdk-lib ${version}: app kept in ${dir}`);
-  else rmSync(dir, { recursive: true, force: true });
+  phase(`${version} blocks`, tBlocks);
+  if (keep || failed) return results;
+  const tClean = Date.now();
+  rmSync(dir, { recursive: true, force: true });
+  phase(`${version} cleanup`, tClean);
   return results;
 }
 
@@ -225,7 +237,8 @@ function main(): number {
     });
     process.stdout.write(`${blockFileName(b)} (${b.line}) [${b.mode}] ${cells.map((c) => `| ${c}`).join(' ')}\n`);
   }
-  process.stdout.write(`\nconsumer-app test: ${failures === 0 ? 'PASSED' : `FAILED (${failures} block runs failed)`} in ${elapsed()} (${basename(tarball)})\n`);
+  process.stdout.write(`\ntime per phase: ${phases.join(', ')}\n`);
+  process.stdout.write(`consumer-app test: ${failures === 0 ? 'PASSED' : `FAILED (${failures} block runs failed)`} in ${elapsed()} (${basename(tarball)})\n`);
   return failures === 0 ? 0 : 1;
 }
 

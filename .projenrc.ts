@@ -132,6 +132,14 @@ project.addTask('demo', {
   exec: 'ts-node --project examples/tsconfig.json --transpile-only examples/demo.ts',
 });
 
+// The README as a new user meets it: pack the library as published, install it in a new app outside the repo with
+// aws-cdk-lib at the floor and at the tested version, and synthesize every TypeScript block of the README unedited.
+project.addTask('test:consumer', {
+  description: `Pack the library and cdk-synth every README TypeScript block in a new app (aws-cdk-lib ${CDK_FLOOR} and ${CDK_TESTED})`,
+  exec: 'ts-node --project test/tsconfig.json --transpile-only test/consumer/run.ts',
+  receiveArgs: true,
+});
+
 project.addTask('bench', {
   description: 'Run the benchmarks (ratios measured side by side in one run)',
   exec: 'ts-node --project bench/tsconfig.json --transpile-only bench/run.ts',

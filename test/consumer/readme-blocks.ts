@@ -1,0 +1,118 @@
+/**
+ * Reads the code blocks of a Markdown file the way the consumer-app test uses them: mechanically, unedited.
+ *
+ * A block's mode is given by an HTML comment on the last non-blank line before its fence:
+ *   (none)                                      ```ts: type-check, then `cdk synth` (the block is a complete CDK app)
+ *   <!-- consumer-test: run (reason) -->        ```ts: type-check, then run with node (must exit 0);
+ *                                               ```bash: run with bash -e in the consumer app's folder
+ *   <!-- consumer-test: typecheck (reason) -->  ```ts: type-check only
+ *   <!-- consumer-test: skip (reason) -->       not compiled; the test prints the reason
+ * Other languages without a marker are not tested. A reason is required for every mode but the default.
+ */
+
+export type BlockMode = 'synth' | 'run' | 'typecheck' | 'skip' | 'none';
+
+export interface CodeBlock {
+  /** 1-based position among the file's blocks of the same language group (ts or other). */
+  readonly index: number;
+  readonly lang: string;
+  readonly mode: BlockMode;
+  readonly reason?: string;
+  /** The nearest heading above the block. */
+  readonly heading: string;
+  /** 1-based line of the opening fence. */
+  readonly line: number;
+  readonly code: string;
+}
+
+const MARKER = /^<!--\s*consumer-test:\s*(\S+)\s*(?:\((.*)\))?\s*-->$/;
+const TS_LANGS = new Set(['ts', 'typescript']);
+const MODES = new Set(['run', 'typecheck', 'skip']);
+
+export function isTypeScript(block: CodeBlock): boolean {
+  return TS_LANGS.has(block.lang);
+}
+
+/** Every fenced block, with its mode; throws on a malformed or misplaced marker (naming the line). */
+export function extractBlocks(markdown: string): CodeBlock[] {
+  const lines = markdown.split('\n');
+  const blocks: CodeBlock[] = [];
+  let heading = '';
+  let tsCount = 0;
+  let otherCount = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^#{1,6} /.test(line)) heading = line.replace(/^#+ /, '').trim();
+    const fence = /^```(\S*)\s*$/.exec(line);
+    if (!fence) continue;
+    const lang = fence[1].toLowerCase();
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
+    if (i >= lines.length) throw new Error(`line ${start + 1}: code block is not closed`);
+
+    let prev = start - 1;
+    while (prev >= 0 && lines[prev].trim() === '') prev--;
+    const marker = prev >= 0 ? MARKER.exec(lines[prev].trim()) : null;
+    if (prev >= 0 && !marker && /consumer-test/.test(lines[prev])) throw new Error(`line ${prev + 1}: malformed consumer-test marker '${lines[prev].trim()}'`);
+    let mode: BlockMode;
+    let reason: string | undefined;
+    if (marker) {
+      if (!MODES.has(marker[1])) throw new Error(`line ${prev + 1}: consumer-test mode '${marker[1]}', expected one of ${[...MODES].join(', ')}`);
+      reason = marker[2]?.trim();
+      if (!reason) throw new Error(`line ${prev + 1}: consumer-test ${marker[1]} needs a reason in parentheses`);
+      mode = marker[1] as BlockMode;
+      if (mode === 'run' && !TS_LANGS.has(lang) && lang !== 'bash') throw new Error(`line ${prev + 1}: consumer-test run is for ts or bash blocks, got '${lang}'`);
+      if (mode === 'typecheck' && !TS_LANGS.has(lang)) throw new Error(`line ${prev + 1}: consumer-test typecheck is for ts blocks, got '${lang}'`);
+    } else {
+      mode = TS_LANGS.has(lang) ? 'synth' : 'none';
+    }
+    const index = TS_LANGS.has(lang) ? ++tsCount : ++otherCount;
+    blocks.push({ index, lang, mode, reason, heading, line: start + 1, code: body.join('\n') + '\n' });
+  }
+  return blocks;
+}
+
+/** A file name for a block: `03-realtime-inference.ts`. */
+export function blockFileName(block: CodeBlock): string {
+  const slug = block.heading.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'block';
+  return `${String(block.index).padStart(2, '0')}-${slug}.${TS_LANGS.has(block.lang) ? 'ts' : 'sh'}`;
+}
+
+/** GitHub's anchor for a heading: lowercase, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code blocks), with GitHub's -1, -2 suffixes for repeats. */
+export function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const counts = new Map<string, number>();
+  let inFence = false;
+  for (const line of markdown.split('\n')) {
+    if (/^```/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    const m = /^#{1,6} (.*)$/.exec(line);
+    if (!m) continue;
+    const base = headingAnchor(m[1]);
+    const n = counts.get(base) ?? 0;
+    counts.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
+
+/** Relative links (`[text](target)`) outside code blocks: not http(s) or mailto. */
+export function localLinks(markdown: string): Array<{ line: number; target: string }> {
+  const links: Array<{ line: number; target: string }> = [];
+  let inFence = false;
+  markdown.split('\n').forEach((line, i) => {
+    if (/^```/.test(line)) inFence = !inFence;
+    if (inFence) return;
+    const stripped = line.replace(/`[^`]*`/g, '');
+    for (const m of stripped.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (!/^(https?:|mailto:)/.test(m[1])) links.push({ line: i + 1, target: m[1] });
+    }
+  });
+  return links;
+}

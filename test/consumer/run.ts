@@ -1,0 +1,251 @@
+/**
+ * Consumer-app test (`npx projen test:consumer`): does the README work for someone who installs the package?
+ *
+ * 1. Packs the library as it is published (`projen bundle`, `compile`, `package:js`: the tarball in dist/js).
+ * 2. For aws-cdk-lib at the peer floor (CDK_FLOOR in .projenrc.ts) and at the tested version (CDK_TESTED), creates a
+ *    new app in a temp folder outside the repository with only public npm packages (aws-cdk-lib, constructs, the
+ *    aws-cdk CLI, TypeScript, cdk-nag, the MCP SDK clients, the MCP Inspector CLI) plus the tarball.
+ * 3. Writes every ```ts block of README.md, extracted mechanically and unedited, to its own file, type-checks them all
+ *    (`tsc`, strict, each file its own module), then `cdk synth`s each block (a complete CDK app), or runs it with node,
+ *    as its marker says (test/consumer/readme-blocks.ts). The sample files the README links to (examples/*.json) are
+ *    copied into the app folder, as the README tells the reader to do.
+ * 4. Runs the README's ```bash blocks marked `run` (the CLI and MCP Inspector examples) in the app folder.
+ *
+ * Prints a pass/fail matrix (block x aws-cdk-lib version) and the time taken; exits 1 if anything failed.
+ * Options: --tarball <file> (skip packing), --versions 2.276.0,2.257.0, --keep (keep the temp apps), --readme <file>
+ * (another Markdown file, e.g. an older README, to see what it gets).
+ */
+import { spawnSync, SpawnSyncOptions } from 'child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { basename, join, relative, resolve } from 'path';
+import { blockFileName, CodeBlock, extractBlocks, isTypeScript } from './readme-blocks';
+
+const ROOT = resolve(__dirname, '..', '..');
+const started = Date.now();
+const elapsed = (since = started) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+/** Seconds per phase, printed at the end (the machine's load shows in them). */
+const phases: string[] = [];
+const phase = (name: string, since: number) => phases.push(`${name} ${elapsed(since)}`);
+const log = (msg: string) => process.stdout.write(`[consumer ${elapsed()}] ${msg}\n`);
+
+interface Run { status: number | null; out: string }
+function sh(cmd: string, args: string[], opts: SpawnSyncOptions & { timeoutMs?: number } = {}): Run {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: opts.timeoutMs ?? 600_000, ...opts });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
+  return { status: r.status, out };
+}
+function must(cmd: string, args: string[], opts: SpawnSyncOptions & { timeoutMs?: number } = {}): string {
+  const r = sh(cmd, args, opts);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status}):\n${r.out.slice(-4000)}`);
+  return r.out;
+}
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** CDK_FLOOR and CDK_TESTED, read from .projenrc.ts so the test follows the declared range. */
+function cdkVersions(): string[] {
+  const given = argValue('--versions');
+  if (given) return given.split(',');
+  const projenrc = readFileSync(join(ROOT, '.projenrc.ts'), 'utf8');
+  const read = (name: string) => {
+    const m = new RegExp(`const ${name} = '([^']+)'`).exec(projenrc);
+    if (!m) throw new Error(`.projenrc.ts: no "const ${name} = '<version>'"`);
+    return m[1];
+  };
+  return [read('CDK_FLOOR'), read('CDK_TESTED')];
+}
+
+/** The version the repository's lockfile resolved, so the consumer app uses what the repo is tested with. */
+function repoVersion(pkg: string): string {
+  return JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+}
+
+function packTarball(): string {
+  const given = argValue('--tarball');
+  if (given) return resolve(given);
+  const t = Date.now();
+  const dist = join(ROOT, 'dist', 'js');
+  rmSync(dist, { recursive: true, force: true });
+  for (const task of ['bundle', 'compile', 'package:js']) must('npx', ['projen', task], { cwd: ROOT });
+  const tgz = readdirSync(dist).filter((f) => f.endsWith('.tgz'));
+  if (tgz.length !== 1) throw new Error(`expected one tarball in dist/js, found ${tgz.join(', ') || 'none'}`);
+  log(`packed ${tgz[0]} (${(statSync(join(dist, tgz[0])).size / 1024).toFixed(0)} KB) in ${elapsed(t)}`);
+  phase('pack', t);
+  return join(dist, tgz[0]);
+}
+
+/**
+ * The tsconfig `cdk init app --language typescript` writes (read from the installed aws-cdk CLI), made to emit JavaScript
+ * for `cdk synth --app 'node ...'`, with each block its own module (no block can see or clash with another's names).
+ */
+function consumerTsconfig(dir: string): object {
+  const template = join(dir, 'node_modules', 'aws-cdk', 'lib', 'init-templates', 'app', 'typescript', 'tsconfig.json');
+  const base = JSON.parse(readFileSync(template, 'utf8'));
+  return {
+    compilerOptions: {
+      ...base.compilerOptions,
+      noEmit: false,
+      noEmitOnError: false,
+      declaration: false,
+      outDir: 'out',
+      rootDir: 'blocks',
+      moduleDetection: 'force',
+      types: ['node'], // the template also lists jest, which a new app has but these blocks do not use
+    },
+    include: ['blocks/*.ts'],
+  };
+}
+
+const SDK_CLIENTS = ['@aws-sdk/client-sagemaker-runtime', '@aws-sdk/client-sagemaker', '@aws-sdk/client-sagemaker-featurestore-runtime',
+  '@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-s3', '@aws-sdk/client-athena', '@aws-sdk/client-sqs'];
+
+type Result = 'pass' | 'skip' | `FAIL: ${string}`;
+
+/** The part of a failed command's output worth printing: error lines first (not stack frames or minified source). */
+function failureText(out: string): string {
+  const lines = out.trim().split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && l.length < 600);
+  const errors = lines.filter((l) => /error|«|Error|FAIL|failed/.test(l));
+  return (errors.length ? errors : lines).slice(-15).join('\n      ');
+}
+
+function consumerApp(version: string, tarball: string, blocks: CodeBlock[], keep: boolean): Map<CodeBlock, Result> {
+  const results = new Map<CodeBlock, Result>();
+  const dir = mkdtempSync(join(tmpdir(), `cdk-sagemaker-mcp-consumer-${version}-`));
+  if (!relative(ROOT, dir).startsWith('..')) throw new Error(`the consumer app must be outside the repository, got ${dir}`);
+  log(`aws-cdk-lib ${version}: new app in ${dir}`);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer-app', version: '0.0.0', private: true }, null, 2));
+  // The files the README tells the reader to copy from examples/ (the package does not ship examples/).
+  for (const f of readdirSync(join(ROOT, 'examples')).filter((n) => n.endsWith('.json') && n !== 'tsconfig.json')) {
+    copyFileSync(join(ROOT, 'examples', f), join(dir, f));
+  }
+  mkdirSync(join(dir, 'blocks'));
+  for (const b of blocks) if (isTypeScript(b) && b.mode !== 'skip') writeFileSync(join(dir, 'blocks', blockFileName(b)), b.code);
+
+  const deps = [
+    `aws-cdk-lib@${version}`,
+    `constructs@${repoVersion('constructs')}`,
+    `aws-cdk@${repoVersion('aws-cdk')}`,
+    `typescript@${repoVersion('typescript')}`,
+    `cdk-nag@${repoVersion('cdk-nag')}`,
+    `@types/node@${repoVersion('@types/node')}`,
+    `@modelcontextprotocol/client@${repoVersion('@modelcontextprotocol/client')}`,
+    `@modelcontextprotocol/sdk@${repoVersion('@modelcontextprotocol/sdk')}`,
+    '@modelcontextprotocol/inspector@0.22.0',
+    // The README's install line for the runtime (cdk-sagemaker-mcp/runtime).
+    ...SDK_CLIENTS.map((p) => `${p}@${repoVersion(p)}`),
+    tarball,
+  ];
+  const t = Date.now();
+  must('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', ...deps], { cwd: dir, timeoutMs: 900_000 });
+  const installed = JSON.parse(readFileSync(join(dir, 'node_modules', 'aws-cdk-lib', 'package.json'), 'utf8')).version;
+  if (installed !== version) throw new Error(`installed aws-cdk-lib ${installed}, expected ${version}`);
+  log(`aws-cdk-lib ${version}: npm install in ${elapsed(t)}`);
+  phase(`${version} install`, t);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(consumerTsconfig(dir), null, 2));
+
+  // One tsc run; errors are attributed to the block file they are in. An error elsewhere fails every block.
+  const tTsc = Date.now();
+  const tsc = sh('npx', ['tsc', '-p', '.'], { cwd: dir });
+  phase(`${version} tsc`, tTsc);
+  const tBlocks = Date.now();
+  const errors = new Map<string, string[]>();
+  for (const line of tsc.out.split('\n').filter((l) => /error TS\d+/.test(l))) {
+    const file = /^blocks\/([^(]+)\(/.exec(line)?.[1] ?? '*';
+    errors.set(file, [...(errors.get(file) ?? []), line]);
+  }
+  if (tsc.status !== 0 && errors.size === 0) errors.set('*', [tsc.out.slice(-2000)]);
+
+  const env = {
+    ...process.env,
+    CDK_DISABLE_VERSION_CHECK: '1',
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: '20',
+  };
+  for (const b of blocks) {
+    if (b.mode === 'none') continue;
+    if (b.mode === 'skip') {
+      results.set(b, 'skip');
+      continue;
+    }
+    const name = blockFileName(b);
+    const t0 = Date.now();
+    let result: Result = 'pass';
+    if (isTypeScript(b)) {
+      const errs = [...(errors.get(name) ?? []), ...(errors.get('*') ?? [])];
+      if (errs.length) {
+        result = `FAIL: tsc\n      ${errs.join('\n      ')}`;
+      } else if (b.mode === 'synth') {
+        const js = `out/${name.replace(/\.ts$/, '.js')}`;
+        const outDir = `cdk.out/${name.replace(/\.ts$/, '')}`;
+        const r = sh('npx', ['cdk', 'synth', '--app', `node ${js}`, '--output', outDir, '--quiet', '--no-notices'], { cwd: dir, env });
+        const templates = existsSync(join(dir, outDir)) ? readdirSync(join(dir, outDir)).filter((f) => f.endsWith('.template.json')) : [];
+        if (r.status !== 0) result = `FAIL: cdk synth (exit ${r.status})\n      ${failureText(r.out)}`;
+        else if (templates.length === 0) result = 'FAIL: cdk synth produced no template (a synth block must be a complete CDK app)';
+      } else if (b.mode === 'run') {
+        const r = sh('node', [`out/${name.replace(/\.ts$/, '.js')}`], { cwd: dir, env, timeoutMs: 120_000 });
+        if (r.status !== 0) result = `FAIL: node (exit ${r.status})\n      ${failureText(r.out)}`;
+      }
+    } else if (b.mode === 'run') {
+      writeFileSync(join(dir, name), b.code);
+      const r = sh('bash', ['-euo', 'pipefail', name], { cwd: dir, env, timeoutMs: 300_000 });
+      if (r.status !== 0) result = `FAIL: bash (exit ${r.status})\n      ${failureText(r.out)}`;
+      else process.stdout.write(`      ${r.out.trim().split('\n').slice(0, 12).join('\n      ')}\n      ...\n`);
+    }
+    results.set(b, result);
+    log(`aws-cdk-lib ${version}: ${name} [${b.mode}] ${result === 'pass' ? 'pass' : result} (${elapsed(t0)})`);
+  }
+  const failed = [...results.values()].some((r) => r.startsWith('FAIL'));
+  if (keep || failed) log(`aws-cdk-lib ${version}: app kept in ${dir}`);
+  phase(`${version} blocks`, tBlocks);
+  if (keep || failed) return results;
+  const tClean = Date.now();
+  rmSync(dir, { recursive: true, force: true });
+  phase(`${version} cleanup`, tClean);
+  return results;
+}
+
+function main(): number {
+  const readmePath = resolve(argValue('--readme') ?? join(ROOT, 'README.md'));
+  const readme = readFileSync(readmePath, 'utf8');
+  const blocks = extractBlocks(readme).filter((b) => isTypeScript(b) || b.mode !== 'none');
+  const versions = cdkVersions();
+  log(`${relative(ROOT, readmePath)}: ${blocks.length} tested blocks; aws-cdk-lib ${versions.join(' and ')}`);
+  for (const b of blocks.filter((x) => x.mode === 'skip')) log(`SKIP ${blockFileName(b)} (README line ${b.line}): ${b.reason}`);
+  const tarball = packTarball();
+  const matrix = new Map<string, Map<CodeBlock, Result>>();
+  for (const v of versions) {
+    try {
+      matrix.set(v, consumerApp(v, tarball, blocks, process.argv.includes('--keep')));
+    } catch (err) {
+      log(`aws-cdk-lib ${v}: ${(err as Error).message}`);
+      matrix.set(v, new Map(blocks.map((b) => [b, `FAIL: app setup: ${(err as Error).message.split('\n')[0]}` as Result])));
+    }
+  }
+
+  process.stdout.write(`\nREADME block (line) ${versions.map((v) => `| aws-cdk-lib ${v}`).join(' ')}\n`);
+  let failures = 0;
+  for (const b of blocks) {
+    const cells = versions.map((v) => {
+      const r = matrix.get(v)!.get(b) ?? 'FAIL: not run';
+      if (r.startsWith('FAIL')) failures++;
+      return r === 'pass' || r === 'skip' ? r : 'FAIL';
+    });
+    process.stdout.write(`${blockFileName(b)} (${b.line}) [${b.mode}] ${cells.map((c) => `| ${c}`).join(' ')}\n`);
+  }
+  process.stdout.write(`\ntime per phase: ${phases.join(', ')}\n`);
+  process.stdout.write(`consumer-app test: ${failures === 0 ? 'PASSED' : `FAILED (${failures} block runs failed)`} in ${elapsed()} (${basename(tarball)})\n`);
+  return failures === 0 ? 0 : 1;
+}
+
+try {
+  process.exitCode = main();
+} catch (err) {
+  process.stderr.write(`consumer-app test: ${(err as Error).stack}\n`);
+  process.stdout.write(`consumer-app test: FAILED in ${elapsed()}\n`);
+  process.exitCode = 1;
+}

@@ -330,7 +330,7 @@ abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsync
 
   public grantSubmit(grantee: iam.IGrantable): iam.Grant {
     let grant = this.grant(grantee, 'sagemaker:InvokeEndpointAsync');
-    grant = grant.combine(acknowledgeGrantWildcards(
+    grant = grant.combine(acknowledgeGrantWildcards(this,
       iam.Grant.addToPrincipal({ grantee, actions: ['s3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
       `Async inference inputs: one new object per request under the endpoint's input prefix only; keys are generated per request (IAsyncEndpoint.grantSubmit).`,
     ));
@@ -339,7 +339,7 @@ abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsync
   }
 
   public grantReadResults(grantee: iam.IGrantable): iam.Grant {
-    let grant = acknowledgeGrantWildcards(iam.Grant.addToPrincipal({
+    let grant = acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
       actions: ['s3:GetObject'],
       resourceArns: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],

@@ -77,26 +77,28 @@ export function wildcardFindingIds(statement: { Action?: string | string[]; Reso
  * Acknowledges, on the grantee's policy, the `AwsSolutions-IAM5` findings of exactly the statements `grant` added to the
  * principal (its `principalStatements`), with `reason`. A grant method calls it when it must grant a prefix wildcard
  * (per-job objects, per-run executions): the library knows why, so the user's cdk-nag run should not have to say it.
- * Other statements of the same policy, such as a wildcard the user grants themself, stay reported. Read at synth (the
- * statements hold tokens until then); the policy is the one the grant reports as its dependable (a role's
- * DefaultPolicy). Grantees without a policy construct of their own (imported immutable roles) have nothing to
- * acknowledge. Returns `grant`.
+ * Other statements of the same policy, such as a wildcard the user grants themself, stay reported.
+ *
+ * Runs as a validation of `scope` (the construct granting): the statements hold tokens until synth, and aws-cdk-lib
+ * 2.276 attaches a role's DefaultPolicy to the grant's dependables only then. The policy is each construct the grant
+ * depends on that is (or whose default child is) a `CfnPolicy`; a grantee without one (an immutable imported role)
+ * has nothing to acknowledge. Returns `grant`.
  */
-export function acknowledgeGrantWildcards(grant: iam.Grant, reason: string): iam.Grant {
+export function acknowledgeGrantWildcards(scope: IConstruct, grant: iam.Grant, reason: string): iam.Grant {
   const statements = grant.principalStatements;
   if (statements.length === 0) return grant;
-  for (const root of Dependable.of(grant).dependencyRoots) {
-    const cfn = root instanceof iam.CfnPolicy ? root : root.node.defaultChild;
-    if (!(cfn instanceof iam.CfnPolicy)) continue;
-    cfn.node.addValidation({
-      validate: () => {
+  scope.node.addValidation({
+    validate: () => {
+      for (const root of Dependable.of(grant).dependencyRoots) {
+        const cfn = root instanceof iam.CfnPolicy ? root : root.node.defaultChild;
+        if (!(cfn instanceof iam.CfnPolicy)) continue;
         const stack = Stack.of(cfn);
-        const ids = new Set(statements.flatMap((s) => wildcardFindingIds(stack.resolve(s.toStatementJson()))));
+        const ids = new Set(statements.flatMap((st) => wildcardFindingIds(stack.resolve(st.toStatementJson()))));
         for (const id of ids) acknowledgeFinding(cfn, `AwsSolutions-IAM5[${id}]`, reason);
-        return [];
-      },
-    });
-  }
+      }
+      return [];
+    },
+  });
   return grant;
 }
 

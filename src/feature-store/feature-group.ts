@@ -381,7 +381,7 @@ abstract class FeatureGroupBase extends Resource implements IFeatureGroup {
       actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
       resourceArns: glueArns(stack, databaseName, tableName),
     }));
-    grant = grant.combine(acknowledgeGrantWildcards(iam.Grant.addToPrincipal({
+    grant = grant.combine(acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
       actions: ['s3:GetObject'],
       resourceArns: [bucket.arnForObjects(prefix ? `${prefix}/*` : '*')],
@@ -392,7 +392,7 @@ abstract class FeatureGroupBase extends Resource implements IFeatureGroup {
     }
     if (options.resultsBucket) {
       const resultsPrefix = options.resultsPrefix ?? 'athena-results';
-      grant = grant.combine(acknowledgeGrantWildcards(iam.Grant.addToPrincipal({
+      grant = grant.combine(acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
         grantee,
         actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
         resourceArns: [options.resultsBucket.arnForObjects(`${resultsPrefix}/*`)],

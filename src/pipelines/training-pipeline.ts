@@ -46,7 +46,7 @@ abstract class TrainingPipelineBase extends Resource implements ITrainingPipelin
   }
 
   public grantReadExecutions(grantee: iam.IGrantable): iam.Grant {
-    return acknowledgeGrantWildcards(iam.Grant.addToPrincipal({
+    return acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
       actions: ['sagemaker:DescribePipelineExecution', 'sagemaker:ListPipelineExecutionSteps'],
       resourceArns: this.arnVariants().map((arn) => `${arn}/execution/*`),

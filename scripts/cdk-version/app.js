@@ -1,7 +1,8 @@
 // Synthesizes one of each construct of the packed library, with a plain lambda.Function granted through every grant
 // method, under cdk-nag AwsSolutions and SageMakerMcpChecks as policy-validation plugins. Run by synth.sh from a folder
 // whose node_modules hold the aws-cdk-lib version under test (and cdk-nag, constructs, the packed library).
-// Prints the aws-cdk-lib version, then either "clean" or every unacknowledged finding, and exits non-zero on any.
+// Prints the aws-cdk-lib version, then "clean" or every problem (a synth error, a plugin that failed to run, an
+// unacknowledged finding), and exits non-zero on any.
 const { App, Stack, Validations } = require('aws-cdk-lib');
 const iam = require('aws-cdk-lib/aws-iam');
 const lambda = require('aws-cdk-lib/aws-lambda');
@@ -71,10 +72,32 @@ new lib.McpToolServer(stack, 'Mcp', {
 });
 
 console.log(`aws-cdk-lib ${cdkVersion}`);
+const fs = require('fs');
+const path = require('path');
+const reportFile = path.join(app.outdir, 'policy-validation-report.json');
+fs.rmSync(reportFile, { force: true });
+let thrown;
 try {
   app.synth();
-  console.log('clean: no unacknowledged finding');
 } catch (e) {
-  console.log(String(e && e.message || e).split('\n').filter((l) => /Rule|Construct|Error|«|AwsSolutions|SMCP|::/.test(l)).slice(0, 80).join('\n'));
+  thrown = e;
+}
+// Some releases print the report and return instead of throwing: the report file is the verdict either way.
+const problems = [];
+if (fs.existsSync(reportFile)) {
+  for (const plugin of JSON.parse(fs.readFileSync(reportFile, 'utf8')).pluginReports ?? []) {
+    const { pluginName, status, metadata } = plugin.summary ?? {};
+    if (status !== 'failure') continue;
+    if (metadata && metadata.error) problems.push(`${pluginName}: ${metadata.error}`);
+    for (const v of plugin.violations ?? []) {
+      for (const r of v.violatingResources ?? [{}]) problems.push(`${pluginName}: ${v.ruleName} at ${r.constructPath ?? r.resourceLogicalId ?? '?'}`);
+    }
+  }
+}
+if (thrown && problems.length === 0) problems.push(`synth failed: ${String((thrown && thrown.message) || thrown).split('\n')[0]}`);
+if (problems.length === 0) {
+  console.log('clean: synthesized, no unacknowledged finding (AwsSolutions + SageMakerMcpChecks)');
+} else {
+  console.log(`${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
   process.exitCode = 1;
 }

@@ -47,9 +47,9 @@ export function acknowledgePolicyWildcardFindings(
  * Acknowledges one finding id (e.g. `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:...]`) on `scope`, the same
  * way at every aws-cdk-lib version in the peer range.
  *
- * aws-cdk-lib 2.276 parses `::` inside the brackets as part of the finding. Older releases (2.257.0, the floor) treat
- * every `::` as the reserved `prefix::rule` delimiter and throw `InvalidValidationId` for ids holding a CloudFormation
- * pseudo parameter such as `<AWS::Partition>`. There the acknowledgement is recorded as `Validations.acknowledge`
+ * aws-cdk-lib 2.269.0 and later parse `::` inside the brackets as part of the finding. Earlier releases (the peer
+ * floor included) treat every `::` as the reserved `prefix::rule` delimiter and throw `InvalidValidationId` for ids
+ * holding a CloudFormation pseudo parameter such as `<AWS::Partition>`. There the acknowledgement is recorded as `Validations.acknowledge`
  * records it: under `Validations.ACKNOWLEDGED_RULES_METADATA_KEY`, `{ [id]: reason }`, which is what cdk-nag v3 and
  * SageMakerMcpChecks read (the exact finding id, never the bare rule id, so nothing else on the construct is hidden).
  */

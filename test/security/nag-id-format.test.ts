@@ -1,7 +1,7 @@
 /**
  * The acknowledgement ids the library records, pinned: always the exact cdk-nag finding id
  * (`AwsSolutions-IAM5[Resource::<flattened resource>]`), never the bare rule id, and recorded at every aws-cdk-lib in
- * the peer range. aws-cdk-lib 2.257.0-2.262.x refuse an id with more than one '::' in `Validations.acknowledge`
+ * the peer range. aws-cdk-lib before 2.269.0 refuses an id with more than one '::' in `Validations.acknowledge`
  * ("The '::' delimiter is reserved ...", e.g. `<AWS::Partition>` inside the brackets); there the library records the
  * same `{ [id]: reason }` metadata that cdk-nag v3 reads. scripts/cdk-version/synth.sh runs the real old releases; here
  * the old rule is replayed on the installed aws-cdk-lib.

@@ -4,6 +4,7 @@
  * that chains `grant.applyBefore(...)` or inspects the Grant therefore sees the S3, KMS and DynamoDB parts too.
  */
 import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { GRANT_METHODS, scene } from './fixtures';
 
@@ -50,5 +51,22 @@ describe('each grant method returns one Grant covering all it granted', () => {
     const bound = permissionLines(stack, (fn.role!.node.findChild('DefaultPolicy') as iam.Policy).document.toJSON().Statement);
     const both = permissionLines(stack, [...submit.principalStatements, ...read.principalStatements].map((s) => s.toStatementJson()));
     expect(new Set(bound)).toEqual(new Set(both));
+  });
+});
+
+describe('McpToolServer.grantInvokeUrl for a principal without a policy', () => {
+  test('another account is granted through the function\'s resource policy, as aws-cdk-lib does', () => {
+    // GIVEN
+    const { stack } = scene();
+    const { mcpServer } = jest.requireActual('./fixtures');
+    const server = mcpServer(stack);
+    // WHEN
+    const grant = server.grantInvokeUrl(new iam.AccountPrincipal('999999999999'));
+    // THEN
+    expect(grant.principalStatements).toEqual([]);
+    const permissions = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Permission')).map((p: any) => p.Properties);
+    expect(permissions).toEqual(expect.arrayContaining([
+      expect.objectContaining({ Action: 'lambda:InvokeFunctionUrl', Principal: '999999999999', FunctionUrlAuthType: 'AWS_IAM' }),
+    ]));
   });
 });

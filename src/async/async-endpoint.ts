@@ -21,8 +21,8 @@ import {
 import { instanceSpecs } from '../core/instance-specs';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
-import { createEncryptedBucket } from '../core/storage';
 import { acknowledgeGrantWildcards } from '../core/nag';
+import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 /** What the endpoint's instances mostly do; sets the default (and the expected range) of concurrent invocations. */
@@ -332,7 +332,7 @@ abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsync
     let grant = this.grant(grantee, 'sagemaker:InvokeEndpointAsync');
     grant = grant.combine(acknowledgeGrantWildcards(this,
       iam.Grant.addToPrincipal({ grantee, actions: ['s3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
-      `Async inference inputs: one new object per request under the endpoint's input prefix only; keys are generated per request (IAsyncEndpoint.grantSubmit).`,
+      'Async inference inputs: one new object per request under the endpoint\'s input prefix only; keys are generated per request (IAsyncEndpoint.grantSubmit).',
     ));
     const key = this.bucket.encryptionKey?.grant(grantee, 'kms:GenerateDataKey');
     return key ? grant.combine(key) : grant;
@@ -343,7 +343,7 @@ abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsync
       grantee,
       actions: ['s3:GetObject'],
       resourceArns: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
-    }), `Async inference results: SageMaker writes one object per request under the endpoint's output and failure prefixes only, with generated keys (IAsyncEndpoint.grantReadResults).`);
+    }), 'Async inference results: SageMaker writes one object per request under the endpoint\'s output and failure prefixes only, with generated keys (IAsyncEndpoint.grantReadResults).');
     // Without ListBucket, GetObject on a missing key (a job still pending) is 403 instead of 404.
     grant = grant.combine(iam.Grant.addToPrincipal({
       grantee,

@@ -31,9 +31,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct, IConstruct } from 'constructs';
+import { iamActionsFor } from './iam-actions';
 import { hasLocalNvmeStorage } from './instance-specs';
 import { InstanceType } from './instance-type';
-import { iamActionsFor } from './iam-actions';
 import { acknowledgePolicyWildcardFindings, WildcardReason } from './nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 

@@ -175,7 +175,8 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
   let http: Server;
   let client: Client;
   let statements: Array<{ actions: string[]; resources: string[] }>;
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
+  type CallResult = { isError?: boolean; structuredContent?: any };
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
 
   beforeAll(async () => {
     // The CDK side: the same endpoints, group, pipeline and tables as the local configuration (imported by name).
@@ -329,7 +330,7 @@ describe('the evaluation itself', () => {
       { op: 'SageMakerRuntime.InvokeEndpoint', input: { EndpointName: 'other' } },
       { op: 'SageMakerFeatureStoreRuntime.UpdateRecord', input: { FeatureGroupName: 'users' } },
     ], statements)).toEqual([
-      `SageMakerFeatureStoreRuntime.UpdateRecord: not in src/core/iam-actions.ts`,
+      'SageMakerFeatureStoreRuntime.UpdateRecord: not in src/core/iam-actions.ts',
       `SageMakerRuntime.InvokeEndpoint: sagemaker:InvokeEndpoint on ${arn('sagemaker', 'endpoint/other')}`,
       `SageMakerRuntime.InvokeEndpointWithResponseStream: sagemaker:InvokeEndpointWithResponseStream on ${arn('sagemaker', 'endpoint/churn-xgb')}`,
     ]);

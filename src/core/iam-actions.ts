@@ -30,11 +30,15 @@ export const IAM_ACTIONS_BY_OPERATION = {
   'SageMaker.DescribeModelPackage': ['sagemaker:DescribeModelPackage'],
   'SageMaker.DescribeTrainingJob': ['sagemaker:DescribeTrainingJob'],
 
-  // Feature Store runtime (IAM prefix sagemaker). UpdateRecord: see FEATURE_STORE_UPDATE_RECORD below.
+  // Feature Store runtime (IAM prefix sagemaker).
   'SageMakerFeatureStoreRuntime.GetRecord': ['sagemaker:GetRecord'],
   'SageMakerFeatureStoreRuntime.BatchGetRecord': ['sagemaker:BatchGetRecord'],
   'SageMakerFeatureStoreRuntime.PutRecord': ['sagemaker:PutRecord'],
   'SageMakerFeatureStoreRuntime.DeleteRecord': ['sagemaker:DeleteRecord'],
+  // Partial writes of Standard_V2 / InMemory online stores. The action is the one FeatureGroup.grantUpdateRecord grants
+  // (the SAR names Feature Store runtime actions after their operations); its SAR row was not quoted verbatim when this
+  // entry was added: confirm it at the list_amazonsagemaker.html address above.
+  'SageMakerFeatureStoreRuntime.UpdateRecord': ['sagemaker:UpdateRecord'],
 
   // S3: HeadObject is authorized by s3:GetObject; ListObjectsV2 by s3:ListBucket.
   'S3.PutObject': ['s3:PutObject'],
@@ -54,15 +58,6 @@ export const IAM_ACTIONS_BY_OPERATION = {
   'Athena.GetQueryResults': ['athena:GetQueryResults'],
   'Athena.StopQueryExecution': ['athena:StopQueryExecution'],
 } as const satisfies Record<string, readonly string[]>;
-
-/**
- * Entry point for Feature Store `UpdateRecord` (partial updates of Standard_V2 / InMemory online stores): add
- * `'SageMakerFeatureStoreRuntime.UpdateRecord': [<action>]` to the table above, with the action the Service
- * Authorization Reference lists for it, once the runtime sends UpdateRecord; then grant it from
- * `FeatureGroup.grantPutRecord` via `iamActionsFor`. Until then the runtime never sends it, and the replay test fails
- * on any recorded operation that has no entry here.
- */
-export const FEATURE_STORE_UPDATE_RECORD = 'SageMakerFeatureStoreRuntime.UpdateRecord';
 
 /** An operation key of the table. */
 export type RuntimeOperation = keyof typeof IAM_ACTIONS_BY_OPERATION;

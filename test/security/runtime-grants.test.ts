@@ -29,7 +29,8 @@ import { FeatureGroup } from '../../src/feature-store';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { batchGetFeatures, deleteFeatures, getFeatures, putFeatures } from '../../src/runtime/features';
+import { batchGetFeatures, deleteFeatures, getFeatures } from '../../src/runtime/features';
+import { putFeatures } from '../../src/runtime/features-write';
 import { createRuntimeClient, invokeEndpoint } from '../../src/runtime/invoke';
 import { createSageMakerMcpHandler } from '../../src/runtime/mcp-server';
 import { invokeEndpointStream } from '../../src/runtime/stream';
@@ -109,6 +110,7 @@ function resourcesOf({ op, input }: SentOperation): string[] {
     case 'SageMakerFeatureStoreRuntime.GetRecord':
     case 'SageMakerFeatureStoreRuntime.PutRecord':
     case 'SageMakerFeatureStoreRuntime.DeleteRecord':
+    case 'SageMakerFeatureStoreRuntime.UpdateRecord':
       return [arn('sagemaker', `feature-group/${input.FeatureGroupName}`)];
     case 'S3.PutObject':
     case 'S3.GetObject':
@@ -155,6 +157,15 @@ function ungranted(operations: SentOperation[], statements: Array<{ actions: str
     }
   }
   return [...missing].sort();
+}
+
+/** The grantee's Allow statements after `grant(stack, grantee)`. */
+function grantedBy(grant: (stack: Stack, grantee: iam.Role) => void) {
+  const app = new App();
+  const stack = new Stack(app, 'RuntimeGrants', { env: ENV });
+  const grantee = new iam.Role(stack, 'Grantee', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  grant(stack, grantee);
+  return allowStatementsOf(stack, stack.getLogicalId(grantee.node.defaultChild as iam.CfnRole));
 }
 
 const opNames = (ops: SentOperation[]) => [...new Set(ops.map((o) => o.op))].sort();
@@ -271,15 +282,6 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
 });
 
 describe('runtime functions: every operation is allowed by the documented grant method', () => {
-  /** The grantee's Allow statements after `grant(stack, grantee)`. */
-  function grantedBy(grant: (stack: Stack, grantee: iam.Role) => void) {
-    const app = new App();
-    const stack = new Stack(app, 'RuntimeGrants', { env: ENV });
-    const grantee = new iam.Role(stack, 'Grantee', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    grant(stack, grantee);
-    return allowStatementsOf(stack, stack.getLogicalId(grantee.node.defaultChild as iam.CfnRole));
-  }
-
   test('invokeEndpoint and invokeEndpointStream <- RealtimeEndpoint.grantInvoke', async () => {
     const runtime = createRuntimeClient(env.runtime.clientConfig());
     env.runtime.script('churn-xgb', ok('0.5', { contentType: 'text/csv' }), stream([part('to'), part('ken')]));
@@ -321,6 +323,22 @@ describe('runtime functions: every operation is allowed by the documented grant 
   });
 });
 
+describe('runtime functions: partial writes', () => {
+  test('putFeatures of some features on a Standard_V2 group (UpdateRecord) <- FeatureGroup.grantWriteOnline', async () => {
+    // GIVEN a Standard_V2 group holding a record
+    const schema = { ...USERS_SCHEMA, featureGroupName: 'users_v2', onlineStorageType: 'Standard_V2' as const };
+    env.featureStore.createGroup({ name: 'users_v2', recordIdentifier: 'user_id', eventTime: 'event_time', eventTimeType: 'String', onlineStorageType: 'Standard_V2' });
+    env.featureStore.putRecord('users_v2', { user_id: 'v1', event_time: '2024-01-01T00:00:00.000Z', calls: '3', score: '0.5' });
+    const client = new SageMakerFeatureStoreRuntimeClient(env.featureStore.clientConfig());
+    // WHEN only `calls` is written
+    const ops = await operationsOf(() => putFeatures('users_v2', { user_id: 'v1', calls: 4 }, { schema, client, eventTime: new Date() }));
+    client.destroy();
+    // THEN
+    expect(opNames(ops)).toContain('SageMakerFeatureStoreRuntime.UpdateRecord');
+    expect(ungranted(ops, grantedBy((stack, g) => FeatureGroup.fromFeatureGroupName(stack, 'G', 'users_v2').grantWriteOnline(g)))).toEqual([]);
+  });
+});
+
 describe('the evaluation itself', () => {
   test('reports an operation the grant does not allow, and one the table does not know', () => {
     const statements = [{ actions: ['sagemaker:InvokeEndpoint'], resources: [arn('sagemaker', 'endpoint/churn-xgb')] }];
@@ -328,9 +346,9 @@ describe('the evaluation itself', () => {
       { op: 'SageMakerRuntime.InvokeEndpoint', input: { EndpointName: 'churn-xgb' } },
       { op: 'SageMakerRuntime.InvokeEndpointWithResponseStream', input: { EndpointName: 'churn-xgb' } },
       { op: 'SageMakerRuntime.InvokeEndpoint', input: { EndpointName: 'other' } },
-      { op: 'SageMakerFeatureStoreRuntime.UpdateRecord', input: { FeatureGroupName: 'users' } },
+      { op: 'SageMakerFeatureStoreRuntime.ListRecords', input: { FeatureGroupName: 'users' } },
     ], statements)).toEqual([
-      'SageMakerFeatureStoreRuntime.UpdateRecord: not in src/core/iam-actions.ts',
+      'SageMakerFeatureStoreRuntime.ListRecords: not in src/core/iam-actions.ts',
       `SageMakerRuntime.InvokeEndpoint: sagemaker:InvokeEndpoint on ${arn('sagemaker', 'endpoint/other')}`,
       `SageMakerRuntime.InvokeEndpointWithResponseStream: sagemaker:InvokeEndpointWithResponseStream on ${arn('sagemaker', 'endpoint/churn-xgb')}`,
     ]);

@@ -21,6 +21,7 @@ import {
 import { instanceSpecs } from '../core/instance-specs';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
+import { acknowledgeGrantWildcards } from '../core/nag';
 import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
@@ -328,31 +329,35 @@ abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsync
   }
 
   public grantSubmit(grantee: iam.IGrantable): iam.Grant {
-    const grant = this.grant(grantee, 'sagemaker:InvokeEndpointAsync');
-    iam.Grant.addToPrincipal({ grantee, actions: ['s3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] });
-    this.bucket.encryptionKey?.grant(grantee, 'kms:GenerateDataKey');
-    return grant;
+    let grant = this.grant(grantee, 'sagemaker:InvokeEndpointAsync');
+    grant = grant.combine(acknowledgeGrantWildcards(this,
+      iam.Grant.addToPrincipal({ grantee, actions: ['s3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
+      'Async inference inputs: one new object per request under the endpoint\'s input prefix only; keys are generated per request (IAsyncEndpoint.grantSubmit).',
+    ));
+    const key = this.bucket.encryptionKey?.grant(grantee, 'kms:GenerateDataKey');
+    return key ? grant.combine(key) : grant;
   }
 
   public grantReadResults(grantee: iam.IGrantable): iam.Grant {
-    const grant = iam.Grant.addToPrincipal({
+    let grant = acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
       actions: ['s3:GetObject'],
       resourceArns: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
-    });
+    }), 'Async inference results: SageMaker writes one object per request under the endpoint\'s output and failure prefixes only, with generated keys (IAsyncEndpoint.grantReadResults).');
     // Without ListBucket, GetObject on a missing key (a job still pending) is 403 instead of 404.
-    iam.Grant.addToPrincipal({
+    grant = grant.combine(iam.Grant.addToPrincipal({
       grantee,
       actions: ['s3:ListBucket'],
       resourceArns: [this.bucket.bucketArn],
       conditions: { StringLike: { 's3:prefix': [`${this.outputPrefix}*`, `${this.failurePrefix}*`] } },
-    });
+    }));
     for (const key of new Set([this.encryptionKey, this.bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))) {
-      key.grant(grantee, 'kms:Decrypt');
+      grant = grant.combine(key.grant(grantee, 'kms:Decrypt'));
     }
     if (this.jobTable) {
-      this.jobTable.grant(grantee, 'dynamodb:GetItem');
-      this.jobTable.encryptionKey?.grant(grantee, 'kms:Decrypt');
+      grant = grant.combine(this.jobTable.grant(grantee, 'dynamodb:GetItem'));
+      const tableKey = this.jobTable.encryptionKey?.grant(grantee, 'kms:Decrypt');
+      if (tableKey) grant = grant.combine(tableKey);
     }
     return grant;
   }

@@ -31,6 +31,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct, IConstruct } from 'constructs';
+import { iamActionsFor } from './iam-actions';
 import { hasLocalNvmeStorage } from './instance-specs';
 import { InstanceType } from './instance-type';
 import { acknowledgePolicyWildcardFindings, WildcardReason } from './nag';
@@ -71,8 +72,8 @@ export interface ISageMakerEndpoint extends IResource {
   grant(grantee: iam.IGrantable, ...actions: string[]): iam.Grant;
 
   /**
-   * Grants `sagemaker:InvokeEndpoint` on this endpoint (which also covers InvokeEndpointWithResponseStream: there is
-   * no separate IAM action for streaming).
+   * Grants `sagemaker:InvokeEndpoint` and `sagemaker:InvokeEndpointWithResponseStream` (streaming is an IAM action of
+   * its own) on this endpoint.
    */
   grantInvoke(grantee: iam.IGrantable): iam.Grant;
 
@@ -224,11 +225,12 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
   }
 
   /**
-   * Grants `sagemaker:InvokeEndpoint` on this endpoint's ARN. It also covers InvokeEndpointWithResponseStream, which has
-   * no IAM action of its own.
+   * Grants `sagemaker:InvokeEndpoint` and `sagemaker:InvokeEndpointWithResponseStream` on this endpoint's ARN: the
+   * runtime's `invokeEndpoint` and `invokeEndpointStream`. Streaming is an IAM action of its own in the Service
+   * Authorization Reference (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemaker.html).
    */
   public grantInvoke(grantee: iam.IGrantable): iam.Grant {
-    return this.grant(grantee, 'sagemaker:InvokeEndpoint');
+    return this.grant(grantee, ...iamActionsFor('SageMakerRuntime.InvokeEndpoint', 'SageMakerRuntime.InvokeEndpointWithResponseStream'));
   }
 
   public metric(metricName: string, props: EndpointMetricOptions = {}): cloudwatch.Metric {

@@ -1,6 +1,6 @@
 import { Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { IConstruct } from 'constructs';
+import { Dependable, IConstruct } from 'constructs';
 
 /**
  * Internal (not exported from src/core/index.ts): how this library acknowledges the cdk-nag v3 IAM5 findings of the
@@ -35,15 +35,71 @@ export function acknowledgePolicyWildcardFindings(
         const actions: string[] = [statement.Action].flat();
         const reason = reasons.find((r) => r.action.test(actions[0]))?.reason;
         if (!reason) continue;
-        const ids = [
-          ...actions.filter((a) => a.includes('*')).map((a) => `Action::${a}`),
-          ...[statement.Resource].flat().map(flattenReference).filter((r) => r.includes('*')).map((r) => `Resource::${r}`),
-        ];
-        for (const id of ids) Validations.of(cfn).acknowledge({ id: `AwsSolutions-IAM5[${id}]`, reason });
+        const ids = wildcardFindingIds(statement);
+        for (const id of ids) acknowledgeFinding(cfn, `AwsSolutions-IAM5[${id}]`, reason);
       }
       return [];
     },
   });
+}
+
+/**
+ * Acknowledges one finding id (e.g. `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:...]`) on `scope`, the same
+ * way at every aws-cdk-lib version in the peer range.
+ *
+ * aws-cdk-lib 2.269.0 and later parse `::` inside the brackets as part of the finding. Earlier releases (the peer
+ * floor included) treat every `::` as the reserved `prefix::rule` delimiter and throw `InvalidValidationId` for ids
+ * holding a CloudFormation pseudo parameter such as `<AWS::Partition>`. There the acknowledgement is recorded as `Validations.acknowledge`
+ * records it: under `Validations.ACKNOWLEDGED_RULES_METADATA_KEY`, `{ [id]: reason }`, which is what cdk-nag v3 and
+ * SageMakerMcpChecks read (the exact finding id, never the bare rule id, so nothing else on the construct is hidden).
+ */
+export function acknowledgeFinding(scope: IConstruct, id: string, reason: string): void {
+  try {
+    Validations.of(scope).acknowledge({ id, reason });
+  } catch (e) {
+    if (!/InvalidValidationId|'::' delimiter is reserved/.test(String((e as Error)?.message ?? e)) || (id.match(/::/g) ?? []).length < 2) throw e;
+    scope.node.addMetadata(Validations.ACKNOWLEDGED_RULES_METADATA_KEY, { [id]: reason });
+  }
+}
+
+/**
+ * The cdk-nag `AwsSolutions-IAM5` finding ids (without the rule prefix) of one resolved statement: `Action::<a>` for
+ * each wildcard action, `Resource::<flat>` for each wildcard resource.
+ */
+export function wildcardFindingIds(statement: { Action?: string | string[]; Resource?: unknown }): string[] {
+  return [
+    ...[statement.Action ?? []].flat().filter((a) => a.includes('*')).map((a) => `Action::${a}`),
+    ...[statement.Resource ?? []].flat().map(flattenReference).filter((r) => r.includes('*')).map((r) => `Resource::${r}`),
+  ];
+}
+
+/**
+ * Acknowledges, on the grantee's policy, the `AwsSolutions-IAM5` findings of exactly the statements `grant` added to the
+ * principal (its `principalStatements`), with `reason`. A grant method calls it when it must grant a prefix wildcard
+ * (per-job objects, per-run executions): the library knows why, so the user's cdk-nag run should not have to say it.
+ * Other statements of the same policy, such as a wildcard the user grants themself, stay reported.
+ *
+ * Runs as a validation of `scope` (the construct granting): the statements hold tokens until synth, and aws-cdk-lib
+ * 2.276 attaches a role's DefaultPolicy to the grant's dependables only then. The policy is each construct the grant
+ * depends on that is (or whose default child is) a `CfnPolicy`; a grantee without one (an immutable imported role)
+ * has nothing to acknowledge. Returns `grant`.
+ */
+export function acknowledgeGrantWildcards(scope: IConstruct, grant: iam.Grant, reason: string): iam.Grant {
+  const statements = grant.principalStatements;
+  if (statements.length === 0) return grant;
+  scope.node.addValidation({
+    validate: () => {
+      for (const root of Dependable.of(grant).dependencyRoots) {
+        const cfn = root instanceof iam.CfnPolicy ? root : root.node.defaultChild;
+        if (!(cfn instanceof iam.CfnPolicy)) continue;
+        const stack = Stack.of(cfn);
+        const ids = new Set(statements.flatMap((st) => wildcardFindingIds(stack.resolve(st.toStatementJson()))));
+        for (const id of ids) acknowledgeFinding(cfn, `AwsSolutions-IAM5[${id}]`, reason);
+      }
+      return [];
+    },
+  });
+  return grant;
 }
 
 /**

@@ -7,6 +7,7 @@ import { CfnFeatureGroup } from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { FeatureGroupSchema } from './contract';
 import { Feature, FeatureType } from './feature';
+import { acknowledgeGrantWildcards } from '../core/nag';
 import { createEncryptedBucket } from '../core/storage';
 import { PropValidator } from '../core/validation';
 
@@ -380,22 +381,22 @@ abstract class FeatureGroupBase extends Resource implements IFeatureGroup {
       actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
       resourceArns: glueArns(stack, databaseName, tableName),
     }));
-    grant = grant.combine(iam.Grant.addToPrincipal({
+    grant = grant.combine(acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
       actions: ['s3:GetObject'],
       resourceArns: [bucket.arnForObjects(prefix ? `${prefix}/*` : '*')],
-    }));
+    }), 'Athena reads the data files of this feature group\'s offline store, under its S3 prefix only; Feature Store names the files (IFeatureGroup.grantQueryOffline).'));
     grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket', 's3:GetBucketLocation'], resourceArns: [bucket.bucketArn] }));
     if (encryptionKey) {
       grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: ['kms:Decrypt'], resourceArns: [encryptionKey.keyArn] }));
     }
     if (options.resultsBucket) {
       const resultsPrefix = options.resultsPrefix ?? 'athena-results';
-      grant = grant.combine(iam.Grant.addToPrincipal({
+      grant = grant.combine(acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
         grantee,
         actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
         resourceArns: [options.resultsBucket.arnForObjects(`${resultsPrefix}/*`)],
-      }));
+      }), 'Athena writes one result object per query under the given results prefix only, with generated names (IFeatureGroup.grantQueryOffline resultsPrefix).'));
       grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket', 's3:GetBucketLocation'], resourceArns: [options.resultsBucket.bucketArn] }));
       if (options.resultsBucket.encryptionKey) {
         grant = grant.combine(iam.Grant.addToPrincipal({

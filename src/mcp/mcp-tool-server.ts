@@ -372,7 +372,23 @@ export class McpToolServer extends Construct {
     if (!this.functionUrl) {
       throw new Error(`McpToolServer '${this.node.id}': grantInvokeUrl: there is no function URL (apiGateway replaces it); grant with grantInvokeApi, or set apiGateway.keepFunctionUrl`);
     }
-    return this.functionUrl.grantInvokeUrl(grantee);
+    // aws-cdk-lib's FunctionUrl.grantInvokeUrl adds both statements but returns the Grant of the second only; a principal
+    // with a policy gets both here, in one Grant. Others (another account, a service) fall back to aws-cdk-lib, which
+    // writes the function's resource policy.
+    const fnArn = this.serverFunction.functionArn;
+    const url = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['lambda:InvokeFunctionUrl'],
+      resourceArns: [fnArn],
+      conditions: { StringEquals: { 'lambda:FunctionUrlAuthType': lambda.FunctionUrlAuthType.AWS_IAM } },
+    });
+    if (!url.success) return this.functionUrl.grantInvokeUrl(grantee);
+    return url.combine(iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['lambda:InvokeFunction'],
+      resourceArns: [fnArn],
+      conditions: { Bool: { 'lambda:InvokedViaFunctionUrl': true } },
+    }));
   }
 
   /**

@@ -128,8 +128,7 @@ function grantResults(grantee: iam.IGrantable, table: dynamodb.ITable, key: kms.
     resourceArns: byExecutionOnly ? [table.tableArn] : [table.tableArn, `${table.tableArn}/index/${RESULTS_SESSION_INDEX}`],
   });
   // Explicit action: the broad KMS grant helpers add kms:ReEncrypt* / GenerateDataKey* wildcards.
-  key.grant(grantee, 'kms:Decrypt');
-  return grant;
+  return grant.combine(key.grant(grantee, 'kms:Decrypt'));
 }
 
 /**

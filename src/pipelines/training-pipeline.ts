@@ -4,6 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { PipelineDefinition, PipelineParameter } from './pipeline-definition';
+import { acknowledgeGrantWildcards } from '../core/nag';
 import { PropValidator } from '../core/validation';
 
 /** A SageMaker pipeline that MCP tools may start and watch. */
@@ -45,11 +46,11 @@ abstract class TrainingPipelineBase extends Resource implements ITrainingPipelin
   }
 
   public grantReadExecutions(grantee: iam.IGrantable): iam.Grant {
-    return iam.Grant.addToPrincipal({
+    return acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
       actions: ['sagemaker:DescribePipelineExecution', 'sagemaker:ListPipelineExecutionSteps'],
       resourceArns: this.arnVariants().map((arn) => `${arn}/execution/*`),
-    });
+    }), 'Reads executions of this pipeline only (pipeline/<name>/execution/*): execution ids are generated per run (ITrainingPipeline.grantReadExecutions).');
   }
 
   public metric(metricName: string, props?: cloudwatch.MetricOptions): cloudwatch.Metric {

@@ -8,6 +8,7 @@ import { checkCopyFitsInstance, CopyRequirement } from './capacity';
 import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './model-defaults';
 import type { SharedGpuEndpoint } from './shared-gpu-endpoint';
 import { addTargetTrackingPolicy, endpointArnForName, warnOnCooldowns } from '../core/endpoint-base';
+import { iamActionsFor } from '../core/iam-actions';
 import { instanceSpecs } from '../core/instance-specs';
 import { renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
@@ -36,9 +37,10 @@ export interface IInferenceComponent extends IResource {
   readonly endpointArn: string;
 
   /**
-   * Grants `sagemaker:InvokeEndpoint` on the component's endpoint. Whether IAM can scope InvokeEndpoint to one
-   * inference component is not documented, so the grant is on the endpoint ARN: it lets `grantee` call every component
-   * of that endpoint.
+   * Grants `sagemaker:InvokeEndpoint` and `sagemaker:InvokeEndpointWithResponseStream` (streaming is an IAM action of its
+   * own) on the component's endpoint and on the component. The Service Authorization Reference lists both resource
+   * types for these actions; the endpoint ARN is required, so the grant lets `grantee` call every component of that
+   * endpoint.
    */
   grantInvoke(grantee: iam.IGrantable): iam.Grant;
 
@@ -188,7 +190,11 @@ abstract class InferenceComponentBase extends Resource implements IInferenceComp
   public abstract readonly endpointArn: string;
 
   public grantInvoke(grantee: iam.IGrantable): iam.Grant {
-    return iam.Grant.addToPrincipal({ grantee, actions: ['sagemaker:InvokeEndpoint'], resourceArns: [this.endpointArn] });
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: iamActionsFor('SageMakerRuntime.InvokeEndpoint', 'SageMakerRuntime.InvokeEndpointWithResponseStream'),
+      resourceArns: [this.endpointArn, this.inferenceComponentArn],
+    });
   }
 
   public metric(metricName: string, props?: cloudwatch.MetricOptions): cloudwatch.Metric {

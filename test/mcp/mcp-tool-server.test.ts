@@ -158,14 +158,19 @@ describe('grants', () => {
     const server = new McpToolServer(stack, 'Mcp', props);
     // THEN
     const endpointArn = (name: string) => stack.formatArn({ service: 'sagemaker', resource: 'endpoint', resourceName: name });
+    const componentArn = (name: string) => stack.formatArn({ service: 'sagemaker', resource: 'inference-component', resourceName: name });
     const groupArn = stack.formatArn({ service: 'sagemaker', resource: 'feature-group', resourceName: 'users' });
     const pipelineArn = stack.formatArn({ service: 'sagemaker', resource: 'pipeline', resourceName: 'churn-training' });
     expect(policyPairs(stack, server)).toEqual([
       pair(stack, 'logs:CreateLogStream', server.logGroup.logGroupArn),
       pair(stack, 'logs:PutLogEvents', server.logGroup.logGroupArn),
       pair(stack, 'sagemaker:InvokeEndpoint', endpointArn('churn-xgb')),
+      pair(stack, 'sagemaker:InvokeEndpointWithResponseStream', endpointArn('churn-xgb')),
       pair(stack, 'sagemaker:DescribeEndpoint', endpointArn('churn-xgb')),
       pair(stack, 'sagemaker:InvokeEndpoint', endpointArn('shared-gpu')),
+      pair(stack, 'sagemaker:InvokeEndpointWithResponseStream', endpointArn('shared-gpu')),
+      pair(stack, 'sagemaker:InvokeEndpoint', componentArn('llama3-8b')),
+      pair(stack, 'sagemaker:InvokeEndpointWithResponseStream', componentArn('llama3-8b')),
       pair(stack, 'sagemaker:DescribeEndpoint', endpointArn('shared-gpu')),
       pair(stack, 'sagemaker:GetRecord', groupArn),
       pair(stack, 'sagemaker:StartPipelineExecution', pipelineArn),
@@ -191,6 +196,7 @@ describe('grants', () => {
     realtime.grantInvoke(expected);
     realtime.grant(expected, 'sagemaker:DescribeEndpoint');
     sharedGpu.grantInvoke(expected);
+    for (const c of sharedGpu.node.findAll().filter((x): x is InferenceComponent => x instanceof InferenceComponent)) c.grantInvoke(expected);
     sharedGpu.grant(expected, 'sagemaker:DescribeEndpoint');
     asyncEndpoint.grantSubmit(expected);
     asyncEndpoint.grantReadResults(expected);

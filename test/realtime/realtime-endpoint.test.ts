@@ -757,7 +757,7 @@ describe('grants', () => {
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('Caller') }],
-      PolicyDocument: { Statement: [{ Action: 'sagemaker:InvokeEndpoint', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Chat'), 'EndpointArn'] } }] },
+      PolicyDocument: { Statement: [{ Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'], Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Chat'), 'EndpointArn'] } }] },
     });
   });
 

@@ -476,7 +476,11 @@ describe('grants', () => {
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('^Caller') }],
       PolicyDocument: {
-        Statement: [{ Action: 'sagemaker:InvokeEndpoint', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Shared'), 'EndpointArn'] } }],
+        Statement: [{
+          Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'],
+          Effect: 'Allow',
+          Resource: [{ 'Fn::GetAtt': [Match.stringLikeRegexp('^Shared'), 'EndpointArn'] }, Match.anyValue()],
+        }],
       },
     });
   });
@@ -493,7 +497,7 @@ describe('grants', () => {
 
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: [Match.objectLike({ Resource: { 'Fn::Join': ['', Match.arrayWith([':sagemaker:us-east-1:123456789012:endpoint/mcp-shared-gpu'])] } })] },
+      PolicyDocument: { Statement: [Match.objectLike({ Resource: Match.arrayWith([{ 'Fn::Join': ['', Match.arrayWith([':sagemaker:us-east-1:123456789012:endpoint/mcp-shared-gpu'])] }]) })] },
     });
     expect(stack.resolve(ic.inferenceComponentArn)).toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:inference-component/mcp-llama3-70b']] });
   });

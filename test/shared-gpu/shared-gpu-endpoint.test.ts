@@ -320,7 +320,7 @@ describe('grants', () => {
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('^Caller') }],
       PolicyDocument: {
-        Statement: [{ Action: 'sagemaker:InvokeEndpoint', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Shared'), 'EndpointArn'] } }],
+        Statement: [{ Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'], Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Shared'), 'EndpointArn'] } }],
       },
     });
   });

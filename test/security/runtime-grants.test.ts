@@ -1,0 +1,356 @@
+/**
+ * Every AWS call the MCP tools and the runtime make is allowed by the grant that is meant to cover it, operation by
+ * operation:
+ * 1. each MCP tool is called through a real MCP client session against the local stand-ins (SageMaker runtime and
+ *    control plane, Feature Store runtime, dynalite, s3rver), and each runtime function is called against them too;
+ * 2. an SDK middleware (added to every client the code under test builds, in the `initialize` step) records each
+ *    operation actually sent and its input;
+ * 3. each operation is mapped through the one table src/core/iam-actions.ts to IAM actions, and its input to the
+ *    resource ARNs IAM authorizes (per the Service Authorization Reference);
+ * 4. the synthesized policy (the McpToolServer's role, or the grantee of the documented grant method) must allow each
+ *    action on each resource. An operation missing from the table fails the test, so a new call cannot ship ungranted.
+ */
+import { createServer, Server } from 'http';
+import { AddressInfo } from 'net';
+import { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { render } from './checks';
+import { AsyncEndpoint } from '../../src/async';
+import { IAM_ACTIONS_BY_OPERATION } from '../../src/core/iam-actions';
+import { FeatureGroup } from '../../src/feature-store';
+import { McpToolServer } from '../../src/mcp';
+import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
+import { RealtimeEndpoint } from '../../src/realtime';
+import { batchGetFeatures, deleteFeatures, getFeatures } from '../../src/runtime/features';
+import { putFeatures } from '../../src/runtime/features-write';
+import { createRuntimeClient, invokeEndpoint } from '../../src/runtime/invoke';
+import { createSageMakerMcpHandler } from '../../src/runtime/mcp-server';
+import { invokeEndpointStream } from '../../src/runtime/stream';
+import { InferenceComponent } from '../../src/shared-gpu';
+import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, recordTrainingResult, RESULTS_TABLE, startLocalEnv, USERS_SCHEMA } from '../mcp/local-env';
+import { accepted, ok, part, stream } from '../support/sagemaker-runtime-server';
+
+const ACCOUNT = '123456789012';
+const REGION = 'us-east-1';
+const ENV = { account: ACCOUNT, region: REGION };
+const arn = (service: string, resource: string) => `arn:aws:${service}:${REGION}:${ACCOUNT}:${resource}`;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Recording the operations sent (SDK middleware on every client)
+
+interface SentOperation { readonly op: string; readonly input: any }
+let sent: SentOperation[] = [];
+let recording = false;
+const SdkClient = Object.getPrototypeOf(SageMakerClient.prototype).constructor as { prototype: { send: (...a: any[]) => any } };
+const originalSend = SdkClient.prototype.send;
+const instrumented = new WeakSet<object>();
+
+function startRecording(): void {
+  SdkClient.prototype.send = function (this: any, ...args: any[]) {
+    if (!instrumented.has(this)) {
+      instrumented.add(this);
+      this.middlewareStack.add((next: any, context: any) => async (handlerArgs: any) => {
+        if (recording) sent.push({ op: `${String(context.clientName).replace(/Client$/, '')}.${String(context.commandName).replace(/Command$/, '')}`, input: handlerArgs.input });
+        return next(handlerArgs);
+      }, { step: 'initialize', name: 'recordSentOperation' });
+    }
+    return originalSend.apply(this, args);
+  };
+}
+
+/** Runs `body` and returns the operations it sent (calls made by test set-up outside `body` are not recorded). */
+async function operationsOf(body: () => Promise<unknown>): Promise<SentOperation[]> {
+  sent = [];
+  recording = true;
+  try {
+    await body();
+  } finally {
+    recording = false;
+  }
+  return sent;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Operation -> (IAM actions, resources) and policy evaluation
+
+/** The resource ARNs IAM authorizes an operation on, from its input (Service Authorization Reference resource types). */
+function resourcesOf({ op, input }: SentOperation): string[] {
+  const endpoint = (name: string) => arn('sagemaker', `endpoint/${name.toLowerCase()}`);
+  switch (op) {
+    case 'SageMakerRuntime.InvokeEndpoint':
+    case 'SageMakerRuntime.InvokeEndpointWithResponseStream':
+      // Resource types endpoint and inference-component: both are evaluated when a component is named.
+      return [endpoint(input.EndpointName), ...(input.InferenceComponentName ? [arn('sagemaker', `inference-component/${input.InferenceComponentName}`)] : [])];
+    case 'SageMakerRuntime.InvokeEndpointAsync':
+    case 'SageMaker.DescribeEndpoint':
+      return [endpoint(input.EndpointName)];
+    case 'SageMaker.StartPipelineExecution':
+      return [arn('sagemaker', `pipeline/${input.PipelineName}`)];
+    case 'SageMaker.DescribePipelineExecution':
+    case 'SageMaker.ListPipelineExecutionSteps':
+      return [input.PipelineExecutionArn];
+    case 'SageMaker.ListAssociations':
+      return ['*'];
+    case 'SageMaker.DescribeArtifact':
+      return [input.ArtifactArn];
+    case 'SageMaker.DescribeModelPackage':
+      return [String(input.ModelPackageName).startsWith('arn:') ? input.ModelPackageName : arn('sagemaker', `model-package/${input.ModelPackageName}`)];
+    case 'SageMaker.DescribeTrainingJob':
+      return [arn('sagemaker', `training-job/${input.TrainingJobName}`)];
+    case 'SageMakerFeatureStoreRuntime.BatchGetRecord':
+      return input.Identifiers.map((i: any) => arn('sagemaker', `feature-group/${i.FeatureGroupName}`));
+    case 'SageMakerFeatureStoreRuntime.GetRecord':
+    case 'SageMakerFeatureStoreRuntime.PutRecord':
+    case 'SageMakerFeatureStoreRuntime.DeleteRecord':
+    case 'SageMakerFeatureStoreRuntime.UpdateRecord':
+      return [arn('sagemaker', `feature-group/${input.FeatureGroupName}`)];
+    case 'S3.PutObject':
+    case 'S3.GetObject':
+    case 'S3.HeadObject':
+      return [`arn:aws:s3:::${input.Bucket}/${input.Key}`];
+    case 'S3.ListObjectsV2':
+      return [`arn:aws:s3:::${input.Bucket}`];
+    case 'DynamoDB.GetItem':
+    case 'DynamoDB.PutItem':
+    case 'DynamoDB.UpdateItem':
+      return [arn('dynamodb', `table/${input.TableName}`)];
+    case 'DynamoDB.Query':
+      return [arn('dynamodb', `table/${input.TableName}${input.IndexName ? `/index/${input.IndexName}` : ''}`)];
+    default:
+      throw new Error(`${op}: no resource mapping in this test; add one (and its IAM actions to src/core/iam-actions.ts)`);
+  }
+}
+
+const glob = (pattern: string, flags = '') => new RegExp(`^${pattern.split(/([*?])/).map((p) => (p === '*' ? '.*' : p === '?' ? '.' : p.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`, flags);
+
+/** Allow statements of the policies attached to `roleLogicalId`, with ARNs rendered (partition aws, env literal). */
+function allowStatementsOf(stack: Stack, roleLogicalId: string): Array<{ actions: string[]; resources: string[] }> {
+  const policies = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
+    .filter((p: any) => (p.Properties.Roles ?? []).some((r: any) => r.Ref === roleLogicalId));
+  return policies.flatMap((p: any) => p.Properties.PolicyDocument.Statement)
+    .filter((s: any) => s.Effect === 'Allow')
+    .map((s: any) => ({ actions: [s.Action].flat(), resources: [s.Resource].flat().map(render) }));
+}
+
+/** Every `<action> on <resource>` the operations need that no Allow statement grants; unknown operations too. */
+function ungranted(operations: SentOperation[], statements: Array<{ actions: string[]; resources: string[] }>): string[] {
+  const missing = new Set<string>();
+  for (const sentOp of operations) {
+    const actions = (IAM_ACTIONS_BY_OPERATION as Record<string, readonly string[]>)[sentOp.op];
+    if (!actions) {
+      missing.add(`${sentOp.op}: not in src/core/iam-actions.ts`);
+      continue;
+    }
+    for (const action of actions) {
+      for (const resource of resourcesOf(sentOp)) {
+        const allowed = statements.some((s) => s.actions.some((a) => glob(a, 'i').test(action)) && s.resources.some((r) => glob(r).test(resource)));
+        if (!allowed) missing.add(`${sentOp.op}: ${action} on ${resource}`);
+      }
+    }
+  }
+  return [...missing].sort();
+}
+
+/** The grantee's Allow statements after `grant(stack, grantee)`. */
+function grantedBy(grant: (stack: Stack, grantee: iam.Role) => void) {
+  const app = new App();
+  const stack = new Stack(app, 'RuntimeGrants', { env: ENV });
+  const grantee = new iam.Role(stack, 'Grantee', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  grant(stack, grantee);
+  return allowStatementsOf(stack, stack.getLogicalId(grantee.node.defaultChild as iam.CfnRole));
+}
+
+const opNames = (ops: SentOperation[]) => [...new Set(ops.map((o) => o.op))].sort();
+
+// ---------------------------------------------------------------------------------------------------------------------
+
+let env: LocalEnv;
+beforeAll(async () => {
+  startRecording();
+  env = await startLocalEnv();
+});
+afterAll(async () => {
+  SdkClient.prototype.send = originalSend;
+  await env?.stop();
+});
+
+describe('MCP tools: every operation a tool sends is allowed by the McpToolServer role', () => {
+  let http: Server;
+  let client: Client;
+  let statements: Array<{ actions: string[]; resources: string[] }>;
+  type CallResult = { isError?: boolean; structuredContent?: any };
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
+
+  beforeAll(async () => {
+    // The CDK side: the same endpoints, group, pipeline and tables as the local configuration (imported by name).
+    const app = new App();
+    const stack = new Stack(app, 'McpGrants', { env: ENV });
+    const key = kms.Key.fromKeyArn(stack, 'Key', arn('kms', 'key/11111111-2222-3333-4444-555555555555'));
+    const bucket = s3.Bucket.fromBucketName(stack, 'AsyncBucket', BUCKET);
+    const pipeline = TrainingPipeline.fromPipelineName(stack, 'Pipeline', 'churn-training');
+    const server = new McpToolServer(stack, 'Server', {
+      realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb') }],
+      inferenceComponents: [{ component: InferenceComponent.fromInferenceComponentAttributes(stack, 'Llama', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-llm' }) }],
+      asyncEndpoints: [
+        { endpoint: AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'Doc', { endpointName: 'doc-summarizer', bucket, inputPrefix: 'inputs/', outputPrefix: 'outputs/', failurePrefix: 'failures/', jobTable: dynamodb.Table.fromTableName(stack, 'Jobs', JOB_TABLE), encryptionKey: key }) },
+        { endpoint: AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'Batch', { endpointName: 'batch-scorer', bucket, inputPrefix: 'inputs/', outputPrefix: 'outputs/', failurePrefix: 'failures/', encryptionKey: key }) },
+      ],
+      featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'Users', 'users'), schema: USERS_SCHEMA, allowWrites: true }],
+      pipelines: [{ pipeline }],
+      trainingResults: PipelineEventRouter.fromPipelineEventRouterAttributes(stack, 'Results', { resultsTableArn: arn('dynamodb', `table/${RESULTS_TABLE}`), encryptionKey: key }),
+      modelProvenance: true,
+    });
+    const role = server.serverFunction.role as iam.Role;
+    statements = allowStatementsOf(stack, stack.getLogicalId(role.node.defaultChild as iam.CfnRole));
+
+    http = createServer(toNodeHandler(createSageMakerMcpHandler(env.config)));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+    client = new Client({ name: 'grants-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await new Promise<void>((resolve) => http?.close(() => resolve()));
+  });
+
+  test('invoke_endpoint and describe_endpoint (a realtime endpoint and an inference component)', async () => {
+    env.runtime.script('churn-xgb', ok('0.87', { contentType: 'text/csv' }));
+    env.runtime.script('shared-llm', ok({ generated_text: 'hi' }));
+    const ops = await operationsOf(async () => {
+      expect((await call('invoke_endpoint', { endpointName: 'churn-xgb', payload: { format: 'csv', rows: [[1, 2, 3, 4]] } })).isError).toBeFalsy();
+      expect((await call('invoke_endpoint', { endpointName: 'shared-llm', inferenceComponentName: 'llama3-8b', payload: { format: 'prompt', prompt: 'x' } })).isError).toBeFalsy();
+      expect((await call('describe_endpoint', { endpointName: 'churn-xgb' })).isError).toBeFalsy();
+    });
+    expect(opNames(ops)).toEqual(['SageMaker.DescribeEndpoint', 'SageMakerRuntime.InvokeEndpoint']);
+    expect(ungranted(ops, statements)).toEqual([]);
+  });
+
+  test('start_async_inference and get_async_inference_result (pending, then completed)', async () => {
+    env.runtime.script('doc-summarizer', accepted({ inferenceId: 'grants-1' }));
+    const ops = await operationsOf(async () => {
+      const { handle } = (await call('start_async_inference', { endpointName: 'doc-summarizer', payload: { format: 'json', data: { doc: 'x' } } })).structuredContent;
+      expect((await call('get_async_inference_result', { handle })).structuredContent.status).toBe('pending');
+      recording = false;
+      await completeAsyncOutput(env, 'outputs/grants-1.out', { summary: 'ok' });
+      await recordAsyncJob(env, 'grants-1', `s3://${BUCKET}/outputs/grants-1.out`);
+      recording = true;
+      expect((await call('get_async_inference_result', { handle })).structuredContent.status).toBe('completed');
+    });
+    expect(opNames(ops)).toEqual(expect.arrayContaining(['DynamoDB.GetItem', 'S3.GetObject', 'S3.PutObject', 'SageMakerRuntime.InvokeEndpointAsync']));
+    expect(ungranted(ops, statements)).toEqual([]);
+  });
+
+  test('get_online_features and put_feature_record', async () => {
+    const ops = await operationsOf(async () => {
+      expect((await call('get_online_features', { featureGroupName: 'users', recordId: 'u1' })).isError).toBeFalsy();
+      expect((await call('put_feature_record', { featureGroupName: 'users', record: { user_id: 'g1', calls: 1, score: 0.5 } })).isError).toBeFalsy();
+    });
+    expect(opNames(ops)).toEqual(expect.arrayContaining(['SageMakerFeatureStoreRuntime.GetRecord']));
+    expect(ops.some((o) => o.op.startsWith('SageMakerFeatureStoreRuntime.') && o.op !== 'SageMakerFeatureStoreRuntime.GetRecord')).toBe(true);
+    expect(ungranted(ops, statements)).toEqual([]);
+  });
+
+  test('start_training, get_training_status, get_training_result and get_model_provenance', async () => {
+    const ops = await operationsOf(async () => {
+      const { handle } = (await call('start_training', { pipelineName: 'churn-training', sessionId: 'sess-grants' })).structuredContent;
+      recording = false;
+      const execution = env.control.executions().find((e) => e.PipelineExecutionDescription?.includes('sess-grants'))!;
+      env.control.setSteps(execution.PipelineExecutionArn, [{ StepName: 'TrainModel', StepStatus: 'Executing' }]);
+      await recordTrainingResult(env, execution.PipelineExecutionArn, { status: 'Succeeded', sessionId: 'sess-grants', pipelineArn: execution.PipelineArn, startedAt: '2024-01-01T00:00:00.000Z', endedAt: '2024-01-01T00:10:00.000Z', eventTime: '2024-01-01T00:10:00.000Z' });
+      const modelPackage = arn('sagemaker', 'model-package/churn/7');
+      env.control.addAssociation({ SourceArn: execution.PipelineExecutionArn, DestinationArn: modelPackage, AssociationType: 'Produced', DestinationType: 'Model' });
+      env.control.addModelPackage(modelPackage, { ModelPackageArn: modelPackage, ModelPackageGroupName: 'churn', ModelPackageStatus: 'Completed', ModelApprovalStatus: 'Approved' });
+      recording = true;
+      expect((await call('get_training_status', { handle })).isError).toBeFalsy();
+      expect((await call('get_training_result', { handle })).isError).toBeFalsy();
+      expect((await call('get_model_provenance', { handle })).isError).toBeFalsy();
+    });
+    expect(opNames(ops)).toEqual(expect.arrayContaining([
+      'DynamoDB.GetItem', 'SageMaker.DescribePipelineExecution', 'SageMaker.ListAssociations', 'SageMaker.ListPipelineExecutionSteps', 'SageMaker.StartPipelineExecution',
+    ]));
+    expect(ungranted(ops, statements)).toEqual([]);
+  });
+});
+
+describe('runtime functions: every operation is allowed by the documented grant method', () => {
+  test('invokeEndpoint and invokeEndpointStream <- RealtimeEndpoint.grantInvoke', async () => {
+    const runtime = createRuntimeClient(env.runtime.clientConfig());
+    env.runtime.script('churn-xgb', ok('0.5', { contentType: 'text/csv' }), stream([part('to'), part('ken')]));
+    const ops = await operationsOf(async () => {
+      await invokeEndpoint({ endpointName: 'churn-xgb', body: '1,2,3,4', contentType: 'text/csv' }, { client: runtime });
+      for await (const _chunk of invokeEndpointStream({ endpointName: 'churn-xgb', body: '{}', contentType: 'application/json' }, { client: runtime })) { /* drain */ }
+    });
+    runtime.destroy();
+    expect(opNames(ops)).toEqual(['SageMakerRuntime.InvokeEndpoint', 'SageMakerRuntime.InvokeEndpointWithResponseStream']);
+    expect(ungranted(ops, grantedBy((stack, g) => RealtimeEndpoint.fromEndpointName(stack, 'E', 'churn-xgb').grantInvoke(g)))).toEqual([]);
+  });
+
+  test('invokeEndpointStream on an inference component <- InferenceComponent.grantInvoke', async () => {
+    const runtime = createRuntimeClient(env.runtime.clientConfig());
+    env.runtime.script('shared-llm', stream([part('hi')]));
+    const ops = await operationsOf(async () => {
+      for await (const _chunk of invokeEndpointStream({ endpointName: 'shared-llm', inferenceComponentName: 'llama3-8b', body: '{}', contentType: 'application/json' }, { client: runtime })) { /* drain */ }
+    });
+    runtime.destroy();
+    expect(opNames(ops)).toEqual(['SageMakerRuntime.InvokeEndpointWithResponseStream']);
+    expect(ungranted(ops, grantedBy((stack, g) => InferenceComponent.fromInferenceComponentAttributes(stack, 'C', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-llm' }).grantInvoke(g)))).toEqual([]);
+  });
+
+  test('getFeatures, batchGetFeatures, putFeatures, deleteFeatures <- FeatureGroup.grantReadOnline + grantWriteOnline', async () => {
+    const client = new SageMakerFeatureStoreRuntimeClient(env.featureStore.clientConfig());
+    const ops = await operationsOf(async () => {
+      await getFeatures('users', 'u1', { schema: USERS_SCHEMA, client });
+      await batchGetFeatures([{ schema: USERS_SCHEMA, recordIds: ['u1'] }], { client });
+      await putFeatures('users', { user_id: 'r1', calls: 2, score: 0.1 }, { schema: USERS_SCHEMA, client, eventTime: new Date() });
+      await deleteFeatures('users', 'r1', { schema: USERS_SCHEMA, client });
+    });
+    client.destroy();
+    expect(opNames(ops)).toEqual(expect.arrayContaining(['SageMakerFeatureStoreRuntime.BatchGetRecord', 'SageMakerFeatureStoreRuntime.DeleteRecord', 'SageMakerFeatureStoreRuntime.GetRecord']));
+    expect(ungranted(ops, grantedBy((stack, g) => {
+      const group = FeatureGroup.fromFeatureGroupName(stack, 'G', 'users');
+      group.grantReadOnline(g);
+      group.grantWriteOnline(g);
+    }))).toEqual([]);
+  });
+});
+
+describe('runtime functions: partial writes', () => {
+  test('putFeatures of some features on a Standard_V2 group (UpdateRecord) <- FeatureGroup.grantWriteOnline', async () => {
+    // GIVEN a Standard_V2 group holding a record
+    const schema = { ...USERS_SCHEMA, featureGroupName: 'users_v2', onlineStorageType: 'Standard_V2' as const };
+    env.featureStore.createGroup({ name: 'users_v2', recordIdentifier: 'user_id', eventTime: 'event_time', eventTimeType: 'String', onlineStorageType: 'Standard_V2' });
+    env.featureStore.putRecord('users_v2', { user_id: 'v1', event_time: '2024-01-01T00:00:00.000Z', calls: '3', score: '0.5' });
+    const client = new SageMakerFeatureStoreRuntimeClient(env.featureStore.clientConfig());
+    // WHEN only `calls` is written
+    const ops = await operationsOf(() => putFeatures('users_v2', { user_id: 'v1', calls: 4 }, { schema, client, eventTime: new Date() }));
+    client.destroy();
+    // THEN
+    expect(opNames(ops)).toContain('SageMakerFeatureStoreRuntime.UpdateRecord');
+    expect(ungranted(ops, grantedBy((stack, g) => FeatureGroup.fromFeatureGroupName(stack, 'G', 'users_v2').grantWriteOnline(g)))).toEqual([]);
+  });
+});
+
+describe('the evaluation itself', () => {
+  test('reports an operation the grant does not allow, and one the table does not know', () => {
+    const statements = [{ actions: ['sagemaker:InvokeEndpoint'], resources: [arn('sagemaker', 'endpoint/churn-xgb')] }];
+    expect(ungranted([
+      { op: 'SageMakerRuntime.InvokeEndpoint', input: { EndpointName: 'churn-xgb' } },
+      { op: 'SageMakerRuntime.InvokeEndpointWithResponseStream', input: { EndpointName: 'churn-xgb' } },
+      { op: 'SageMakerRuntime.InvokeEndpoint', input: { EndpointName: 'other' } },
+      { op: 'SageMakerFeatureStoreRuntime.ListRecords', input: { FeatureGroupName: 'users' } },
+    ], statements)).toEqual([
+      'SageMakerFeatureStoreRuntime.ListRecords: not in src/core/iam-actions.ts',
+      `SageMakerRuntime.InvokeEndpoint: sagemaker:InvokeEndpoint on ${arn('sagemaker', 'endpoint/other')}`,
+      `SageMakerRuntime.InvokeEndpointWithResponseStream: sagemaker:InvokeEndpointWithResponseStream on ${arn('sagemaker', 'endpoint/churn-xgb')}`,
+    ]);
+  });
+});

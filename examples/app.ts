@@ -3,7 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { addAsyncExample } from './async';
 import { addFeatureStoreExample } from './feature-store';
 import { addJumpStartExample } from './jumpstart';
-import { addMcpExample, mcpExampleToolNames } from './mcp';
+import { addMcpExample, mcpExampleToolNames } from './mcp-server';
 import { addPipelinesExample } from './pipelines';
 import { addRealtimeExample } from './realtime';
 import { addSharedGpuExample } from './shared-gpu';

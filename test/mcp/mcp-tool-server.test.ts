@@ -6,7 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addAsyncExample } from '../../examples/async';
 import { addFeatureStoreExample } from '../../examples/feature-store';
-import { addMcpExample, mcpExampleToolNames } from '../../examples/mcp';
+import { addMcpExample, mcpExampleToolNames } from '../../examples/mcp-server';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { addRealtimeExample } from '../../examples/realtime';
 import { addSharedGpuExample } from '../../examples/shared-gpu';

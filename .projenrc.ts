@@ -1,10 +1,11 @@
 import { awscdk, javascript, JsonFile } from 'projen';
 
-// aws-cdk-lib floor for consumers (peer dependency). 2.257.0 is the first release cdk-nag v3 supports, and its L1s
+// aws-cdk-lib floor for consumers (peer dependency). 2.258.0 is the first release whose validation plugins receive the
+// construct tree, which cdk-nag v3 plugin mode needs (2.257.0 fails with "NagPack requires a construct tree"), and its L1s
 // already carry every property this library emits (InferenceComponent Specification/RuntimeConfig, EndpointConfig
 // RoutingConfig/ManagedInstanceScaling, FeatureGroup OfflineStoreConfig.TableFormat). We test against a newer release
 // (below) because aws-cdk-lib >= 2.262 validates templates against the CloudFormation schemas.
-const CDK_FLOOR = '2.257.0';
+const CDK_FLOOR = '2.258.0';
 const CDK_TESTED = '2.276.0';
 
 const project = new awscdk.AwsCdkConstructLibrary({

@@ -12,7 +12,7 @@
  * 4. Runs the README's ```bash blocks marked `run` (the CLI and MCP Inspector examples) in the app folder.
  *
  * Prints a pass/fail matrix (block x aws-cdk-lib version) and the time taken; exits 1 if anything failed.
- * Options: --tarball <file> (skip packing), --versions 2.276.0,2.257.0, --keep (keep the temp apps), --readme <file>
+ * Options: --tarball <file> (skip packing), --versions 2.276.0,2.258.0, --keep (keep the temp apps), --readme <file>
  * (another Markdown file, e.g. an older README, to see what it gets).
  */
 import { spawnSync, SpawnSyncOptions } from 'child_process';

@@ -4,6 +4,7 @@
  *   cdk-sagemaker-mcp mcp --config <file>                  serve the MCP tools over stdio (for MCP clients that spawn servers)
  *   cdk-sagemaker-mcp mcp --config <file> --http <port>    serve stateless streamable HTTP on 127.0.0.1:<port>/mcp
  *   cdk-sagemaker-mcp tools --config <file>                print the tools the configuration registers
+ *   cdk-sagemaker-mcp --version                            print the package version (also what the server reports)
  *
  * The config file is a `SageMakerMcpServerConfig` as JSON (what to expose, plus optional `region`, `endpoints` and
  * `handleKey`). Credentials and region come from the usual AWS environment (AWS_PROFILE, AWS_REGION, ...); every AWS
@@ -14,14 +15,27 @@ import { readFileSync } from 'fs';
 import { createServer } from 'http';
 import { resolve } from 'path';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { createSageMakerMcpHandler, parseMcpServerSpec, SageMakerMcpServerConfig, sageMakerMcpToolNames, serveSageMakerMcpStdio } from './mcp-server';
+import { createSageMakerMcpHandler, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, sageMakerMcpToolNames, serveSageMakerMcpStdio } from './mcp-server';
+
+/** The config keys that register tools (see `toolNamesForSpec` in src/mcp/contract.ts), for the "no tools" error. */
+const TOOL_KEYS: Record<string, string> = {
+  realtimeEndpoints: '[{ "name": "<endpoint>" }] -> invoke_endpoint, describe_endpoint',
+  asyncEndpoints: '[{ "name": "<endpoint>", "inputBucket": "<bucket>" }] -> start_async_inference, get_async_inference_result',
+  featureGroups: '[{ "schema": { "featureGroupName": ..., "recordIdentifierFeatureName": ..., ... } }] -> get_online_features',
+  pipelines: '[{ "name": "<pipeline>" }] -> start_training, get_training_status',
+  modelProvenance: 'true -> get_model_provenance',
+};
+/** Keys a config may carry besides the tool keys (SageMakerMcpServerConfig). */
+const OTHER_KEYS = ['serverName', 'trainingResultsTable', 'region', 'credentials', 'endpoints', 'handleKey', 's3ForcePathStyle',
+  'asyncCheckAfterSeconds', 'trainingCheckAfterSeconds', 'invokeDeadlineMs'];
 
 const USAGE = `Usage:
   cdk-sagemaker-mcp mcp --config <file> [--http <port>]
-  cdk-sagemaker-mcp tools --config <file>`;
+  cdk-sagemaker-mcp tools --config <file>
+  cdk-sagemaker-mcp --version`;
 
 export interface CliOptions {
-  readonly command: 'mcp' | 'tools' | 'help';
+  readonly command: 'mcp' | 'tools' | 'help' | 'version';
   readonly config?: string;
   readonly httpPort?: number;
 }
@@ -30,6 +44,7 @@ export interface CliOptions {
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
+  if (command === '--version' || command === 'version') return { command: 'version' };
   if (command !== 'mcp' && command !== 'tools') throw new Error(`unknown command '${command}'\n${USAGE}`);
   let config: string | undefined;
   let httpPort: number | undefined;
@@ -63,7 +78,16 @@ export function loadCliConfig(path: string): SageMakerMcpServerConfig {
   } catch (err) {
     throw new Error(`config file '${path}' is not JSON: ${(err as Error).message}`);
   }
-  return parseMcpServerSpec<SageMakerMcpServerConfig>(parsed);
+  const config = parseMcpServerSpec<SageMakerMcpServerConfig>(parsed);
+  if (sageMakerMcpToolNames(config).length === 0) {
+    const unknown = Object.keys(config).filter((k) => !(k in TOOL_KEYS) && !OTHER_KEYS.includes(k));
+    throw new Error([
+      `config file '${path}' exposes no tools: set at least one of these keys (key: value -> tools)`,
+      ...Object.entries(TOOL_KEYS).map(([key, shape]) => `  ${key}: ${shape}`),
+      ...(unknown.length ? [`unknown keys (a typo?): ${unknown.join(', ')}`] : []),
+    ].join('\n'));
+  }
+  return config;
 }
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
@@ -76,6 +100,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   }
   if (options.command === 'help') {
     process.stderr.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (options.command === 'version') {
+    process.stdout.write(`${MCP_SERVER_VERSION}\n`);
     return 0;
   }
   let config: SageMakerMcpServerConfig;
@@ -101,7 +129,16 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.httpPort;
     process.stderr.write(`cdk-sagemaker-mcp: streamable HTTP on http://127.0.0.1:${port}/mcp (tools: ${sageMakerMcpToolNames(config).join(', ')})\n`);
-    return new Promise<number>(() => undefined);
+    // Ctrl-C or a supervisor's SIGTERM: stop accepting, drop idle keep-alive sockets, and exit 0 once closed.
+    return new Promise<number>((done) => {
+      const stop = (signal: NodeJS.Signals) => {
+        process.stderr.write(`cdk-sagemaker-mcp: ${signal}, closing the HTTP server\n`);
+        server.close(() => done(0));
+        server.closeAllConnections();
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
   }
   serveSageMakerMcpStdio(config, { onerror: (e) => process.stderr.write(`mcp: ${e.message}\n`) });
   process.stderr.write(`cdk-sagemaker-mcp: serving ${sageMakerMcpToolNames(config).length} tools over stdio\n`);

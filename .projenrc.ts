@@ -220,7 +220,7 @@ project.testTask.spawn(typecheck);
 // Each quick-start command says how long it took (the README quotes these times for a 2-core machine). projen evaluates
 // a `$(...)` env value once when the task starts.
 for (const task of [demo, project.testTask]) {
-  task.env('QUICKSTART_STARTED_MS', '$(node -p Date.now())');
+  task.env('QUICKSTART_STARTED_MS', '$(node -p "Date.now()")');
   task.exec(`node -e "const s = Math.round((Date.now() - Number(process.env.QUICKSTART_STARTED_MS)) / 1000); console.log('npx projen ${task.name}: done in ' + Math.floor(s / 60) + ' min ' + (s % 60) + ' s')"`);
 }
 

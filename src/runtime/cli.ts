@@ -21,7 +21,8 @@ import { createSageMakerMcpHandler, MCP_SERVER_VERSION, parseMcpServerSpec, Sage
 const TOOL_KEYS: Record<string, string> = {
   realtimeEndpoints: '[{ "name": "<endpoint>" }] -> invoke_endpoint, describe_endpoint',
   asyncEndpoints: '[{ "name": "<endpoint>", "inputBucket": "<bucket>" }] -> start_async_inference, get_async_inference_result',
-  featureGroups: '[{ "schema": { "featureGroupName": ..., "recordIdentifierFeatureName": ..., ... } }] -> get_online_features',
+  featureGroups: '[{ "schema": { "featureGroupName", "recordIdentifier", "eventTime", "features" } }] -> get_online_features'
+    + ' (and put_feature_record with "allowWrites": true)',
   pipelines: '[{ "name": "<pipeline>" }] -> start_training, get_training_status',
   modelProvenance: 'true -> get_model_provenance',
 };

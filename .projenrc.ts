@@ -62,6 +62,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@aws-sdk/client-s3',
     '@aws-sdk/client-athena',
     '@aws-sdk/client-sqs',
+    // The MCP server Lambda reads its handle key from Secrets Manager at cold start (never from its environment).
+    '@aws-sdk/client-secrets-manager',
     '@smithy/node-http-handler',
     '@smithy/core',
     '@types/aws-lambda',

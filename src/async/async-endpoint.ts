@@ -12,7 +12,7 @@ import { Construct } from 'constructs';
 import { AsyncResults } from './async-results';
 import { addBacklogScaling, validateBacklogScaling } from './async-scaling';
 import { AsyncAutoScalingProps } from './async-scaling-props';
-import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from './contract';
+import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from './contract';
 import { acknowledgePolicyWildcards } from './nag';
 import {
   acknowledgeModelRoleWildcards, DEFAULT_VARIANT_NAME, endpointArnForName, endpointConfigKmsKeyId, EndpointMetricOptions, ISageMakerEndpoint,
@@ -283,6 +283,14 @@ export interface AsyncEndpointProps extends ProductionVariantOptions {
    */
   readonly resultRetention?: Duration;
   /**
+   * How far past the result recorder's clock a notification's `eventTime` may lie; a later one is refused (DLQ). The job
+   * table keeps the newest event, so one notification dated far ahead would replace a Completed result and outrank
+   * every genuine redelivery. Whole seconds, 0 to 1 hour.
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly maxEventTimeSkew?: Duration;
+  /**
    * Scale the instance count on `ApproximateBacklogSizePerInstance`. With `minCapacity: 0` the scale-from-zero recipe
    * (a `HasBacklogWithoutCapacity` alarm driving a +1 step policy) is added.
    *
@@ -534,6 +542,10 @@ export class AsyncEndpoint extends AsyncEndpointBase {
         v.check(Number.isInteger(days) && days >= 1, name, d.toHumanString(), 'a whole number of days, at least 1');
       }
     }
+    if (props.maxEventTimeSkew && !props.maxEventTimeSkew.isUnresolved()) {
+      const skew = props.maxEventTimeSkew.toSeconds({ integral: false });
+      v.check(Number.isInteger(skew) && skew >= 0 && skew <= 3600, 'maxEventTimeSkew', props.maxEventTimeSkew.toHumanString(), 'whole seconds from 0 to 1 hour');
+    }
     if (props.oldestRequestAgeAlarmThreshold && !props.oldestRequestAgeAlarmThreshold.isUnresolved()) {
       v.check(props.oldestRequestAgeAlarmThreshold.toSeconds({ integral: false }) > 0, 'oldestRequestAgeAlarmThreshold',
         props.oldestRequestAgeAlarmThreshold.toHumanString(), 'a duration > 0');
@@ -605,6 +617,7 @@ export class AsyncEndpoint extends AsyncEndpointBase {
         errorTopic: this.errorTopic,
         encryptionKey: this.key,
         retention: resultRetention,
+        maxEventTimeSkew: props.maxEventTimeSkew ?? Duration.seconds(DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS),
         maxReceiveCount: 5,
       });
       this.jobTable = results.table;

@@ -18,6 +18,8 @@ export interface AsyncResultsProps {
   readonly errorTopic: sns.ITopic;
   readonly encryptionKey: kms.IKey;
   readonly retention: Duration;
+  /** How far past the recorder's clock an `eventTime` may lie. */
+  readonly maxEventTimeSkew: Duration;
   /** Deliveries before a message goes to the DLQ. */
   readonly maxReceiveCount: number;
 }
@@ -90,6 +92,10 @@ export class AsyncResults extends Construct {
       environment: {
         [ASYNC_ENV.JOB_TABLE_NAME]: this.table.tableName,
         [ASYNC_ENV.JOB_RETENTION_SECONDS]: String(props.retention.toSeconds()),
+        // The only sources the recorder records: anything else on the queue goes to the DLQ.
+        [ASYNC_ENV.SUCCESS_TOPIC_ARN]: props.successTopic.topicArn,
+        [ASYNC_ENV.ERROR_TOPIC_ARN]: props.errorTopic.topicArn,
+        [ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS]: String(props.maxEventTimeSkew.toSeconds()),
       },
     });
     Validations.of(this.recorder).acknowledge({

@@ -20,6 +20,12 @@ export const ASYNC_ENV = {
   REQUEST_TTL_SECONDS: 'SAGEMAKER_ASYNC_REQUEST_TTL_SECONDS',
   /** Seconds a job item lives in the table (its TTL attribute); read by the recorder. */
   JOB_RETENTION_SECONDS: 'SAGEMAKER_ASYNC_JOB_RETENTION_SECONDS',
+  /** The endpoint's success topic: the recorder accepts SNS envelopes whose `TopicArn` is this or the error topic. */
+  SUCCESS_TOPIC_ARN: 'SAGEMAKER_ASYNC_SUCCESS_TOPIC_ARN',
+  /** The endpoint's error topic (see SUCCESS_TOPIC_ARN). */
+  ERROR_TOPIC_ARN: 'SAGEMAKER_ASYNC_ERROR_TOPIC_ARN',
+  /** Seconds an `eventTime` may lie past the recorder's clock; later ones are refused (DLQ). Read by the recorder. */
+  MAX_EVENT_TIME_SKEW_SECONDS: 'SAGEMAKER_ASYNC_MAX_EVENT_TIME_SKEW_SECONDS',
 } as const;
 
 /** Attribute names of a job item. The partition key is `inferenceId` (string). */
@@ -69,6 +75,12 @@ export const DEFAULT_INVOCATION_TIMEOUT_SECONDS = 900;
 export const DEFAULT_REQUEST_TTL_SECONDS = 3600;
 /** Job items live as long as outputs do by default (30 days). */
 export const DEFAULT_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
+/**
+ * How far past the recorder's clock a notification's `eventTime` may lie (5 minutes: clock skew between SageMaker and
+ * Lambda, nothing more). The job table keeps the newest event, so one notification dated far ahead would replace a
+ * Completed result and then outrank every genuine redelivery.
+ */
+export const DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS = 300;
 
 /**
  * Problems with a timeout/TTL pair, one message each naming the value and the expectation; empty when valid.

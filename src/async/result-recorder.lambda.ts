@@ -1,24 +1,36 @@
 /**
  * Records async inference results: SageMaker -> SNS (success and error topics) -> SQS -> this function -> DynamoDB.
  * Raw message delivery is off, so each SQS body is the SNS envelope whose `Message` is SageMaker's JSON notification.
- * Anything that cannot be recorded is reported as a batch item failure; the queue's redrive policy moves it to the DLQ.
+ * Only envelopes from the endpoint's own two topics are recorded: anyone able to send to the queue could otherwise
+ * write a job item. Anything that cannot be recorded is reported as a batch item failure; the queue's redrive policy
+ * moves it to the DLQ.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { DEFAULT_JOB_RETENTION_SECONDS, ASYNC_ENV } from './contract';
+import { ASYNC_ENV, DEFAULT_JOB_RETENTION_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS } from './contract';
 import { AsyncJobsDeps, MalformedAsyncNotificationError, parseAsyncNotification, recordAsyncResult } from '../runtime/async-jobs';
 
-/** The SageMaker notification inside one SQS record (SNS envelope, raw delivery off). */
-export function notificationOf(record: Pick<SQSRecord, 'body'>): unknown {
+/**
+ * The SageMaker notification inside one SQS record (SNS envelope, raw delivery off), if the envelope is an SNS
+ * `Notification` from one of `topicArns`. A bare body (raw delivery, or sent to the queue directly) has no envelope.
+ */
+export function notificationOf(record: Pick<SQSRecord, 'body'>, topicArns: ReadonlySet<string>): unknown {
   let envelope: unknown;
   try {
     envelope = JSON.parse(record.body);
   } catch {
     throw new MalformedAsyncNotificationError('the SQS body is not JSON');
   }
-  const message = (envelope as { Message?: unknown } | null)?.Message;
-  if (typeof message !== 'string') throw new MalformedAsyncNotificationError('the SQS body is not an SNS envelope (no Message string)');
+  const e = (typeof envelope === 'object' && envelope !== null ? envelope : {}) as { Type?: unknown; TopicArn?: unknown; Message?: unknown };
+  // https://docs.aws.amazon.com/sns/latest/dg/sns-message-and-json-formats.html: a notification carries Type
+  // "Notification", the TopicArn it was published to and the Message.
+  if (e.Type !== 'Notification' || typeof e.Message !== 'string') {
+    throw new MalformedAsyncNotificationError('the SQS body is not an SNS notification envelope (Type Notification with a Message string)');
+  }
+  if (typeof e.TopicArn !== 'string' || !topicArns.has(e.TopicArn)) {
+    throw new MalformedAsyncNotificationError(`the notification came from topic ${JSON.stringify(e.TopicArn)}, not from this endpoint's success or error topic`);
+  }
   try {
-    return JSON.parse(message);
+    return JSON.parse(e.Message);
   } catch {
     throw new MalformedAsyncNotificationError('the SNS Message is not JSON');
   }
@@ -27,8 +39,14 @@ export function notificationOf(record: Pick<SQSRecord, 'body'>): unknown {
 export interface RecorderOptions {
   readonly tableName: string;
   readonly retentionSeconds: number;
+  /** The endpoint's success and error topic ARNs: the only sources recorded. */
+  readonly topicArns: ReadonlySet<string>;
+  /** @default DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS (300) */
+  readonly maxEventTimeSkewSeconds?: number;
   readonly deps?: AsyncJobsDeps;
   readonly log?: (entry: Record<string, unknown>) => void;
+  /** @default - the system clock */
+  readonly now?: () => Date;
 }
 
 /** Records every message of the batch; returns the ids of those that must be retried (or dead-lettered). */
@@ -37,7 +55,10 @@ export async function recordBatch(event: SQSEvent, options: RecorderOptions): Pr
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
-      const job = parseAsyncNotification(notificationOf(record), new Date(), options.retentionSeconds);
+      const job = parseAsyncNotification(notificationOf(record, options.topicArns), options.now?.() ?? new Date(), {
+        retentionSeconds: options.retentionSeconds,
+        maxEventTimeSkewSeconds: options.maxEventTimeSkewSeconds,
+      });
       const written = await recordAsyncResult(job, options.tableName, options.deps);
       log({ level: 'info', messageId: record.messageId, inferenceId: job.inferenceId, status: job.status, written });
     } catch (e) {
@@ -49,9 +70,29 @@ export async function recordBatch(event: SQSEvent, options: RecorderOptions): Pr
   return { batchItemFailures: failures };
 }
 
+/** The recorder's configuration from the environment the construct sets; every problem at once. */
+export function recorderOptionsFromEnv(env: Record<string, string | undefined> = process.env): RecorderOptions {
+  const problems: string[] = [];
+  const tableName = env[ASYNC_ENV.JOB_TABLE_NAME];
+  if (!tableName) problems.push(`${ASYNC_ENV.JOB_TABLE_NAME}: not set, expected the job table name`);
+  const topics = [ASYNC_ENV.SUCCESS_TOPIC_ARN, ASYNC_ENV.ERROR_TOPIC_ARN].map((name) => {
+    const arn = env[name];
+    if (!arn || !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w.-]+$/.test(arn)) problems.push(`${name}: got ${JSON.stringify(arn)}, expected an SNS topic ARN`);
+    return arn ?? '';
+  });
+  const seconds = (name: string, fallback: number) => {
+    const raw = env[name];
+    const value = raw === undefined || raw === '' ? fallback : Number(raw);
+    if (!Number.isInteger(value) || value < 0) problems.push(`${name}: got ${JSON.stringify(raw)}, expected a whole number of seconds >= 0`);
+    return value;
+  };
+  const retentionSeconds = seconds(ASYNC_ENV.JOB_RETENTION_SECONDS, DEFAULT_JOB_RETENTION_SECONDS);
+  const maxEventTimeSkewSeconds = seconds(ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS);
+  if (problems.length > 0) throw new Error(`The result recorder is misconfigured:\n  - ${problems.join('\n  - ')}`);
+  return { tableName: tableName!, retentionSeconds, topicArns: new Set(topics), maxEventTimeSkewSeconds };
+}
+
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const tableName = process.env[ASYNC_ENV.JOB_TABLE_NAME];
-  if (!tableName) throw new Error(`${ASYNC_ENV.JOB_TABLE_NAME} is not set`);
-  const retention = Number(process.env[ASYNC_ENV.JOB_RETENTION_SECONDS] ?? DEFAULT_JOB_RETENTION_SECONDS);
-  return recordBatch(event, { tableName, retentionSeconds: retention });
+  // A misconfigured recorder fails the whole invocation: every message stays in the queue (then the DLQ), none is lost.
+  return recordBatch(event, recorderOptionsFromEnv());
 }

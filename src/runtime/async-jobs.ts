@@ -13,7 +13,7 @@ import { boundedClient } from './bounded';
 import { classifyError } from './errors';
 import {
   ASYNC_ENV, AsyncJobFinalStatus, AsyncJobRecord, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_JOB_RETENTION_SECONDS,
-  DEFAULT_REQUEST_TTL_SECONDS, JOB_ATTRIBUTES as A, ttlProblems,
+  DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, JOB_ATTRIBUTES as A, ttlProblems,
 } from '../async/contract';
 
 export type { AsyncJobRecord, AsyncJobFinalStatus } from '../async/contract';
@@ -286,6 +286,13 @@ export type AsyncJobState =
 export interface GetAsyncJobOptions extends FetchObjectOptions {
   /** Fetch and decode the output (completed) or failure object (failed, when its location is known). @default false */
   readonly fetchOutput?: boolean;
+  /**
+   * The locations InvokeEndpointAsync returned when the job was submitted. When given, they are what is read and
+   * reported, and the table item only says whether the job finished: a location in the table came from a notification,
+   * and a caller holding a submitted job must not be pointed at another object by it.
+   * @default - the locations in the table item
+   */
+  readonly submitted?: { readonly outputLocation: string; readonly failureLocation?: string };
 }
 
 /**
@@ -308,11 +315,11 @@ export async function getAsyncJob(jobId: string, options: GetAsyncJobOptions = {
   const status = str(A.STATUS);
   const common = { jobId, completedAt: str(A.COMPLETED_AT), endpointName: str(A.ENDPOINT_NAME) };
   if (status === 'Completed') {
-    const outputLocation = str(A.OUTPUT_LOCATION)!;
+    const outputLocation = options.submitted?.outputLocation ?? str(A.OUTPUT_LOCATION)!;
     const output = options.fetchOutput ? await fetchObject(outputLocation, deps, options) : undefined;
     return { status: 'completed', ...common, outputLocation, output };
   }
-  const failureLocation = str(A.FAILURE_LOCATION);
+  const failureLocation = options.submitted ? options.submitted.failureLocation : str(A.FAILURE_LOCATION);
   const failure = options.fetchOutput && failureLocation ? await fetchObject(failureLocation, deps, options).catch(() => undefined) : undefined;
   return { status: 'failed', ...common, failureReason: str(A.FAILURE_REASON) ?? 'unknown (the notification carried no reason)', failureLocation, failure };
 }
@@ -444,11 +451,44 @@ export class MalformedAsyncNotificationError extends Error {
 }
 
 /**
+ * The one `eventTime` form SageMaker sends: ISO-8601 in UTC with a `Z`, e.g. `2022-01-25T22:46:00.608Z` (the sample
+ * notification in https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-check-predictions.html). `Date.parse`
+ * also takes "1", RFC 1123 strings and local times, none of which SageMaker writes.
+ */
+const SAGEMAKER_EVENT_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?Z$/;
+
+/**
+ * Epoch milliseconds of a SageMaker `eventTime`, or a reason it is refused: not the ISO-8601 UTC form, not a real date
+ * (2022-02-30), or more than `maxSkewSeconds` past `now`.
+ */
+export function parseSageMakerEventTime(value: unknown, now: Date, maxSkewSeconds: number): number | string {
+  const match = typeof value === 'string' ? SAGEMAKER_EVENT_TIME.exec(value) : null;
+  if (!match) return `got ${JSON.stringify(value)}, expected ISO-8601 UTC like 2022-01-25T22:46:00.608Z`;
+  const ms = Date.parse(`${match[1]}${(match[2] ?? '').slice(0, 4)}Z`);
+  // Date.parse rolls 2022-02-30 over to March: a date that does not print back as itself does not exist.
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== match[1]) return `got '${value}', which is not a date`;
+  if (ms > now.getTime() + maxSkewSeconds * 1000) {
+    return `got '${value}', more than ${maxSkewSeconds} s past the recorder's clock (${now.toISOString()})`;
+  }
+  return ms;
+}
+
+export interface ParseAsyncNotificationOptions {
+  /** @default DEFAULT_JOB_RETENTION_SECONDS (30 days) */
+  readonly retentionSeconds?: number;
+  /** How far past `now` an `eventTime` may lie. @default DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS (300) */
+  readonly maxEventTimeSkewSeconds?: number;
+}
+
+/**
  * Turns one SageMaker async notification (the JSON in the SNS message) into a job record. The error shape is not
  * documented by AWS: `failureLocation` is accepted at the top level or under `responseParameters`, or absent.
+ * `eventTime` must be SageMaker's ISO-8601 UTC form and not lie in the future beyond the allowed skew.
  */
 export function parseAsyncNotification(message: unknown, now: Date = new Date(),
-  retentionSeconds: number = DEFAULT_JOB_RETENTION_SECONDS): AsyncJobRecord {
+  options: ParseAsyncNotificationOptions | number = {}): AsyncJobRecord {
+  const opts: ParseAsyncNotificationOptions = typeof options === 'number' ? { retentionSeconds: options } : options;
+  const retentionSeconds = opts.retentionSeconds ?? DEFAULT_JOB_RETENTION_SECONDS;
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
     throw new MalformedAsyncNotificationError('the message is not a JSON object');
   }
@@ -457,8 +497,8 @@ export function parseAsyncNotification(message: unknown, now: Date = new Date(),
   const request = isObject(m.requestParameters) ? m.requestParameters : {};
   const inferenceId = m.inferenceId;
   if (typeof inferenceId !== 'string' || inferenceId === '') throw new MalformedAsyncNotificationError('inferenceId is missing');
-  const eventTimeMs = typeof m.eventTime === 'string' ? Date.parse(m.eventTime) : NaN;
-  if (Number.isNaN(eventTimeMs)) throw new MalformedAsyncNotificationError(`eventTime of ${inferenceId} is missing or not a date`);
+  const eventTimeMs = parseSageMakerEventTime(m.eventTime, now, opts.maxEventTimeSkewSeconds ?? DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS);
+  if (typeof eventTimeMs === 'string') throw new MalformedAsyncNotificationError(`eventTime of ${inferenceId}: ${eventTimeMs}`);
   const statusByInvocation: Record<string, AsyncJobFinalStatus> = { Completed: 'Completed', Failed: 'Failed' };
   const status = statusByInvocation[String(m.invocationStatus)];
   if (!status) throw new MalformedAsyncNotificationError(`invocationStatus of ${inferenceId} is '${String(m.invocationStatus)}', expected Completed or Failed`);

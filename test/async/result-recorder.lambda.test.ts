@@ -15,6 +15,7 @@ const error = JSON.parse(readFileSync(join(FIXTURES, 'async-inference-sns-messag
 const TABLE = 'async-jobs';
 const SUCCESS_TOPIC = 'arn:aws:sns:us-east-1:123456789012:async-success';
 const ERROR_TOPIC = 'arn:aws:sns:us-east-1:123456789012:async-error';
+const FOREIGN_TOPIC = 'arn:aws:sns:us-east-1:123456789012:someone-elses-topic';
 
 let dynalite: LocalService;
 let ddb: DynamoDBClient;
@@ -60,6 +61,8 @@ beforeAll(async () => {
   process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
   process.env.SAGEMAKER_ASYNC_JOB_TABLE_NAME = TABLE;
   process.env.SAGEMAKER_ASYNC_JOB_RETENTION_SECONDS = '86400';
+  process.env.SAGEMAKER_ASYNC_SUCCESS_TOPIC_ARN = SUCCESS_TOPIC;
+  process.env.SAGEMAKER_ASYNC_ERROR_TOPIC_ARN = ERROR_TOPIC;
   jest.spyOn(console, 'log').mockImplementation(() => undefined);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   handler = require('../../assets/async/result-recorder.lambda/index.js').handler;
@@ -185,6 +188,15 @@ describe('malformed messages go to the DLQ (batch item failures), not into the t
     ['a notification without eventTime', () => fromTopic({ ...success, inferenceId: 'no-time', eventTime: undefined })],
     ['an unknown invocationStatus', () => fromTopic({ ...success, inferenceId: 'odd', invocationStatus: 'InProgress' })],
     ['a Completed notification without outputLocation', () => fromTopic({ ...success, inferenceId: 'no-out', responseParameters: {} })],
+    ['a notification from a topic that is not the endpoint\'s', () => fromTopic({ ...success, inferenceId: 'foreign' }, FOREIGN_TOPIC)],
+    ['an envelope without TopicArn', () => recordOf(JSON.stringify({ ...JSON.parse(snsEnvelope(success, SUCCESS_TOPIC)), TopicArn: undefined }))],
+    ['an envelope that is not a Notification', () => recordOf(JSON.stringify({ ...JSON.parse(snsEnvelope(success, SUCCESS_TOPIC)), Type: 'SubscriptionConfirmation' }))],
+    ['eventTime "1" (Date.parse takes it)', () => fromTopic({ ...success, inferenceId: 'time-1', eventTime: '1' })],
+    ['an RFC 1123 eventTime', () => fromTopic({ ...success, inferenceId: 'time-rfc', eventTime: 'Tue, 25 Jan 2022 22:46:00 GMT' })],
+    ['an eventTime with an offset instead of Z', () => fromTopic({ ...success, inferenceId: 'time-offset', eventTime: '2022-01-25T23:46:00.608+01:00' })],
+    ['an eventTime that is not a date (February 30)', () => fromTopic({ ...success, inferenceId: 'time-feb30', eventTime: '2022-02-30T10:00:00.000Z' })],
+    ['an eventTime in year 9999', () => fromTopic({ ...success, inferenceId: 'time-9999', eventTime: '9999-12-31T23:59:59.999Z' })],
+    ['an eventTime 10 minutes ahead of the clock', () => fromTopic({ ...success, inferenceId: 'time-ahead', eventTime: new Date(Date.now() + 600_000).toISOString() })],
   ])('%s', async (_name, makeBad) => {
     // GIVEN a batch with one good and one bad message
     const bad = makeBad();
@@ -215,4 +227,50 @@ test('a DynamoDB failure is reported as a batch item failure (retried), not swal
       BillingMode: 'PAY_PER_REQUEST',
     }));
   }
+});
+
+describe('event times and sources that could freeze a result', () => {
+  test('a notification dated 9999 neither replaces a Completed result nor locks out the genuine redelivery', async () => {
+    // GIVEN a recorded failure, then a forged success for the same inference dated 9999 (a queue sender, not SageMaker)
+    const id = 'freeze-1';
+    await handler(event(fromTopic({ ...error, inferenceId: id }, ERROR_TOPIC)));
+    const forged = fromTopic({ ...success, inferenceId: id, eventTime: '9999-12-31T23:59:59.999Z', responseParameters: { outputLocation: 's3://elsewhere/secret' } });
+
+    // WHEN it arrives, followed by SageMaker's genuine later notification
+    const refused = await handler(event(forged));
+    const genuine = await handler(event(fromTopic({ ...success, inferenceId: id, eventTime: '2022-01-25T23:00:00.000Z' })));
+
+    // THEN the forged one goes to the DLQ and the genuine one is recorded
+    expect(refused.batchItemFailures).toEqual([{ itemIdentifier: forged.messageId }]);
+    expect(genuine.batchItemFailures).toEqual([]);
+    expect(await item(id)).toMatchObject({ status: { S: 'Completed' }, outputLocation: { S: success.responseParameters.outputLocation } });
+  });
+
+  test('an eventTime within the allowed skew ahead of the clock is recorded', async () => {
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    const result = await handler(event(fromTopic({ ...success, inferenceId: 'skew-ok', eventTime: soon })));
+    expect(result.batchItemFailures).toEqual([]);
+    expect((await item('skew-ok'))?.completedAt).toEqual({ S: soon });
+  });
+
+  test('the skew is configurable (SAGEMAKER_ASYNC_MAX_EVENT_TIME_SKEW_SECONDS)', async () => {
+    process.env.SAGEMAKER_ASYNC_MAX_EVENT_TIME_SKEW_SECONDS = '0';
+    try {
+      const ahead = fromTopic({ ...success, inferenceId: 'skew-0', eventTime: new Date(Date.now() + 30_000).toISOString() });
+      expect((await handler(event(ahead))).batchItemFailures).toEqual([{ itemIdentifier: ahead.messageId }]);
+    } finally {
+      delete process.env.SAGEMAKER_ASYNC_MAX_EVENT_TIME_SKEW_SECONDS;
+    }
+  });
+
+  test('a recorder without its topic ARNs fails the invocation (messages stay queued) and names what is missing', async () => {
+    const saved = process.env.SAGEMAKER_ASYNC_ERROR_TOPIC_ARN;
+    delete process.env.SAGEMAKER_ASYNC_ERROR_TOPIC_ARN;
+    try {
+      await expect(handler(event(fromTopic(success)))).rejects.toThrow(/SAGEMAKER_ASYNC_ERROR_TOPIC_ARN: got undefined, expected an SNS topic ARN/);
+      expect(await itemCount()).toBe(0);
+    } finally {
+      process.env.SAGEMAKER_ASYNC_ERROR_TOPIC_ARN = saved;
+    }
+  });
 });

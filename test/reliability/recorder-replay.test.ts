@@ -21,11 +21,13 @@ const TABLE = 'async-jobs-replay';
 const CONTROL_TABLE = 'async-jobs-control';
 const TOTAL_DELIVERIES = 1_000;
 const JOBS = 300;
-const MALFORMED = 25;
+const MALFORMED = 36;
 const THROTTLE_FRACTION = 0.2;
 const MAX_RECEIVE_COUNT = 5;
 const SUCCESS_TOPIC = 'arn:aws:sns:us-east-1:123456789012:async-success';
 const ERROR_TOPIC = 'arn:aws:sns:us-east-1:123456789012:async-error';
+/** Another topic subscribed to (or sending to) the same queue: its messages are not the endpoint's results. */
+const FOREIGN_TOPIC = 'arn:aws:sns:us-east-1:123456789012:someone-else';
 
 /** One distinct input: an SNS notification (its SNS MessageId identifies it; duplicates share it). */
 interface Input {
@@ -53,6 +55,8 @@ const local = useReplayEnv<Recorder>({
   handlerEnv: {
     [ASYNC_ENV.JOB_TABLE_NAME]: TABLE,
     [ASYNC_ENV.JOB_RETENTION_SECONDS]: String(30 * 86400),
+    [ASYNC_ENV.SUCCESS_TOPIC_ARN]: SUCCESS_TOPIC,
+    [ASYNC_ENV.ERROR_TOPIC_ARN]: ERROR_TOPIC,
   },
 });
 const jobsIn = (tableName: string) => scanTable(local.ddb, tableName, JOB_ATTRIBUTES.INFERENCE_ID);
@@ -110,7 +114,7 @@ function buildInputs(): Input[] {
   const malformedBodies = (i: number): string => {
     const id = `bad-${i}`;
     const good = notification(id, 'Completed', t0 + i);
-    switch (i % 8) {
+    switch (i % 12) {
       case 0: return `not json ${id}`;
       case 1: return JSON.stringify({ Type: 'Notification', MessageId: id, TopicArn: SUCCESS_TOPIC });
       case 2: return envelope(id, `{"truncated": "${id}"`, SUCCESS_TOPIC);
@@ -118,6 +122,10 @@ function buildInputs(): Input[] {
       case 4: return envelope(id, JSON.stringify({ ...good, eventTime: 'yesterday' }), SUCCESS_TOPIC);
       case 5: return envelope(id, JSON.stringify({ ...good, invocationStatus: 'InProgress' }), SUCCESS_TOPIC);
       case 6: return envelope(id, JSON.stringify({ ...good, responseParameters: {} }), SUCCESS_TOPIC);
+      case 7: return envelope(id, JSON.stringify(good), FOREIGN_TOPIC);
+      case 8: return JSON.stringify(good);
+      case 9: return envelope(id, JSON.stringify({ ...good, eventTime: '9999-12-31T23:59:59.999Z' }), SUCCESS_TOPIC);
+      case 10: return envelope(id, JSON.stringify({ ...good, eventTime: new Date(t0 + i).toUTCString() }), SUCCESS_TOPIC);
       default: return envelope(id, JSON.stringify([good]), SUCCESS_TOPIC);
     }
   };

@@ -118,7 +118,10 @@ export async function getAsyncTool(ctx: ToolContext, args: z.infer<typeof getAsy
     const spec = endpointSpec(ctx, h.e);
     let state: AsyncJobState;
     if (spec.jobTableName) {
-      state = await getAsyncJob(h.id, { fetchOutput: true, maxBytes: MAX_OUTPUT_BYTES }, deps(ctx, spec));
+      // The table says whether the job finished; what is read is where SageMaker said it would write (sealed in the
+      // handle), never a location taken from the table.
+      const submitted = { outputLocation: h.o, failureLocation: h.f };
+      state = await getAsyncJob(h.id, { fetchOutput: true, maxBytes: MAX_OUTPUT_BYTES, submitted }, deps(ctx, spec));
     } else {
       try {
         const request = { jobId: h.id, outputLocation: h.o, failureLocation: h.f, timeoutMs: 0, maxBytes: MAX_OUTPUT_BYTES };

@@ -9,8 +9,12 @@ import type { FeatureGroupSchema } from '../feature-store/contract';
 export const MCP_ENV = {
   /** JSON `McpServerSpec`: what the tools expose and what they may do. */
   SPEC: 'MCP_SERVER_SPEC',
-  /** Secret the tool handles (async jobs, training runs) are sealed with: AES-256-GCM key material. */
-  HANDLE_KEY: 'MCP_HANDLE_KEY',
+  /**
+   * ARN of the Secrets Manager secret holding the key the tool handles (async jobs, training runs) are sealed with. The
+   * bundled handler reads it once per cold start: the key itself never appears in the function's configuration, where
+   * `lambda:GetFunctionConfiguration` would reveal it and anyone holding it could forge a handle to any output.
+   */
+  HANDLE_KEY_SECRET_ARN: 'MCP_HANDLE_KEY_SECRET_ARN',
 } as const;
 
 /** Lambda caps all env vars of a function at 4 KB together; the construct warns above this many spec characters. */
@@ -79,6 +83,20 @@ export interface McpServerSpec {
    * online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.
    */
   readonly maxEventTimeSkewSeconds?: number;
+  /** Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days). */
+  readonly handleTtlSeconds?: number;
+}
+
+/** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
+export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
+/** The range a handle lifetime may be configured in: an hour (an async request may queue for 6 h) to a year. */
+export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
+
+/** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */
+export function handleTtlProblems(field: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  const ok = typeof value === 'number' && Number.isInteger(value) && value >= HANDLE_TTL_RANGE.min && value <= HANDLE_TTL_RANGE.max;
+  return ok ? [] : [`${field}: got ${JSON.stringify(value)} seconds, expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`];
 }
 
 /** Tool names, in the order they are registered. */

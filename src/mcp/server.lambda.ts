@@ -9,17 +9,29 @@ import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
+import { readHandleKey } from '../runtime/handle-key';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../runtime/mcp-server';
 
 const logger = new Logger({ serviceName: 'sagemaker-mcp' });
-let mcp: McpHttpHandler | undefined;
+let mcp: Promise<McpHttpHandler> | undefined;
 
-function mcpHandler(): McpHttpHandler {
+/** Builds the server once per container: the spec from the environment, the handle key from Secrets Manager. */
+async function startServer(): Promise<McpHttpHandler> {
+  const config = mcpServerConfigFromEnv();
+  const handleKey = await readHandleKey();
   // 'auto' answers with one JSON body: no tool emits notifications before its result, so nothing needs a stream
   // (a buffered function URL would deliver one only once complete anyway).
   // Failed tool calls are logged whole here; the agent gets them redacted with the same correlation id.
-  mcp ??= createSageMakerMcpHandler({ ...mcpServerConfigFromEnv(), log: (entry) => logger.error('MCP tool call failed', entry) }, {
+  return createSageMakerMcpHandler({ ...config, handleKey, log: (entry) => logger.error('MCP tool call failed', entry) }, {
     onerror: (error) => logger.warn('MCP request rejected or failed out of band', { error }),
+  });
+}
+
+function mcpHandler(): Promise<McpHttpHandler> {
+  // A failed start is not cached: the next invocation tries again (a transient Secrets Manager error heals).
+  mcp ??= startServer().catch((error) => {
+    mcp = undefined;
+    throw error;
   });
   return mcp;
 }
@@ -38,7 +50,7 @@ export async function handler(
   try {
     // The caller comes from the request context Lambda built (IAM-signed function URL / API Gateway), never from a header.
     const authInfo = caller ? { token: '', clientId: caller, scopes: [] } : undefined;
-    const response = await mcpHandler().fetch(viaApi ? apiGatewayEventToRequest(event) : functionUrlEventToRequest(event), { authInfo });
+    const response = await (await mcpHandler()).fetch(viaApi ? apiGatewayEventToRequest(event) : functionUrlEventToRequest(event), { authInfo });
     const result = viaApi ? await responseToApiGatewayResult(response) : await responseToFunctionUrlResult(response);
     logger.info('MCP request', { via: viaApi ? 'api-gateway' : 'function-url', method, status: result.statusCode, caller, ms: Date.now() - started });
     return result;

@@ -15,12 +15,12 @@ import { guardTools } from './mcp-tools/guard';
 import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
 import { toolFailure } from './mcp-tools/results';
 import { registerTrainingTools } from './mcp-tools/training-tools';
-import { McpServerSpec, MCP_ENV, toolNamesForSpec } from '../mcp/contract';
+import { handleTtlProblems, McpServerSpec, MCP_ENV, toolNamesForSpec } from '../mcp/contract';
 
 export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials } from './mcp-tools/context';
 export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from '../mcp/contract';
 export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from '../mcp/contract';
-export { createHandleCodec, InvalidHandleError } from './mcp-tools/handles';
+export { createHandleCodec, DEFAULT_HANDLE_TTL_SECONDS, HandleExpiredError, InvalidHandleError, MissingHandleKeyError } from './mcp-tools/handles';
 
 /**
  * The package's version, reported to MCP clients. Read from package.json (two folders up from both src/runtime and
@@ -75,6 +75,7 @@ export function parseMcpServerSpec<T extends McpServerSpec>(input: unknown): T {
   if (skew !== undefined && (typeof skew !== 'number' || !Number.isFinite(skew) || skew < 0)) {
     problems.push(`maxEventTimeSkewSeconds: got ${JSON.stringify(skew)}, expected a number of seconds >= 0`);
   }
+  problems.push(...handleTtlProblems('handleTtlSeconds', spec.handleTtlSeconds));
   if (spec.trainingResultsTable !== undefined && !spec.pipelines?.length) {
     problems.push('trainingResultsTable: set, but no pipelines are listed (get_training_result needs a start_training handle)');
   }
@@ -95,11 +96,14 @@ function checkBounds(config: SageMakerMcpServerConfig, problems: string[]): void
   ms(config.httpTimeouts?.requestTimeoutMs, 'httpTimeouts.requestTimeoutMs');
 }
 
-/** The spec and handle key a construct passed to its function (`MCP_ENV`), plus the region of the environment. */
+/**
+ * The spec a construct passed to its function (`MCP_ENV.SPEC`). The handle key is not in the environment: the bundled
+ * handler reads it from the secret named by `MCP_ENV.HANDLE_KEY_SECRET_ARN` (see ./handle-key).
+ */
 export function mcpServerConfigFromEnv(env: Record<string, string | undefined> = process.env): SageMakerMcpServerConfig {
   const raw = env[MCP_ENV.SPEC];
   if (!raw) throw new McpConfigError([`${MCP_ENV.SPEC}: not set, expected the JSON server spec`]);
-  return { ...parseMcpServerSpec<McpServerSpec>(raw), handleKey: env[MCP_ENV.HANDLE_KEY] || undefined };
+  return parseMcpServerSpec<McpServerSpec>(raw);
 }
 
 function register(server: ToolRegistrar, ctx: ToolContext): void {

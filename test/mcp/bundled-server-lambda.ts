@@ -1,6 +1,7 @@
 /**
  * The bundled MCP server handler (assets/mcp/server.lambda, after `npx projen bundle`) configured through the env vars
- * the construct sets (AWS endpoints through the SDK's standard AWS_ENDPOINT_URL_<SERVICE>), serving one
+ * the construct sets (AWS endpoints through the SDK's standard AWS_ENDPOINT_URL_<SERVICE>; the handle key in a local
+ * Secrets Manager, named by MCP_HANDLE_KEY_SECRET_ARN), serving one
  * `churn-xgb` real-time endpoint from a local SageMaker runtime, behind a node:http stand-in for its front door
  * (function URL or API Gateway) that a real MCP client is connected to.
  *
@@ -13,6 +14,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import { MCP_ENV } from '../../src/mcp/contract';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
+import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 
 /** How the stand-in front door turns HTTP into invocations: `E` the event it hands the function, `R` the result. */
@@ -29,6 +31,8 @@ export interface StandInFrontDoor<E, R> {
 
 export interface BundledServerLambda<E, R> {
   readonly runtime: SageMakerRuntimeServer;
+  /** Holds the handle key the handler reads at cold start (MCP_HANDLE_KEY_SECRET_ARN names it). */
+  readonly secrets: SecretsManagerServer;
   readonly client: Client;
   /** The bundle's handler: one handler takes both function URL and API Gateway events. */
   readonly handler: (event: E | LambdaFunctionURLEvent) => Promise<R>;
@@ -43,14 +47,17 @@ export function useBundledServerLambda<E, R>(frontDoor: StandInFrontDoor<E, R>):
 
   beforeAll(async () => {
     server.runtime = await startSageMakerRuntimeServer();
+    server.secrets = await startSecretsManagerServer();
+    const handleKeyArn = server.secrets.putSecret('mcp-handle-key', 'bundled-server-test-handle-key');
     Object.assign(process.env, {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: server.runtime.endpoint,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: server.secrets.endpoint,
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 'churn-xgb', description: 'churn model' }] }),
-      [MCP_ENV.HANDLE_KEY]: 'k',
+      [MCP_ENV.HANDLE_KEY_SECRET_ARN]: handleKeyArn,
     });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     server.handler = require('../../assets/mcp/server.lambda/index.js').handler;
@@ -70,6 +77,7 @@ export function useBundledServerLambda<E, R>(frontDoor: StandInFrontDoor<E, R>):
     await server.client?.close();
     await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
     await server.runtime?.stop();
+    await server.secrets?.stop();
     process.env = saved;
   });
 

@@ -79,7 +79,7 @@ describe('McpToolServer', () => {
     expectValidTemplate(stack);
   });
 
-  test('passes the spec through MCP_SERVER_SPEC and the handle key as a deploy-time secret reference', () => {
+  test('passes the spec through MCP_SERVER_SPEC and only the ARN of the handle key secret', () => {
     // GIVEN
     const { stack, props } = importedStack();
     // WHEN
@@ -98,7 +98,10 @@ describe('McpToolServer', () => {
       pipelines: [{ name: 'churn-training', parameters: ['MaxRounds'] }],
       modelProvenance: false,
     });
-    expect(JSON.stringify(env[MCP_ENV.HANDLE_KEY])).toContain('{{resolve:secretsmanager:');
+    // Only the secret's ARN: the handler reads the key at cold start (see test/mcp/handle-key.test.ts).
+    expect(Object.keys(env).sort()).toEqual(['AWS_NODEJS_CONNECTION_REUSE_ENABLED', MCP_ENV.HANDLE_KEY_SECRET_ARN, MCP_ENV.SPEC, 'POWERTOOLS_SERVICE_NAME']);
+    expect(JSON.stringify(env)).not.toContain('resolve:secretsmanager');
+    expect(env[MCP_ENV.HANDLE_KEY_SECRET_ARN]).toEqual({ Ref: expect.stringMatching(/^McpHandleKey/) });
     expect(server.toolNames).toEqual(['invoke_endpoint', 'describe_endpoint', 'get_online_features', 'start_training', 'get_training_status']);
   });
 
@@ -176,6 +179,7 @@ describe('grants', () => {
       pair(stack, 'sagemaker:StartPipelineExecution', pipelineArn),
       pair(stack, 'sagemaker:DescribePipelineExecution', `${pipelineArn}/execution/*`),
       pair(stack, 'sagemaker:ListPipelineExecutionSteps', `${pipelineArn}/execution/*`),
+      pair(stack, 'secretsmanager:GetSecretValue', server.handleKey.secretArn),
     ].sort());
   });
 
@@ -206,6 +210,7 @@ describe('grants', () => {
     pipelines.pipeline.grantStartExecution(expected);
     pipelines.pipeline.grantReadExecutions(expected);
     pipelines.router.grantReadResultsByExecution(expected);
+    iam.Grant.addToPrincipal({ grantee: expected, actions: ['secretsmanager:GetSecretValue'], resourceArns: [server.handleKey.secretArn] });
     const expectedPairs = policyPairs(stack, { serverFunction: { role: expected } } as unknown as McpToolServer);
     const actual = policyPairs(stack, server);
     expect(new Set(actual)).toEqual(new Set(expectedPairs));
@@ -276,7 +281,7 @@ describe('grants', () => {
     const pairs = policyPairs(stack, server);
     expect(pairs.map((p) => p.split(' ')[0])).toEqual([
       'dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject',
-      'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync',
+      'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync', 'secretsmanager:GetSecretValue',
     ]);
     expect(server.toolNames).toEqual(['describe_endpoint', 'start_async_inference', 'get_async_inference_result']);
   });

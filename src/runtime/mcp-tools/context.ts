@@ -37,8 +37,18 @@ export interface SageMakerMcpServerConfig extends McpServerSpec {
   /** @default - the SDK's credential chain (env, profile, container/instance role) */
   readonly credentials?: McpAwsCredentials;
   readonly endpoints?: McpServiceEndpoints;
-  /** Key material for handles; share it across instances that serve the same clients. @default - random per process */
+  /**
+   * Key material for handles; share it across instances that serve the same clients. Required when async endpoints or
+   * pipelines are exposed, unless `ephemeralHandleKey` is set.
+   * @default - none: a configuration with handle tools is refused
+   */
   readonly handleKey?: string;
+  /**
+   * Without `handleKey`, seal handles with a random per-process key instead of refusing to start. Handles then stop
+   * opening when the process restarts (InvalidHandleError: start again): for a local stdio server only.
+   * @default false
+   */
+  readonly ephemeralHandleKey?: boolean;
   /** S3 path-style addressing (needed by s3rver and some S3-compatible stores). @default - false, or true when `endpoints.s3` is set */
   readonly s3ForcePathStyle?: boolean;
   /** Seconds suggested to the agent before checking an async job again. @default 30 */
@@ -119,5 +129,11 @@ export function createToolContext(config: SageMakerMcpServerConfig): ToolContext
       }, timeouts));
     },
   };
-  return { config, clients, handles: createHandleCodec(config.handleKey) };
+  // Only async and training tools issue handles; a server without them needs no key.
+  const issuesHandles = (config.asyncEndpoints?.length ?? 0) > 0 || (config.pipelines?.length ?? 0) > 0;
+  const handles = createHandleCodec(config.handleKey, {
+    ttlSeconds: config.handleTtlSeconds,
+    ephemeralKey: config.ephemeralHandleKey === true || !issuesHandles,
+  });
+  return { config, clients, handles };
 }

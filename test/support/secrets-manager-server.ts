@@ -1,0 +1,114 @@
+/**
+ * A local stand-in for AWS Secrets Manager's `GetSecretValue` (service `secretsmanager`, protocol awsJson1_1) that the
+ * REAL `@aws-sdk/client-secrets-manager` talks to over HTTP on 127.0.0.1 (random port). Enough for the MCP server's
+ * cold-start read of its handle key; every request is recorded, so a test can count reads.
+ *
+ * ```ts
+ * const sm = await startSecretsManagerServer();
+ * const arn = sm.putSecret('handle-key', 'k'.repeat(64));   // returns the full ARN (with the random suffix)
+ * process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = sm.endpoint;
+ * sm.requests;                                               // [{ operation: 'GetSecretValue', body: { SecretId } }]
+ * ```
+ *
+ * Wire format (what the SDK sends and expects):
+ * - Request: `POST /`, `X-Amz-Target: secretsmanager.<Operation>`, `Content-Type: application/x-amz-json-1.1`.
+ * - Success: 200 JSON; `CreatedDate` as epoch seconds.
+ * - Error: 400, body `{"__type": "<Code>", "message": "..."}` (the SDK maps `ResourceNotFoundException` to its class).
+ */
+import { randomBytes, randomUUID } from 'crypto';
+import { createServer } from 'http';
+import { AddressInfo } from 'net';
+
+export const SECRETS_REGION = 'us-east-1';
+export const SECRETS_ACCOUNT = '123456789012';
+
+export interface RecordedSecretsRequest {
+  readonly operation: string;
+  readonly body: Record<string, any>;
+}
+
+export interface SecretsManagerServer {
+  readonly endpoint: string;
+  readonly requests: RecordedSecretsRequest[];
+  /** Stores `value` as the AWSCURRENT version of secret `name`; returns its full ARN. */
+  putSecret(name: string, value: string): string;
+  stop(): Promise<void>;
+}
+
+interface StoredSecret {
+  readonly arn: string;
+  readonly name: string;
+  readonly value: string;
+  readonly versionId: string;
+  readonly created: number;
+}
+
+export async function startSecretsManagerServer(): Promise<SecretsManagerServer> {
+  const secrets: StoredSecret[] = [];
+  const requests: RecordedSecretsRequest[] = [];
+
+  const find = (id: unknown): StoredSecret | undefined => {
+    if (typeof id !== 'string') return undefined;
+    // https://docs.aws.amazon.com/secretsmanager/latest/apireference/API_GetSecretValue.html: "SecretId: The ARN or
+    // name of the secret to retrieve." A full ARN (with the random suffix) or the friendly name find it.
+    return secrets.find((s) => s.arn === id || s.name === id);
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
+        res.end(JSON.stringify(body));
+      };
+      const target = String(req.headers['x-amz-target'] ?? '');
+      const operation = target.startsWith('secretsmanager.') ? target.slice('secretsmanager.'.length) : '';
+      let body: Record<string, any>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      } catch {
+        return send(400, { __type: 'SerializationException', message: 'Request body is not JSON' });
+      }
+      requests.push({ operation, body });
+      if (req.method !== 'POST' || operation !== 'GetSecretValue') {
+        return send(400, { __type: 'UnknownOperationException', message: `Operation ${target || '(none)'} is not implemented by the local Secrets Manager stand-in` });
+      }
+      const secret = find(body.SecretId);
+      // API_GetSecretValue.html, Errors: "ResourceNotFoundException: Secrets Manager can't find the resource that you
+      // asked for. HTTP Status Code: 400"
+      if (!secret) return send(400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." });
+      // API_GetSecretValue.html: "If you don't specify either a VersionStage or VersionId, then Secrets Manager returns
+      // the AWSCURRENT version." Only AWSCURRENT is stored here.
+      if ((body.VersionStage !== undefined && body.VersionStage !== 'AWSCURRENT') || (body.VersionId !== undefined && body.VersionId !== secret.versionId)) {
+        return send(400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label or version." });
+      }
+      // Response syntax of API_GetSecretValue.html: ARN, CreatedDate, Name, SecretString, VersionId, VersionStages.
+      return send(200, {
+        ARN: secret.arn,
+        Name: secret.name,
+        SecretString: secret.value,
+        VersionId: secret.versionId,
+        VersionStages: ['AWSCURRENT'],
+        CreatedDate: secret.created,
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    requests,
+    putSecret(name, value) {
+      // Secret ARNs end in the name, a hyphen and six random characters.
+      const arn = `arn:aws:secretsmanager:${SECRETS_REGION}:${SECRETS_ACCOUNT}:secret:${name}-${randomBytes(3).toString('hex')}`;
+      secrets.push({ arn, name, value, versionId: randomUUID(), created: Math.floor(Date.now() / 1000) });
+      return arn;
+    },
+    stop: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

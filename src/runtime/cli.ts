@@ -6,8 +6,9 @@
  *   cdk-sagemaker-mcp tools --config <file>                print the tools the configuration registers
  *   cdk-sagemaker-mcp --version                            print the package version (also what the server reports)
  *
- * The config file is a `SageMakerMcpServerConfig` as JSON (what to expose, plus optional `region`, `endpoints` and
- * `handleKey`). Credentials and region come from the usual AWS environment (AWS_PROFILE, AWS_REGION, ...); every AWS
+ * The config file is a `SageMakerMcpServerConfig` as JSON (what to expose, plus optional `region`, `endpoints`, and
+ * `handleKey` — required with async endpoints or pipelines unless `ephemeralHandleKey: true` asks for a per-process key,
+ * whose handles stop opening when the process exits). Credentials and region come from the usual AWS environment (AWS_PROFILE, AWS_REGION, ...); every AWS
  * endpoint can be overridden in the file or with the SDK's AWS_ENDPOINT_URL_<SERVICE> variables. stdout carries the
  * protocol: diagnostics go to stderr.
  */
@@ -118,7 +119,20 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.stdout.write(`${sageMakerMcpToolNames(config).join('\n')}\n`);
     return 0;
   }
-  if (options.httpPort !== undefined) {
+  if (!config.handleKey && config.ephemeralHandleKey) {
+    process.stderr.write('cdk-sagemaker-mcp: handles are sealed with a per-process key (ephemeralHandleKey): they stop opening when this process exits\n');
+  }
+  try {
+    return await serve(config, options.httpPort);
+  } catch (err) {
+    // A configuration that cannot serve (e.g. handle tools without a handleKey): say why, exit 2 like a bad file.
+    process.stderr.write(`cdk-sagemaker-mcp: ${(err as Error).message}\n`);
+    return 2;
+  }
+}
+
+async function serve(config: SageMakerMcpServerConfig, httpPort: number | undefined): Promise<number> {
+  if (httpPort !== undefined) {
     const mcp = createSageMakerMcpHandler(config, { onerror: (e) => process.stderr.write(`mcp: ${e.message}\n`) });
     const handle = toNodeHandler(mcp);
     const validHost = localhostHostValidation();
@@ -126,9 +140,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       if (!validHost(req, res)) return;
       void handle(req, res);
     });
-    await new Promise<void>((ok) => server.listen(options.httpPort, '127.0.0.1', () => ok()));
+    await new Promise<void>((ok) => server.listen(httpPort, '127.0.0.1', () => ok()));
     const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : options.httpPort;
+    const port = typeof address === 'object' && address ? address.port : httpPort;
     process.stderr.write(`cdk-sagemaker-mcp: streamable HTTP on http://127.0.0.1:${port}/mcp (tools: ${sageMakerMcpToolNames(config).join(', ')})\n`);
     // Ctrl-C or a supervisor's SIGTERM: stop accepting, drop idle keep-alive sockets, and exit 0 once closed.
     return new Promise<number>((done) => {

@@ -1,0 +1,172 @@
+/**
+ * The seam between McpToolServer (construct side) and the MCP runtime: every construct kind the server accepts is
+ * built into one server, the spec it wrote into the function's environment is read back from the synthesized template
+ * and parsed by the runtime's own parser, and every field the runtime reads must be there (the field lists are typed
+ * against the contract's interfaces: a field added to the contract fails to compile here until it is listed, and then
+ * fails the test until the construct produces it). The async timeouts then travel through a real MCP session to
+ * InvokeEndpointAsync.
+ */
+import { createServer, Server } from 'http';
+import { AddressInfo } from 'net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { addFeatureStoreExample } from '../../examples/feature-store';
+import { addJumpStartExample } from '../../examples/jumpstart';
+import { addPipelinesExample } from '../../examples/pipelines';
+import { addRealtimeExample } from '../../examples/realtime';
+import { addSharedGpuExample } from '../../examples/shared-gpu';
+import { BUCKET, JOB_TABLE, LocalEnv, startLocalEnv } from './local-env';
+import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
+import { ASYNC_ENV } from '../../src/async/contract';
+import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import { FeatureGroupSchema } from '../../src/feature-store/contract';
+import { McpToolServer } from '../../src/mcp';
+import {
+  MCP_ENV, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, toolNamesForSpec,
+} from '../../src/mcp/contract';
+import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../../src/runtime/mcp-server';
+import { InferenceComponent } from '../../src/shared-gpu';
+import { accepted } from '../support/sagemaker-runtime-server';
+
+/** Every field of T, optional ones included: the compiler refuses a missing or an unknown one. */
+type AllFields<T> = { readonly [K in keyof Required<T>]: true };
+const SERVER: AllFields<McpServerSpec> = {
+  serverName: true, realtimeEndpoints: true, asyncEndpoints: true, featureGroups: true, pipelines: true,
+  trainingResultsTable: true, modelProvenance: true, handleTtlSeconds: true,
+};
+const REALTIME: AllFields<McpRealtimeEndpointSpec> = {
+  name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true,
+};
+const ASYNC: AllFields<McpAsyncEndpointSpec> = {
+  name: true, description: true, inputBucket: true, inputPrefix: true, jobTableName: true, invocationTimeoutSeconds: true, requestTtlSeconds: true,
+};
+const FEATURE_GROUP: AllFields<McpFeatureGroupSpec> = { schema: true, description: true, allowWrites: true };
+const SCHEMA: AllFields<FeatureGroupSchema> = { featureGroupName: true, recordIdentifier: true, eventTime: true, features: true };
+const PIPELINE: AllFields<McpPipelineSpec> = { name: true, description: true, parameters: true };
+
+/** Fields of `fields` that no item of `items` carries (undefined counts as missing: JSON drops it). */
+function missing(fields: object, items: readonly object[]): string[] {
+  return Object.keys(fields).filter((f) => !items.some((item) => (item as Record<string, unknown>)[f] !== undefined));
+}
+
+/** A synthesized value with CloudFormation references turned into stable placeholders (what the deploy substitutes). */
+function resolveForTest(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const v = value as Record<string, any>;
+  if (v.Ref) return `<ref:${v.Ref}>`;
+  if (v['Fn::GetAtt']) return `<att:${v['Fn::GetAtt'].join('.')}>`;
+  if (v['Fn::Join']) return (v['Fn::Join'][1] as unknown[]).map(resolveForTest).join(v['Fn::Join'][0]);
+  throw new Error(`unexpected intrinsic in the spec: ${JSON.stringify(value)}`);
+}
+
+function buildAllKinds() {
+  const app = new App();
+  const stack = new Stack(app, 'Seam', { env: { account: '123456789012', region: 'us-east-1' } });
+  const realtime = addRealtimeExample(stack);
+  const jumpStart = addJumpStartExample(stack);
+  const sharedGpu = addSharedGpuExample(stack);
+  const components = sharedGpu.node.findAll().filter((c): c is InferenceComponent => c instanceof InferenceComponent);
+  const featureGroup = addFeatureStoreExample(stack);
+  const pipelines = addPipelinesExample(stack);
+  // An async endpoint whose jobs may run 30 minutes: the finding was that the tool submitted with 900 s.
+  const asyncEndpoint = new AsyncEndpoint(stack, 'LongJobs', {
+    model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04')),
+    instanceType: InstanceType.ML_M5_XLARGE,
+    workload: AsyncWorkload.CPU_PROCESSING,
+    invocationTimeout: Duration.minutes(30),
+    requestTtl: Duration.hours(2),
+  });
+  const server = new McpToolServer(stack, 'Mcp', {
+    serverName: 'seam',
+    realtimeEndpoints: [
+      { endpoint: realtime, description: 'chat', modelFamily: 'llama3' },
+      { endpoint: jumpStart, description: 'mistral from JumpStart', modelFamily: 'mistral' },
+    ],
+    inferenceComponents: components.map((component) => ({ component, description: 'shared', modelFamily: 'tgi' })),
+    asyncEndpoints: [{ endpoint: asyncEndpoint, description: 'long jobs' }],
+    featureGroups: [{ featureGroup, allowWrites: true, description: 'users' }],
+    pipelines: [{ pipeline: pipelines.pipeline, description: 'retrain' }],
+    trainingResults: pipelines.router,
+    modelProvenance: true,
+    handleTtl: Duration.days(2),
+  });
+  const template = Template.fromStack(stack).toJSON();
+  const fnId = stack.resolve((server.serverFunction.node.defaultChild as any).logicalId);
+  const env: Record<string, unknown> = template.Resources[fnId].Properties.Environment.Variables;
+  return { stack, server, asyncEndpoint, pipelines, env };
+}
+
+describe('construct -> runtime spec', () => {
+  const built = buildAllKinds();
+  const spec = mcpServerConfigFromEnv({ [MCP_ENV.SPEC]: resolveForTest(built.env[MCP_ENV.SPEC]) }) as McpServerSpec;
+
+  test('the runtime parses what the construct wrote and registers the tools the construct announced', () => {
+    expect(toolNamesForSpec(spec)).toEqual(built.server.toolNames);
+  });
+
+  test('every field of every spec section is produced', () => {
+    expect({
+      server: missing(SERVER, [spec]),
+      realtime: missing(REALTIME, spec.realtimeEndpoints!),
+      async: missing(ASYNC, spec.asyncEndpoints!),
+      featureGroup: missing(FEATURE_GROUP, spec.featureGroups!),
+      schema: missing(SCHEMA, spec.featureGroups!.map((g) => g.schema)),
+      pipeline: missing(PIPELINE, spec.pipelines!),
+    }).toEqual({ server: [], realtime: [], async: [], featureGroup: [], schema: [], pipeline: [] });
+  });
+
+  test('the async entry carries the endpoint\'s own timeouts, table and bucket, as its runtimeEnvironment states them', () => {
+    const runtimeEnv = built.stack.resolve(built.asyncEndpoint.runtimeEnvironment);
+    const entry = spec.asyncEndpoints![0];
+    expect(entry.invocationTimeoutSeconds).toBe(1800);
+    expect(entry.requestTtlSeconds).toBe(7200);
+    expect(String(entry.invocationTimeoutSeconds)).toBe(runtimeEnv[ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS]);
+    expect(String(entry.requestTtlSeconds)).toBe(runtimeEnv[ASYNC_ENV.REQUEST_TTL_SECONDS]);
+    expect(entry.jobTableName).toBe(resolveForTest(runtimeEnv[ASYNC_ENV.JOB_TABLE_NAME]));
+    expect(entry.inputBucket).toBe(resolveForTest(runtimeEnv[ASYNC_ENV.INPUT_BUCKET]));
+    expect(entry.inputPrefix).toBe(runtimeEnv[ASYNC_ENV.INPUT_PREFIX]);
+    expect(spec.handleTtlSeconds).toBe(2 * 86400);
+    expect(spec.trainingResultsTable).toBe(resolveForTest(built.stack.resolve(built.pipelines.router.resultsTable.tableName)));
+  });
+
+  test('the detector works: a spec that drops a field is reported', () => {
+    const { invocationTimeoutSeconds: _dropped, ...withoutTimeout } = spec.asyncEndpoints![0];
+    expect(missing(ASYNC, [withoutTimeout])).toEqual(['invocationTimeoutSeconds']);
+  });
+});
+
+describe('through an MCP session: the endpoint\'s 30-minute timeout reaches InvokeEndpointAsync', () => {
+  let local: LocalEnv;
+  let http: Server;
+  let client: Client;
+
+  beforeAll(async () => {
+    const built = buildAllKinds();
+    const spec = mcpServerConfigFromEnv({ [MCP_ENV.SPEC]: resolveForTest(built.env[MCP_ENV.SPEC]) });
+    local = await startLocalEnv();
+    // The synthesized async entry, with the deploy-time names mapped to the local bucket, table and endpoint.
+    const asyncEntry = { ...spec.asyncEndpoints![0], name: 'doc-summarizer', inputBucket: BUCKET, jobTableName: JOB_TABLE };
+    const config = { ...local.config, asyncEndpoints: [asyncEntry] };
+    http = createServer(toNodeHandler(createSageMakerMcpHandler(config)));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+    client = new Client({ name: 'seam-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
+    await local?.stop();
+  });
+
+  test('start_async_inference without a timeout submits with the endpoint\'s 1800 s and 7200 s, not the 900 s default', async () => {
+    local.runtime.script('doc-summarizer', accepted({ inferenceId: 'seam-1' }));
+    const result = await client.callTool({ name: 'start_async_inference', arguments: { endpointName: 'doc-summarizer', payload: { format: 'text', text: 'x' } } });
+    expect(result.isError).toBeFalsy();
+    const [request] = local.runtime.requestsFor('doc-summarizer');
+    expect(request.headers['x-amzn-sagemaker-invocationtimeoutseconds']).toBe('1800');
+    expect(request.headers['x-amzn-sagemaker-requestttlseconds']).toBe('7200');
+  });
+});

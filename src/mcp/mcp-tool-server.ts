@@ -442,7 +442,11 @@ export class McpToolServer extends Construct {
       // The endpoint's own submission defaults (e.g. a 30-minute invocationTimeout), as its runtimeEnvironment states
       // them: without them the tool would submit with the library's 900 s default.
       const env = a.endpoint.runtimeEnvironment;
-      const seconds = (name: string) => (env[name] === undefined ? undefined : Token.isUnresolved(env[name]) ? Token.asNumber(env[name]) : Number(env[name]));
+      const seconds = (name: string) => {
+        const value = env[name];
+        if (value === undefined) return undefined;
+        return Token.isUnresolved(value) ? Token.asNumber(value) : Number(value);
+      };
       return {
         name: a.endpoint.endpointName,
         description: a.description,

@@ -14,8 +14,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import { MCP_ENV } from '../../src/mcp/contract';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
+import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 
 /** How the stand-in front door turns HTTP into invocations: `E` the event it hands the function, `R` the result. */
 export interface StandInFrontDoor<E, R> {

@@ -12,12 +12,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { BUCKET, JOB_TABLE, LocalEnv, startLocalEnv } from './local-env';
 import { addFeatureStoreExample } from '../../examples/feature-store';
 import { addJumpStartExample } from '../../examples/jumpstart';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { addRealtimeExample } from '../../examples/realtime';
 import { addSharedGpuExample } from '../../examples/shared-gpu';
-import { BUCKET, JOB_TABLE, LocalEnv, startLocalEnv } from './local-env';
 import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
 import { ASYNC_ENV } from '../../src/async/contract';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
@@ -33,8 +33,14 @@ import { accepted } from '../support/sagemaker-runtime-server';
 /** Every field of T, optional ones included: the compiler refuses a missing or an unknown one. */
 type AllFields<T> = { readonly [K in keyof Required<T>]: true };
 const SERVER: AllFields<McpServerSpec> = {
-  serverName: true, realtimeEndpoints: true, asyncEndpoints: true, featureGroups: true, pipelines: true,
-  trainingResultsTable: true, modelProvenance: true, handleTtlSeconds: true,
+  serverName: true,
+  realtimeEndpoints: true,
+  asyncEndpoints: true,
+  featureGroups: true,
+  pipelines: true,
+  trainingResultsTable: true,
+  modelProvenance: true,
+  handleTtlSeconds: true,
 };
 const REALTIME: AllFields<McpRealtimeEndpointSpec> = {
   name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true,

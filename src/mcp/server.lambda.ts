@@ -2,18 +2,48 @@
  * The SageMaker MCP tool server on Lambda, behind a function URL (AWS_IAM auth, payload 2.0 events) and/or an API
  * Gateway REST API (Lambda proxy, payload 1.0 events): each event shape is answered in its own result shape. Stateless streamable HTTP: each
  * request builds a fresh MCP server around AWS clients shared by the warm container. What is exposed comes from the
- * env vars of ./contract (set by `McpToolServer`); the AWS SDK is the one Lambda provides.
+ * env vars of ./contract (set by `McpToolServer`), and the handle key from the Secrets Manager secret they name; the AWS
+ * SDK is the one Lambda provides.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
+import { MCP_ENV } from './contract';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
-import { readHandleKey } from '../runtime/handle-key';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../runtime/mcp-server';
 
 const logger = new Logger({ serviceName: 'sagemaker-mcp' });
 let mcp: Promise<McpHttpHandler> | undefined;
+
+/** Bounds of the one cold-start read: a slow or silent Secrets Manager fails the start instead of holding it. */
+const SECRET_READ = { maxAttempts: 3, requestHandler: { connectionTimeout: 3_000, requestTimeout: 5_000 } };
+
+/**
+ * The handle key, read once per cold start from the secret named by MCP_HANDLE_KEY_SECRET_ARN, never from the
+ * environment, where lambda:GetFunctionConfiguration would reveal it. Without the ARN the server does not start: a
+ * per-process random key would make every instance refuse the handles another issued.
+ */
+async function readHandleKey(): Promise<string> {
+  const secretId = process.env[MCP_ENV.HANDLE_KEY_SECRET_ARN];
+  if (!secretId) {
+    throw new Error(`${MCP_ENV.HANDLE_KEY_SECRET_ARN}: not set, expected the ARN of the Secrets Manager secret holding the `
+      + 'handle key (McpToolServer sets it). The server does not start without a key: handles sealed with a per-instance '
+      + 'key would not open on any other instance.');
+  }
+  const sm = new SecretsManagerClient(SECRET_READ);
+  try {
+    const value = (await sm.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+    if (!value) throw new Error('the secret has no SecretString');
+    return value;
+  } catch (err) {
+    throw new Error(`Cannot read the handle key secret named by ${MCP_ENV.HANDLE_KEY_SECRET_ARN} (${(err as Error).name}: `
+      + `${(err as Error).message}); the function needs secretsmanager:GetSecretValue on it (and kms:Decrypt on its key when it has one)`, { cause: err });
+  } finally {
+    sm.destroy();
+  }
+}
 
 /** Builds the server once per container: the spec from the environment, the handle key from Secrets Manager. */
 async function startServer(): Promise<McpHttpHandler> {

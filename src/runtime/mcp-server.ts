@@ -98,7 +98,7 @@ function checkBounds(config: SageMakerMcpServerConfig, problems: string[]): void
 
 /**
  * The spec a construct passed to its function (`MCP_ENV.SPEC`). The handle key is not in the environment: the bundled
- * handler reads it from the secret named by `MCP_ENV.HANDLE_KEY_SECRET_ARN` (see ./handle-key).
+ * handler reads it from the secret named by `MCP_ENV.HANDLE_KEY_SECRET_ARN` (see src/mcp/server.lambda.ts).
  */
 export function mcpServerConfigFromEnv(env: Record<string, string | undefined> = process.env): SageMakerMcpServerConfig {
   const raw = env[MCP_ENV.SPEC];

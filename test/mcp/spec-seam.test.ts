@@ -41,6 +41,7 @@ const SERVER: AllFields<McpServerSpec> = {
   trainingResultsTable: true,
   modelProvenance: true,
   handleTtlSeconds: true,
+  maxEventTimeSkewSeconds: true,
 };
 const REALTIME: AllFields<McpRealtimeEndpointSpec> = {
   name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true,
@@ -49,7 +50,7 @@ const ASYNC: AllFields<McpAsyncEndpointSpec> = {
   name: true, description: true, inputBucket: true, inputPrefix: true, jobTableName: true, invocationTimeoutSeconds: true, requestTtlSeconds: true,
 };
 const FEATURE_GROUP: AllFields<McpFeatureGroupSpec> = { schema: true, description: true, allowWrites: true };
-const SCHEMA: AllFields<FeatureGroupSchema> = { featureGroupName: true, recordIdentifier: true, eventTime: true, features: true };
+const SCHEMA: AllFields<FeatureGroupSchema> = { featureGroupName: true, recordIdentifier: true, eventTime: true, features: true, onlineStorageType: true };
 const PIPELINE: AllFields<McpPipelineSpec> = { name: true, description: true, parameters: true };
 
 /** Fields of `fields` that no item of `items` carries (undefined counts as missing: JSON drops it). */
@@ -97,6 +98,7 @@ function buildAllKinds() {
     trainingResults: pipelines.router,
     modelProvenance: true,
     handleTtl: Duration.days(2),
+    maxEventTimeSkew: Duration.minutes(2),
   });
   const template = Template.fromStack(stack).toJSON();
   const fnId = stack.resolve((server.serverFunction.node.defaultChild as any).logicalId);
@@ -134,6 +136,7 @@ describe('construct -> runtime spec', () => {
     expect(entry.inputBucket).toBe(resolveForTest(runtimeEnv[ASYNC_ENV.INPUT_BUCKET]));
     expect(entry.inputPrefix).toBe(runtimeEnv[ASYNC_ENV.INPUT_PREFIX]);
     expect(spec.handleTtlSeconds).toBe(2 * 86400);
+    expect(spec.maxEventTimeSkewSeconds).toBe(120);
     expect(spec.trainingResultsTable).toBe(resolveForTest(built.stack.resolve(built.pipelines.router.resultsTable.tableName)));
   });
 

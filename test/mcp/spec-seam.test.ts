@@ -50,7 +50,9 @@ const ASYNC: AllFields<McpAsyncEndpointSpec> = {
   name: true, description: true, inputBucket: true, inputPrefix: true, jobTableName: true, invocationTimeoutSeconds: true, requestTtlSeconds: true,
 };
 const FEATURE_GROUP: AllFields<McpFeatureGroupSpec> = { schema: true, description: true, allowWrites: true };
-const SCHEMA: AllFields<FeatureGroupSchema> = { featureGroupName: true, recordIdentifier: true, eventTime: true, features: true, onlineStorageType: true };
+const SCHEMA: AllFields<FeatureGroupSchema> = {
+  featureGroupName: true, recordIdentifier: true, eventTime: true, features: true, onlineStorageType: true,
+};
 const PIPELINE: AllFields<McpPipelineSpec> = { name: true, description: true, parameters: true };
 
 /** Fields of `fields` that no item of `items` carries (undefined counts as missing: JSON drops it). */

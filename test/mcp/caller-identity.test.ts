@@ -16,6 +16,7 @@ import { processCallerIdentity } from '../../src/runtime/mcp-tools/caller';
 import { trainingRequestToken } from '../../src/runtime/pipelines';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
+import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 
 const fixture = event as unknown as LambdaFunctionURLEvent;
 /** Test-only header through which a test client tells the stand-in which IAM principal signed its requests. */
@@ -24,6 +25,7 @@ const PRINCIPAL_HEADER = 'x-stand-in-principal';
 describe('start_training through the bundled Lambda: the caller is part of the idempotency token', () => {
   const saved = { ...process.env };
   let control: SageMakerControlServer;
+  let secrets: SecretsManagerServer;
   let http: Server;
   let url: URL;
   let handler: (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -62,14 +64,18 @@ describe('start_training through the bundled Lambda: the caller is part of the i
   beforeAll(async () => {
     control = await startSageMakerControlServer();
     control.addPipeline('churn-training');
+    // The handler reads its handle key from Secrets Manager at cold start (never from its environment).
+    secrets = await startSecretsManagerServer();
+    const handleKeyArn = secrets.putSecret('mcp-handle-key', 'caller-identity-test-key');
     Object.assign(process.env, {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       AWS_ENDPOINT_URL_SAGEMAKER: control.endpoint,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       [MCP_ENV.SPEC]: JSON.stringify({ pipelines: [{ name: 'churn-training' }] }),
-      [MCP_ENV.HANDLE_KEY]: 'k',
+      [MCP_ENV.HANDLE_KEY_SECRET_ARN]: handleKeyArn,
     });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     handler = require('../../assets/mcp/server.lambda/index.js').handler;
@@ -87,6 +93,7 @@ describe('start_training through the bundled Lambda: the caller is part of the i
     http?.closeAllConnections();
     await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
     await control?.stop();
+    await secrets?.stop();
     process.env = saved;
   });
 

@@ -11,6 +11,8 @@ import { promisify } from 'util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
+import { loadCliConfig } from '../../src/runtime/cli';
+import { createSageMakerMcpServer } from '../../src/runtime/mcp-server';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 
@@ -90,4 +92,10 @@ test('with a configured handleKey a handle survives a restart', async () => {
   const afterRestart = await session(file, (call) => call('get_training_status', { handle }));
   expect(afterRestart.isError).toBeFalsy();
   expect(afterRestart.structuredContent).toMatchObject({ pipelineName: 'churn-training' });
+});
+
+test('the sample configuration (examples/mcp.json) starts: it asks for a per-process key explicitly', () => {
+  const config = loadCliConfig(join(ROOT, 'examples', 'mcp.json'));
+  expect(config.ephemeralHandleKey).toBe(true);
+  expect(() => createSageMakerMcpServer(config)).not.toThrow();
 });

@@ -27,7 +27,9 @@ function thirdPartyImports(files: string[]): string[] {
   return [...names].sort();
 }
 
-const installBlock = readme.slice(readme.indexOf('### Installing'), readme.indexOf('```', readme.indexOf('### Installing') + 20) + 400);
+// The README's "## Install" section, up to the next section.
+const installStart = readme.indexOf('\n## Install\n');
+const installBlock = installStart < 0 ? '' : readme.slice(installStart, readme.indexOf('\n## ', installStart + 5));
 
 describe('the published package', () => {
   test('exports the jsii entry point and both runtime subpaths', () => {

@@ -9,8 +9,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 
 /**
- * What every example shares in its stack (created once per stack, by whichever example asks first): one SNS topic
- * every alarm notifies, one bucket for S3 server access logs, and the customer-managed key that encrypts both.
+ * What every example shares in its stack (each created once per stack, when an example first asks for it): one SNS
+ * topic every alarm notifies, one bucket for S3 server access logs, and the customer-managed key that encrypts both.
  * Subscribe your on-call address to the topic (`AlarmTopic`) after deploying.
  */
 export interface Operations {
@@ -30,10 +30,10 @@ export function operationsFor(stack: Stack): Operations {
 }
 
 class OperationsConstruct extends Construct implements Operations {
-  public readonly alarmActions: cloudwatch.IAlarmAction[];
   public readonly logRetention = logs.RetentionDays.ONE_YEAR;
   private readonly key: kms.Key;
   private accessLogs?: s3.IBucket;
+  private alarmTopic?: sns.Topic;
 
   constructor(scope: Stack, id: string) {
     super(scope, id);
@@ -54,9 +54,12 @@ class OperationsConstruct extends Construct implements Operations {
       resources: ['*'],
       conditions: { BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' } },
     }));
+  }
 
-    const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'MCP example alarms', masterKey: key, enforceSSL: true });
-    this.alarmActions = [new cloudwatchActions.SnsAction(topic)];
+  /** The alarm topic's action, the topic created on first use. */
+  public get alarmActions(): cloudwatch.IAlarmAction[] {
+    this.alarmTopic ??= new sns.Topic(this, 'AlarmTopic', { displayName: 'MCP example alarms', masterKey: this.key, enforceSSL: true });
+    return [new cloudwatchActions.SnsAction(this.alarmTopic)];
   }
 
   /** The access-log bucket, created on first use (a stack whose examples create no bucket gets none). */

@@ -50,6 +50,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     'ts-jest@^29.4.0',
     'jest@^30.5.0',
     'cdk-nag@^3.0.2',
+    // AWS Control Tower proactive controls (cfn-guard rules) as a CDK policy-validation plugin (test/security)
+    '@cdklabs/cdk-validator-cfnguard@^0.0.62',
     '@aws-cdk/aws-service-spec',
     '@aws-cdk/service-spec-types',
     // The runtime (src/runtime) talks to AWS through SDK v3. Lambda's Node runtime provides it; users of the runtime

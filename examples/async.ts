@@ -1,13 +1,16 @@
 import { Duration, Stack } from 'aws-cdk-lib';
+import { operationsFor } from './operations';
 import { AsyncEndpoint, AsyncWorkload } from '../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../src/core';
 
 /**
  * A document processor for MCP tools that may run for minutes: a Hugging Face summarization model on CPU instances,
  * queued by SageMaker async inference, scaled on the backlog from zero to 4 instances, results recorded in a job table
- * (so a `check_job_status` tool answers with one read), and an alarm when a request waits more than 15 minutes.
+ * (so a `check_job_status` tool answers with one read), and an alarm when a request waits more than 15 minutes; the
+ * alarms notify the examples' topic and the bucket's access logs go to the examples' log bucket (examples/operations.ts).
  */
 export function addAsyncExample(stack: Stack): AsyncEndpoint {
+  const ops = operationsFor(stack);
   return new AsyncEndpoint(stack, 'DocProcessor', {
     endpointName: 'mcp-doc-processor-async',
     model: ModelSource.fromContainer(
@@ -21,5 +24,8 @@ export function addAsyncExample(stack: Stack): AsyncEndpoint {
     requestTtl: Duration.minutes(30),
     autoScaling: { minCapacity: 0, maxCapacity: 4, targetBacklogPerInstance: 5 },
     oldestRequestAgeAlarmThreshold: Duration.minutes(15),
+    alarmActions: ops.alarmActions,
+    logRetention: ops.logRetention,
+    serverAccessLogsBucket: ops.accessLogsBucket,
   });
 }

@@ -1,4 +1,5 @@
 import { Duration, Stack } from 'aws-cdk-lib';
+import { operationsFor } from './operations';
 import { Feature, FeatureGroup, OnlineStoreStorageType } from '../src/feature-store';
 
 /**
@@ -23,5 +24,6 @@ export function addFeatureStoreExample(stack: Stack): FeatureGroup {
     recordIdentifier: userId,
     eventTime,
     onlineStore: { storageType: OnlineStoreStorageType.STANDARD, ttl: Duration.days(30) },
+    offlineStore: { serverAccessLogsBucket: operationsFor(stack).accessLogsBucket },
   });
 }

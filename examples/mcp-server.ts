@@ -1,4 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
+import { operationsFor } from './operations';
 import { PipelinesExample } from './pipelines';
 import { AsyncEndpoint } from '../src/async';
 import { FeatureGroup } from '../src/feature-store';
@@ -18,7 +19,7 @@ export interface McpExampleInputs {
 /**
  * The whole path as MCP tools: the chat endpoint, the shared-GPU components, the async document processor, the user
  * feature group (read and write) and the churn training pipeline with its recorded results, served by one Lambda
- * function behind an IAM-authenticated function URL.
+ * function behind an IAM-authenticated function URL. Its alarms notify the examples' topic (examples/operations.ts).
  */
 export function addMcpExample(stack: Stack, exposed: McpExampleInputs): McpToolServer {
   const components = exposed.sharedGpu.node.findAll().filter((c): c is InferenceComponent => c instanceof InferenceComponent);
@@ -29,6 +30,8 @@ export function addMcpExample(stack: Stack, exposed: McpExampleInputs): McpToolS
     featureGroups: [{ featureGroup: exposed.featureGroup, allowWrites: true, description: 'Per-user MCP usage features' }],
     pipelines: [{ pipeline: exposed.pipelines.pipeline, description: 'Retrains the churn classifier' }],
     trainingResults: exposed.pipelines.router,
+    alarmActions: operationsFor(stack).alarmActions,
+    logRetention: operationsFor(stack).logRetention,
   });
 }
 

@@ -1,5 +1,6 @@
 import { Stack, Token, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { operationsFor } from './operations';
 import { PipelineDefinition, PipelineEventRouter, PipelineParameterType, TrainingPipeline } from '../src/pipelines';
 
 export interface PipelinesExample {
@@ -69,6 +70,8 @@ export function addPipelinesExample(stack: Stack): PipelinesExample {
   const router = new PipelineEventRouter(stack, 'TrainingResults', {
     pipelines: [pipeline],
     recordStepFailures: true,
+    alarmActions: operationsFor(stack).alarmActions,
+    logRetention: operationsFor(stack).logRetention,
   });
   return { pipeline, router };
 }

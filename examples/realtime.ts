@@ -1,5 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import { operationsFor } from './operations';
 import { ContainerImage, InstanceType, ModelData, ModelSource } from '../src/core';
 import { RealtimeEndpoint } from '../src/realtime';
 
@@ -29,7 +30,7 @@ export function addRealtimeExample(stack: Stack): RealtimeEndpoint {
     modelDataDownloadTimeout: Duration.minutes(20),
     containerStartupHealthCheckTimeout: Duration.minutes(15),
     autoScaling: { maxCapacity: 4 },
-    alarms: { modelLatencyP99Threshold: Duration.seconds(20), invocation5XXRateThreshold: 1 },
+    alarms: { modelLatencyP99Threshold: Duration.seconds(20), invocation5XXRateThreshold: 1, alarmActions: operationsFor(stack).alarmActions },
   });
   return endpoint;
 }

@@ -4,6 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -14,6 +15,7 @@ import { addBacklogScaling, validateBacklogScaling } from './async-scaling';
 import { AsyncAutoScalingProps } from './async-scaling-props';
 import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from './contract';
 import { acknowledgePolicyWildcards } from './nag';
+import { addAlarmActions, createKey } from '../core/encryption';
 import {
   acknowledgeModelRoleWildcards, DEFAULT_VARIANT_NAME, endpointArnForName, endpointConfigKmsKeyId, EndpointMetricOptions, ISageMakerEndpoint,
   kmsKeyWarnings, ProductionVariantOptions, renderProductionVariant, SageMakerEndpointBase, validateProductionVariant,
@@ -192,8 +194,8 @@ export interface AsyncEndpointProps extends ProductionVariantOptions {
    * The bucket for inputs, outputs and failures. A bucket of yours gets lifecycle rules only if it is an `s3.Bucket`
    * defined in this app; for an imported one, expire the prefixes yourself.
    *
-   * @default - a bucket is created: KMS (`encryptionKey`), TLS only, public access blocked, no versioning (objects are
-   * transient job data that the lifecycle rules expire; versions would keep them)
+   * @default - a bucket is created: KMS (`encryptionKey`), TLS only, public access blocked, versioned, with a rule that
+   * deletes noncurrent versions a day after the prefix expirations below expire them
    */
   readonly bucket?: s3.IBucket;
   /**
@@ -303,6 +305,20 @@ export interface AsyncEndpointProps extends ProductionVariantOptions {
    * @default - no alarm
    */
   readonly oldestRequestAgeAlarmThreshold?: Duration;
+  /**
+   * What the alarms this endpoint creates do when they fire (the oldest-request-age alarm and the result recorder's
+   * dead-letter alarm), e.g. `[new cloudwatch_actions.SnsAction(topic)]`. The scale-from-zero alarm is not affected: its
+   * action is the scaling policy.
+   *
+   * @default - the alarms change state but notify nobody
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
+  /**
+   * How long the result recorder's log group (KMS-encrypted with `encryptionKey`) keeps its logs.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
 }
 
 abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsyncEndpoint {
@@ -563,10 +579,7 @@ export class AsyncEndpoint extends AsyncEndpointBase {
     }
 
     // -- encryption, role, storage, topics
-    this.key = props.encryptionKey ?? new kms.Key(this, 'Key', {
-      enableKeyRotation: true,
-      description: `Async inference data of ${this.node.path}`,
-    });
+    this.key = props.encryptionKey ?? createKey(this, 'Key', `Async inference data of ${this.node.path}`);
     this.encryptionKey = this.key;
     this.role = props.role ?? createExecutionRole(this, 'Role', `Runs the model of async endpoint ${this.node.path}`);
     this.bucket = props.bucket ?? this.createBucket(props.serverAccessLogsBucket);
@@ -619,6 +632,8 @@ export class AsyncEndpoint extends AsyncEndpointBase {
         retention: resultRetention,
         maxEventTimeSkew: props.maxEventTimeSkew ?? Duration.seconds(DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS),
         maxReceiveCount: 5,
+        logRetention: props.logRetention,
+        alarmActions: props.alarmActions,
       });
       this.jobTable = results.table;
       this.resultQueue = results.queue;
@@ -646,14 +661,15 @@ export class AsyncEndpoint extends AsyncEndpointBase {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
+      addAlarmActions(props.alarmActions, this.oldestRequestAgeAlarm);
     }
   }
 
   private createBucket(accessLogs: s3.IBucket | undefined): s3.Bucket {
     return createEncryptedBucket(this, 'Bucket', {
       key: this.key,
-      // Objects are transient job data that the lifecycle rules expire; versions would keep them.
-      versioned: false,
+      // Transient job data that the lifecycle rules expire: an expired object's last version goes a day later.
+      noncurrentVersionExpiration: Duration.days(1),
       serverAccessLogsBucket: accessLogs,
       noAccessLogsReason: 'Transient async-inference job data that lifecycle rules expire; pass serverAccessLogsBucket to enable access logs, '
         + 'or audit requests with CloudTrail S3 data events.',

@@ -11,6 +11,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from './contract';
 import { ResultRecorderFunction } from './result-recorder-function';
+import { addAlarmActions, createEncryptedLogGroup } from '../core/encryption';
 
 /** Internal: what the job-results pipeline needs. */
 export interface AsyncResultsProps {
@@ -22,6 +23,10 @@ export interface AsyncResultsProps {
   readonly maxEventTimeSkew: Duration;
   /** Deliveries before a message goes to the DLQ. */
   readonly maxReceiveCount: number;
+  /** The recorder's log retention. */
+  readonly logRetention?: logs.RetentionDays;
+  /** Actions of the DLQ alarm. */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
 }
 
 /**
@@ -54,6 +59,8 @@ export class AsyncResults extends Construct {
       encryptionMasterKey: key,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+      // Says this queue is a dead-letter queue (AWS's default permission, stated; CT.SQS.PR.1 wants no DLQ for it).
+      redriveAllowPolicy: { redrivePermission: sqs.RedrivePermission.ALLOW_ALL },
     });
 
     const functionTimeout = Duration.seconds(30);
@@ -70,8 +77,9 @@ export class AsyncResults extends Construct {
       topic.addSubscription(new SqsSubscription(this.queue, { rawMessageDelivery: false }));
     }
 
-    const logGroup = new logs.LogGroup(this, 'RecorderLogs', {
-      retention: logs.RetentionDays.ONE_MONTH,
+    const logGroup = createEncryptedLogGroup(this, 'RecorderLogs', {
+      key,
+      retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     // A role of our own instead of the default one with the AWSLambdaBasicExecutionRole managed policy.
@@ -118,5 +126,6 @@ export class AsyncResults extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+    addAlarmActions(props.alarmActions, this.deadLetterAlarm);
   }
 }

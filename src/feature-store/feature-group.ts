@@ -7,6 +7,7 @@ import { CfnFeatureGroup } from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { FeatureGroupSchema } from './contract';
 import { Feature, FeatureType } from './feature';
+import { createKey } from '../core/encryption';
 import { acknowledgeGrantWildcards } from '../core/nag';
 import { createEncryptedBucket } from '../core/storage';
 import { PropValidator } from '../core/validation';
@@ -592,10 +593,7 @@ export class FeatureGroup extends FeatureGroupBase {
 
     let createdKey: kms.IKey | undefined;
     const sharedKey = (): kms.IKey => {
-      createdKey ??= props.encryptionKey ?? new kms.Key(this, 'Key', {
-        description: `Feature group ${this.node.path}: online and offline store encryption`,
-        enableKeyRotation: true,
-      });
+      createdKey ??= props.encryptionKey ?? createKey(this, 'Key', `Feature group ${this.node.path}: online and offline store encryption`);
       return createdKey;
     };
 
@@ -667,7 +665,7 @@ export class FeatureGroup extends FeatureGroupBase {
   private createBucket(key: kms.IKey, offline: OfflineStoreOptions): s3.IBucket {
     return createEncryptedBucket(this, 'OfflineStoreBucket', {
       key,
-      versioned: true,
+      noncurrentVersionExpiration: Duration.days(30),
       serverAccessLogsBucket: offline.serverAccessLogsBucket,
       serverAccessLogsPrefix: 'feature-store-offline/',
       removalPolicy: offline.removalPolicy ?? RemovalPolicy.RETAIN,

@@ -2,15 +2,15 @@
  * Internal (not exported from ./index): the REST API `McpToolServer` builds from `McpApiGatewayOptions`, and the
  * validation of those options.
  */
-import { Annotations, ArnFormat, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, Token, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { McpApiGatewayOptions } from './mcp-api-gateway';
+import { createEncryptedLogGroup, createKey } from '../core/encryption';
 import { PropValidator } from '../core/validation';
 
 /** API Gateway's default integration timeout quota. */
@@ -76,28 +76,8 @@ export class McpRestApi extends Construct {
   constructor(scope: Construct, id: string, props: McpRestApiProps) {
     super(scope, id);
     const { options } = props;
-    const stack = Stack.of(this);
-
-    this.accessLogKey = new kms.Key(this, 'AccessLogKey', {
-      description: 'Encrypts the access log of the SageMaker MCP tool server API',
-      enableKeyRotation: true,
-    });
-    // CloudWatch Logs' documented key policy; the condition names this account and region's log groups, since naming
-    // the group itself would make the key and the group depend on each other.
-    this.accessLogKey.addToResourcePolicy(new iam.PolicyStatement({
-      principals: [new iam.ServicePrincipal(`logs.${stack.region}.amazonaws.com`)],
-      actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
-      resources: ['*'],
-      conditions: {
-        ArnLike: {
-          'kms:EncryptionContext:aws:logs:arn': stack.formatArn({
-            service: 'logs', resource: 'log-group', resourceName: '*', arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-          }),
-        },
-      },
-    }));
-    this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', { retention: props.logRetention, encryptionKey: this.accessLogKey });
-    this.accessLogGroup.node.addDependency(this.accessLogKey);
+    this.accessLogKey = createKey(this, 'AccessLogKey', 'Encrypts the access log of the SageMaker MCP tool server API');
+    this.accessLogGroup = createEncryptedLogGroup(this, 'AccessLogs', { key: this.accessLogKey, retention: props.logRetention });
 
     const executionLogging = options.executionLoggingLevel ?? apigateway.MethodLoggingLevel.OFF;
     this.api = new apigateway.RestApi(this, 'Resource', {

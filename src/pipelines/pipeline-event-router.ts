@@ -24,6 +24,7 @@ import {
 } from './contract';
 import { PipelineRouterFunction } from './pipeline-router-function';
 import { ITrainingPipeline } from './training-pipeline';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { PropValidator } from '../core/validation';
 
 /** Pipeline execution statuses (`PipelineExecutionStatus`). */
@@ -81,6 +82,18 @@ export interface PipelineEventRouterProps {
    * @default 2
    */
   readonly retryAttempts?: number;
+  /**
+   * What the dead-letter alarm does when it fires, e.g. `[new cloudwatch_actions.SnsAction(topic)]`.
+   *
+   * @default - the alarm changes state but notifies nobody
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
+  /**
+   * How long the handler's log group (KMS-encrypted with `encryptionKey`) keeps its logs.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
 }
 
 /** A pipeline results table written by a `PipelineEventRouter`, created here or imported. */
@@ -207,10 +220,7 @@ export class PipelineEventRouter extends Construct implements IPipelineEventRout
     v.check(props.statuses === undefined || props.statuses.length > 0, 'statuses', props.statuses, 'at least one status, or nothing for the final statuses');
     v.throwIfInvalid();
 
-    this.encryptionKey = props.encryptionKey ?? new kms.Key(this, 'Key', {
-      enableKeyRotation: true,
-      description: `Encrypts the pipeline results of ${this.node.path}`,
-    });
+    this.encryptionKey = props.encryptionKey ?? createKey(this, 'Key', `Encrypts the pipeline results of ${this.node.path}`);
 
     const resultsTable = new dynamodb.Table(this, 'ResultsTable', {
       partitionKey: { name: RESULTS_PARTITION_KEY, type: dynamodb.AttributeType.STRING },
@@ -233,6 +243,8 @@ export class PipelineEventRouter extends Construct implements IPipelineEventRout
       encryptionMasterKey: this.encryptionKey,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+      // Says this queue is a dead-letter queue (AWS's default permission, stated; CT.SQS.PR.1 wants no DLQ for it).
+      redriveAllowPolicy: { redrivePermission: sqs.RedrivePermission.ALLOW_ALL },
     });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
@@ -252,7 +264,7 @@ export class PipelineEventRouter extends Construct implements IPipelineEventRout
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Records SageMaker pipeline results for ${this.node.path}`,
     });
-    const logGroup = new logs.LogGroup(this, 'HandlerLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    const logGroup = createEncryptedLogGroup(this, 'HandlerLogs', { key: this.encryptionKey, retention: props.logRetention });
     logGroup.grantWrite(role);
 
     const ttlDays = ttl.isUnresolved() ? DEFAULT_RESULT_TTL_DAYS : ttl.toHours({ integral: false }) / 24;
@@ -329,6 +341,7 @@ export class PipelineEventRouter extends Construct implements IPipelineEventRout
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+    addAlarmActions(props.alarmActions, this.deadLetterAlarm);
   }
 
   /**

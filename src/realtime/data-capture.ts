@@ -1,4 +1,4 @@
-import { RemovalPolicy, Token } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -23,9 +23,18 @@ export interface DataCaptureOptions {
    * The bucket captures are written to. The endpoint's execution role is granted `s3:PutObject` under `prefix`.
    *
    * @default - a bucket is created: KMS-encrypted with the endpoint's key (its `encryptionKey`, or the customer-managed
-   * key it creates, rotation on), TLS-only, all public access blocked, versioned, retained on stack deletion
+   * key it creates, rotation on), TLS-only, all public access blocked, versioned (noncurrent versions deleted after 30
+   * days), retained on stack deletion
    */
   readonly bucket?: s3.IBucket;
+  /**
+   * The bucket that receives the created capture bucket's S3 server access logs (under `data-capture/`). An SSE-KMS
+   * log bucket needs a customer-managed key whose policy lets `logging.s3.amazonaws.com` use it:
+   * https://docs.aws.amazon.com/AmazonS3/latest/userguide/enable-server-access-logging.html
+   *
+   * @default - no server access logs (audit reads with CloudTrail S3 data events instead); ignored when `bucket` is given
+   */
+  readonly serverAccessLogsBucket?: s3.IBucket;
   /**
    * The key prefix captures are written under (no leading or trailing slash).
    *
@@ -91,7 +100,7 @@ export function renderDataCapture(
   bucketKey: kms.IKey | undefined,
 ): sagemaker.CfnEndpointConfig.DataCaptureConfigProperty {
   const prefix = options.prefix ?? 'data-capture';
-  const bucket = options.bucket ?? createCaptureBucket(scope, bucketKey);
+  const bucket = options.bucket ?? createCaptureBucket(scope, bucketKey, options.serverAccessLogsBucket);
   const key = options.encryptionKey ?? bucket.encryptionKey;
   if (role) {
     bucket.grantPut(role, `${prefix}/*`);
@@ -110,15 +119,17 @@ export function renderDataCapture(
   };
 }
 
-function createCaptureBucket(scope: Construct, key: kms.IKey | undefined): s3.IBucket {
+function createCaptureBucket(scope: Construct, key: kms.IKey | undefined, accessLogs: s3.IBucket | undefined): s3.IBucket {
   // The endpoint creates its key whenever it creates this bucket; S3's own key would have no rotation.
   if (!key) throw new Error(`RealtimeEndpoint '${scope.node.id}': internal error: a data-capture bucket needs the endpoint's KMS key`);
   const bucket = createEncryptedBucket(scope, 'DataCaptureBucket', {
     key,
-    versioned: true,
+    noncurrentVersionExpiration: Duration.days(30),
+    serverAccessLogsBucket: accessLogs,
+    serverAccessLogsPrefix: 'data-capture/',
     // Captured requests may be needed for audits after the endpoint is gone.
     removalPolicy: RemovalPolicy.RETAIN,
-    noAccessLogsReason: 'Data-capture bucket written only by SageMaker with the endpoint role; pass dataCapture.bucket to use a bucket with server access logging.',
+    noAccessLogsReason: 'Data-capture bucket written only by SageMaker with the endpoint role; pass dataCapture.serverAccessLogsBucket to enable access logs.',
   });
   return bucket;
 }

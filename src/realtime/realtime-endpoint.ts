@@ -5,6 +5,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
+import { addAlarmActions, createKey } from '../core/encryption';
 import {
   acknowledgeModelRoleWildcards, addTargetTrackingPolicy, addVariantScalableTarget, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId,
   hasNvmeInstanceStorage, ISageMakerEndpoint, kmsKeyWarnings, ProductionVariantOptions, renderProductionVariant, SageMakerEndpointBase,
@@ -65,6 +66,12 @@ export interface RealtimeEndpointAlarmOptions {
    * @default 3
    */
   readonly evaluationPeriods?: number;
+  /**
+   * What the alarms do when they fire, e.g. `[new cloudwatch_actions.SnsAction(topic)]`.
+   *
+   * @default - the alarms change state but notify nobody
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
 }
 
 /** The alarms `addAlarms` created. */
@@ -195,10 +202,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     // KMS by default: a key when the first variant is EBS-backed (an NVMe first variant rules KmsKeyId out, whatever is
     // added later) or a capture bucket is created.
     const createsCaptureBucket = props.dataCapture !== undefined && props.dataCapture.bucket === undefined;
-    this.key = props.encryptionKey ?? (!hasNvmeInstanceStorage(props.instanceType) || createsCaptureBucket ? new kms.Key(this, 'Key', {
-      enableKeyRotation: true,
-      description: `Encrypts the ML storage volumes and data captures of SageMaker endpoint ${this.node.path}`,
-    }) : undefined);
+    this.key = props.encryptionKey ?? (!hasNvmeInstanceStorage(props.instanceType) || createsCaptureBucket ? createKey(this, 'Key',
+      `Encrypts the ML storage volumes and data captures of SageMaker endpoint ${this.node.path}`) : undefined);
 
     const config = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: Lazy.any({ produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options)) }),
@@ -307,7 +312,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
 
   /**
    * Adds alarms on a variant: p99 model latency above a threshold, and/or the 5xx share of requests above a percentage.
-   * Both treat missing data (no traffic) as not breaching. Add actions to the returned alarms.
+   * Both treat missing data (no traffic) as not breaching; `alarmActions` run when they fire.
    */
   public addAlarms(options: RealtimeEndpointAlarmOptions): RealtimeEndpointAlarms {
     const variantName = options.variantName ?? this.defaultVariantName;
@@ -352,6 +357,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     }
+    addAlarmActions(options.alarmActions, modelLatencyP99, invocation5XXRate);
     return { modelLatencyP99, invocation5XXRate };
   }
 

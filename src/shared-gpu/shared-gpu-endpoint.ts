@@ -8,6 +8,7 @@ import { capacityOf, checkInitialCopiesFit, CopyRequirement, InstanceCapacity } 
 import { InferenceComponent, InferenceComponentOptions } from './inference-component';
 import { SharedGpuInstanceScaling } from './instance-scaling';
 import { SharedGpuRouting } from './routing';
+import { createKey } from '../core/encryption';
 import {
   acknowledgeModelRoleWildcards, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId, EndpointMetricOptions, hasNvmeInstanceStorage,
   ISageMakerEndpoint, kmsKeyWarnings, SageMakerEndpointBase,
@@ -158,10 +159,8 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
     const scaling = props.instanceScaling;
 
     kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]);
-    this.encryptionKey = props.encryptionKey ?? (hasNvmeInstanceStorage(props.instanceType) ? undefined : new kms.Key(this, 'Key', {
-      enableKeyRotation: true,
-      description: `Encrypts the ML storage volumes of SageMaker endpoint ${this.node.path}`,
-    }));
+    this.encryptionKey = props.encryptionKey ?? (hasNvmeInstanceStorage(props.instanceType) ? undefined : createKey(this, 'Key',
+      `Encrypts the ML storage volumes of SageMaker endpoint ${this.node.path}`));
 
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'Config', {
       // Components bring their own models; the endpoint config names none and carries the role they run with.

@@ -32,12 +32,15 @@ describe('defaults', () => {
     template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
   });
 
-  test('creates a KMS-encrypted, TLS-only, private bucket with lifecycle rules 7/30/30 days', () => {
+  test('creates a KMS-encrypted, TLS-only, private, versioned bucket with lifecycle rules 7/30/30 days', () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: Match.anyValue() } }] },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       LifecycleConfiguration: {
         Rules: [
+          // Versioned: an expired object's noncurrent version goes a day later (src/core/storage.ts).
+          Match.objectLike({ Id: 'ExpireNoncurrentVersions', NoncurrentVersionExpiration: { NoncurrentDays: 1 }, ExpiredObjectDeleteMarker: true }),
           Match.objectLike({ Prefix: 'inputs/', ExpirationInDays: 7, Status: 'Enabled' }),
           Match.objectLike({ Prefix: 'outputs/', ExpirationInDays: 30 }),
           Match.objectLike({ Prefix: 'failures/', ExpirationInDays: 30 }),
@@ -221,6 +224,7 @@ describe('options', () => {
     template().hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: {
         Rules: [
+          Match.objectLike({ Id: 'ExpireNoncurrentVersions' }),
           Match.objectLike({ Prefix: 'in/', ExpirationInDays: 1 }),
           Match.objectLike({ Prefix: 'out/', ExpirationInDays: 3 }),
           Match.objectLike({ Prefix: 'err/', ExpirationInDays: 14 }),

@@ -2,6 +2,27 @@ import { Duration } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 
 /**
+ * Who provides the account-level role API Gateway writes logs with (`AWS::ApiGateway::Account` `CloudWatchRoleArn`,
+ * one per account and region). The API always writes an access log, and API Gateway refuses a stage with
+ * `AccessLogSetting` (or execution logging) in a region where the account has no such role:
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-logging.html
+ */
+export enum ApiGatewayCloudWatchRole {
+  /**
+   * Create the role (managed policy `AmazonAPIGatewayPushToCloudWatchLogs`, trusted by `apigateway.amazonaws.com`) and
+   * set it on the account (`AWS::ApiGateway::Account`); the stage waits for it. Both are RETAINED when the stack is
+   * deleted: the setting is account-wide, so other APIs in the region keep logging.
+   */
+  CREATE = 'CREATE',
+  /**
+   * Create nothing: you state that this account already has an API Gateway CloudWatch role in this region (set once by
+   * an account baseline, or by another stack). If it has none, the deployment fails when API Gateway creates the stage
+   * (its access log is refused).
+   */
+  ACCOUNT_ALREADY_HAS_ONE = 'ACCOUNT_ALREADY_HAS_ONE',
+}
+
+/**
  * Puts `McpToolServer` behind an API Gateway REST API (Regional, `POST|GET|DELETE /mcp`, Lambda proxy integration)
  * whose methods all use the authorization you choose: an `authorizer` (Cognito user pool, Lambda token or request
  * authorizer) or `authorizationType: AuthorizationType.IAM` (SigV4 for `execute-api`, granted by
@@ -39,13 +60,13 @@ export interface McpApiGatewayOptions {
    * Steady-state requests per second the stage admits; excess gets HTTP 429 from API Gateway (retryable) before it
    * reaches the function.
    *
-   * @default - the server's `reservedConcurrentExecutions`
+   * @default - the server's `reservedConcurrentExecutions` when set, else 10
    */
   readonly throttlingRateLimit?: number;
   /**
    * Requests the stage admits in a burst.
    *
-   * @default - twice the server's `reservedConcurrentExecutions`
+   * @default - twice the rate limit's default (the server's `reservedConcurrentExecutions`, else 10)
    */
   readonly throttlingBurstLimit?: number;
   /**
@@ -57,9 +78,15 @@ export interface McpApiGatewayOptions {
    */
   readonly integrationTimeout?: Duration;
   /**
-   * Stage execution logging (API Gateway's own log group, not encrypted by this construct). Anything but OFF needs the
-   * account's API Gateway CloudWatch Logs role to be set, or the deployment fails; this construct does not set that
-   * account-wide setting.
+   * The account-level CloudWatch Logs role API Gateway needs for the stage's access log (always on) and execution
+   * logging: created here, or declared already present. See `ApiGatewayCloudWatchRole`.
+   *
+   * @default ApiGatewayCloudWatchRole.CREATE
+   */
+  readonly cloudWatchRole?: ApiGatewayCloudWatchRole;
+  /**
+   * Stage execution logging (API Gateway's own log group `API-Gateway-Execution-Logs_<api id>/<stage>`, not encrypted by
+   * this construct). Like the access log it needs the account's API Gateway CloudWatch role (`cloudWatchRole`).
    *
    * @default apigateway.MethodLoggingLevel.OFF
    */

@@ -2,14 +2,14 @@
  * Internal (not exported from ./index): the REST API `McpToolServer` builds from `McpApiGatewayOptions`, and the
  * validation of those options.
  */
-import { Annotations, Duration, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { McpApiGatewayOptions } from './mcp-api-gateway';
+import { ApiGatewayCloudWatchRole, McpApiGatewayOptions } from './mcp-api-gateway';
 import { createEncryptedLogGroup, createKey } from '../core/encryption';
 import { PropValidator } from '../core/validation';
 
@@ -17,6 +17,8 @@ import { PropValidator } from '../core/validation';
 const DEFAULT_INTEGRATION_TIMEOUT = Duration.seconds(29);
 /** What the streamable HTTP transport uses: POST carries every message; GET and DELETE answer 405 when stateless. */
 const MCP_METHODS = ['POST', 'GET', 'DELETE'];
+/** Stage requests per second when the server reserves no concurrency (burst: twice this). */
+export const DEFAULT_STAGE_RATE_LIMIT = 10;
 
 /** Records every problem with `options` (prefixed `apiGateway.`). */
 export function validateMcpApiGatewayOptions(v: PropValidator, options: McpApiGatewayOptions, functionTimeout: Duration): void {
@@ -59,8 +61,8 @@ export function validateMcpApiGatewayOptions(v: PropValidator, options: McpApiGa
 export interface McpRestApiProps {
   readonly handler: lambda.IFunction;
   readonly options: McpApiGatewayOptions;
-  /** The server's reserved concurrency: the default throttling follows it. */
-  readonly reservedConcurrency: number;
+  /** The server's reserved concurrency: the default throttling follows it (else `DEFAULT_STAGE_RATE_LIMIT`). */
+  readonly reservedConcurrency?: number;
   readonly logRetention: logs.RetentionDays;
 }
 
@@ -80,16 +82,22 @@ export class McpRestApi extends Construct {
     this.accessLogGroup = createEncryptedLogGroup(this, 'AccessLogs', { key: this.accessLogKey, retention: props.logRetention });
 
     const executionLogging = options.executionLoggingLevel ?? apigateway.MethodLoggingLevel.OFF;
+    // The stage always writes an access log, which API Gateway refuses in a region where the account has no CloudWatch
+    // role (https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-logging.html): create it unless the
+    // deployer states the account has one.
+    const createCloudWatchRole = (options.cloudWatchRole ?? ApiGatewayCloudWatchRole.CREATE) === ApiGatewayCloudWatchRole.CREATE;
+    const rate = props.reservedConcurrency ?? DEFAULT_STAGE_RATE_LIMIT;
     this.api = new apigateway.RestApi(this, 'Resource', {
       description: 'SageMaker MCP tool server (stateless streamable HTTP at /mcp)',
       endpointTypes: [apigateway.EndpointType.REGIONAL],
-      // The account-wide CloudWatch role is the account's to set, not one construct's (and it needs a managed policy).
-      cloudWatchRole: false,
+      cloudWatchRole: createCloudWatchRole,
+      // Account-wide: other APIs in the region log with it too, so deleting this stack must not remove it.
+      cloudWatchRoleRemovalPolicy: createCloudWatchRole ? RemovalPolicy.RETAIN : undefined,
       deployOptions: {
         stageName: options.stageName ?? 'prod',
         tracingEnabled: true,
-        throttlingRateLimit: options.throttlingRateLimit ?? props.reservedConcurrency,
-        throttlingBurstLimit: options.throttlingBurstLimit ?? props.reservedConcurrency * 2,
+        throttlingRateLimit: options.throttlingRateLimit ?? rate,
+        throttlingBurstLimit: options.throttlingBurstLimit ?? rate * 2,
         loggingLevel: executionLogging,
         // Request and response bodies carry tool arguments and model output: never in execution logs.
         dataTraceEnabled: false,
@@ -130,6 +138,13 @@ export class McpRestApi extends Construct {
 
   private acknowledgeNag(options: McpApiGatewayOptions, executionLogging: apigateway.MethodLoggingLevel): void {
     const stage = this.api.deploymentStage;
+    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason: 'The account-level API Gateway logging role: AWS documents AmazonAPIGatewayPushToCloudWatchLogs as its policy (https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-logging.html); API Gateway names the log groups it writes (execution logs), so no narrower policy can be written ahead.',
+      });
+    }
     if (!options.webAclArn) {
       Validations.of(stage).acknowledge({
         id: 'AwsSolutions-APIG3',
@@ -139,7 +154,7 @@ export class McpRestApi extends Construct {
     if (executionLogging === apigateway.MethodLoggingLevel.OFF) {
       Validations.of(stage).acknowledge({
         id: 'AwsSolutions-APIG6',
-        reason: 'Execution logging needs the account-wide API Gateway CloudWatch role, which one construct must not set; the KMS-encrypted access log records every request (caller, principal, status, latency, errors). Opt in with apiGateway.executionLoggingLevel.',
+        reason: 'Execution logs go to a log group API Gateway creates (not KMS-encrypted by this construct) and could carry request details; the KMS-encrypted access log records every request (caller, principal, status, latency, errors). Opt in with apiGateway.executionLoggingLevel.',
       });
     }
     const type = options.authorizer?.authorizationType ?? options.authorizationType;

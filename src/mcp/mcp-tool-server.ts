@@ -197,8 +197,12 @@ export interface McpToolServerProps {
   /**
    * Reserved concurrency: caps the requests the server runs at once (and so its load on the endpoints), and
    * guarantees it that much of the account's concurrency. Requests beyond it are throttled (HTTP 429, retryable).
+   * Lambda lets an account reserve concurrency only while at least 100 stays unreserved (reservable = the account's
+   * concurrency quota minus 100): new accounts often have a quota of 10 or 50, where any reservation fails the deploy
+   * (https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html). Set it once the account's quota
+   * allows; the API front (`apiGateway`) throttles requests either way.
    *
-   * @default 10
+   * @default - no reservation: the function shares the account's unreserved concurrency
    */
   readonly reservedConcurrentExecutions?: number;
   /**
@@ -301,9 +305,10 @@ export class McpToolServer extends Construct {
     super(scope, id);
     const v = new PropValidator(`McpToolServer '${id}'`);
     const timeout = props.timeout ?? Duration.seconds(90);
-    const reserved = props.reservedConcurrentExecutions ?? 10;
+    const reserved = props.reservedConcurrentExecutions;
     v.range('timeout', timeout.toSeconds(), 75, 900, { unit: 'seconds (above the 70 s invoke deadline, at most the Lambda maximum)' });
-    v.range('reservedConcurrentExecutions', reserved, 1, 1000);
+    // 0 would stop the function; leave the prop unset for no reservation.
+    v.atLeast('reservedConcurrentExecutions', reserved, 1);
     const memory = props.memorySize?.toMebibytes() ?? 512;
     v.range('memorySize', memory, 128, 10240, { unit: 'MiB' });
     if (props.apiGateway) validateMcpApiGatewayOptions(v, props.apiGateway, timeout);

@@ -4,18 +4,19 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { McpApiGatewayOptions, McpToolServer } from '../../src/mcp';
+import { ApiGatewayCloudWatchRole, McpApiGatewayOptions, McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 
-function serverWithApi(apiGateway: (stack: Stack) => McpApiGatewayOptions) {
+function serverWithApi(apiGateway: (stack: Stack) => McpApiGatewayOptions, reservedConcurrentExecutions?: number) {
   const app = new App();
   const stack = new Stack(app, 'Mcp', { env: ENV });
   const server = new McpToolServer(stack, 'Mcp', {
     realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb') }],
     apiGateway: apiGateway(stack),
+    reservedConcurrentExecutions,
   });
   return { app, stack, server };
 }
@@ -92,8 +93,48 @@ describe('McpToolServer with apiGateway', () => {
       },
     });
     t.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'TOKEN' });
-    // No account-wide CloudWatch role is created.
+  });
+
+  test('stage throttling follows reservedConcurrentExecutions when the server reserves concurrency', () => {
+    const { stack } = serverWithApi(() => ({ authorizationType: apigateway.AuthorizationType.IAM }), 4);
+    Template.fromStack(stack).hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 4, ThrottlingBurstLimit: 8 })],
+    });
+  });
+
+  test('the access log comes with the account-level CloudWatch role: created, set on the account, retained, and awaited by the stage', () => {
+    // GIVEN / WHEN: the default (a stage with AccessLogSetting is refused where the account has no such role)
+    const { stack } = serverWithApi(() => ({ authorizationType: apigateway.AuthorizationType.IAM }));
+    // THEN
+    const t = Template.fromStack(stack);
+    const accounts = t.findResources('AWS::ApiGateway::Account');
+    expect(Object.keys(accounts)).toHaveLength(1);
+    const [accountId, account] = Object.entries<any>(accounts)[0];
+    expect(account.DeletionPolicy).toBe('Retain');
+    expect(account.UpdateReplacePolicy).toBe('Retain');
+    const roleId = account.Properties.CloudWatchRoleArn['Fn::GetAtt'][0];
+    const role = t.toJSON().Resources[roleId];
+    expect(role.DeletionPolicy).toBe('Retain');
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'apigateway.amazonaws.com' } }),
+    ]);
+    expect(JSON.stringify(role.Properties.ManagedPolicyArns)).toContain('service-role/AmazonAPIGatewayPushToCloudWatchLogs');
+    const stage = Object.values<any>(t.findResources('AWS::ApiGateway::Stage'))[0];
+    expect(stage.Properties.AccessLogSetting).toBeDefined();
+    expect(stage.DependsOn).toContain(accountId);
+  });
+
+  test('cloudWatchRole ACCOUNT_ALREADY_HAS_ONE creates neither the role nor the account setting', () => {
+    const { stack } = serverWithApi(() => ({
+      authorizationType: apigateway.AuthorizationType.IAM,
+      cloudWatchRole: ApiGatewayCloudWatchRole.ACCOUNT_ALREADY_HAS_ONE,
+      executionLoggingLevel: apigateway.MethodLoggingLevel.ERROR,
+    }));
+    const t = Template.fromStack(stack);
     t.resourceCountIs('AWS::ApiGateway::Account', 0);
+    const roles = Object.values<any>(t.findResources('AWS::IAM::Role'));
+    expect(roles.filter((r) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('apigateway.amazonaws.com'))).toEqual([]);
+    t.hasResourceProperties('AWS::ApiGateway::Stage', { MethodSettings: [Match.objectLike({ LoggingLevel: 'ERROR' })] });
   });
 
   test('POST is validated as a JSON-RPC object or batch for any content type', () => {
@@ -217,10 +258,17 @@ describe('cdk-nag', () => {
   test('each API acknowledgement carries its reason; COG4 only when the authorizer is not Cognito; none for APIG1/APIG2/APIG4', () => {
     const ids = (options: (s: Stack) => McpApiGatewayOptions) => {
       const { app } = serverWithApi(options);
-      return nagReport(app).acknowledgements.filter((a) => /APIG|COG/.test(a.ruleId));
+      return nagReport(app).acknowledgements.filter((a) => /^AwsSolutions-(APIG|COG)\d/.test(a.ruleId));
     };
     const iamAcks = ids(() => ({ authorizationType: apigateway.AuthorizationType.IAM }));
     expect(iamAcks.map((a) => a.ruleId).sort()).toEqual(['AwsSolutions-APIG3', 'AwsSolutions-APIG6', 'AwsSolutions-COG4', 'AwsSolutions-COG4', 'AwsSolutions-COG4']);
+    const { app } = serverWithApi(() => ({ authorizationType: apigateway.AuthorizationType.IAM }));
+    const roleAcks = nagReport(app).acknowledgements.filter((a) => /IAM4/.test(a.ruleId));
+    expect(roleAcks).toEqual([expect.objectContaining({
+      ruleId: expect.stringContaining('AmazonAPIGatewayPushToCloudWatchLogs'),
+      constructPath: expect.stringContaining('Mcp/Mcp/Api/Resource/CloudWatchRole'),
+      reason: expect.stringContaining('set-up-logging.html'),
+    })]);
     for (const a of iamAcks) expect(a.reason.length).toBeGreaterThan(40);
     const cognitoAcks = ids((s) => ({
       authorizer: cognitoAuthorizer(s),

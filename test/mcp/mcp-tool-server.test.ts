@@ -58,7 +58,7 @@ function policyPairs(stack: Stack, server: McpToolServer): string[] {
 const pair = (stack: Stack, action: string, resource: string) => `${action} ${JSON.stringify(stack.resolve(resource))}`;
 
 describe('McpToolServer', () => {
-  test('a Lambda function (nodejs22.x) behind an AWS_IAM function URL, with reserved concurrency, timeout, JSON logs and alarms', () => {
+  test('a Lambda function (nodejs22.x) behind an AWS_IAM function URL, with timeout, JSON logs and alarms, and no reserved concurrency', () => {
     // GIVEN
     const { stack, props } = importedStack();
     // WHEN
@@ -69,7 +69,8 @@ describe('McpToolServer', () => {
       Runtime: 'nodejs22.x',
       Timeout: 90,
       MemorySize: 512,
-      ReservedConcurrentExecutions: 10,
+      // Reserving needs 100 unreserved left in the account: a default reservation fails in accounts with a low quota.
+      ReservedConcurrentExecutions: Match.absent(),
       LoggingConfig: { LogFormat: 'JSON', LogGroup: Match.anyValue() },
     });
     t.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'AWS_IAM' });
@@ -77,6 +78,21 @@ describe('McpToolServer', () => {
     t.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Throttles', Namespace: 'AWS/Lambda', Threshold: 1, Statistic: 'Sum' });
     t.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     expectValidTemplate(stack);
+  });
+
+  test('reservedConcurrentExecutions reserves exactly what is asked; 0 and fractions are refused', () => {
+    const { stack, props } = importedStack();
+    new McpToolServer(stack, 'Mcp', { ...props, reservedConcurrentExecutions: 25 });
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 25 });
+    // Above the former cap of 1000: accounts with a raised quota may reserve more.
+    const big = importedStack();
+    new McpToolServer(big.stack, 'Mcp', { ...big.props, reservedConcurrentExecutions: 1500 });
+    Template.fromStack(big.stack).hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 1500 });
+    for (const bad of [0, 2.5]) {
+      const s = importedStack();
+      expect(() => new McpToolServer(s.stack, 'Mcp', { ...s.props, reservedConcurrentExecutions: bad }))
+        .toThrow(new RegExp(`reservedConcurrentExecutions: got ${bad}, expected an integer >= 1`));
+    }
   });
 
   test('passes the spec through MCP_SERVER_SPEC and only the ARN of the handle key secret', () => {

@@ -17,7 +17,8 @@
  * - `endpointArnForName(scope, name)`: the lowercase ARN for a name.
  * - `validateProductionVariant(v, prefix, variantName, opts)` / `renderProductionVariant(variantName, modelName, opts)`.
  * - `hasNvmeInstanceStorage(instanceType)`, `endpointConfigKmsKeyId(key, instanceTypes)` (no key when any variant has NVMe
- *   instance storage), `kmsKeyWarnings(scope, key, instanceTypes, variantNames?)`.
+ *   instance storage), `kmsKeyWarnings(scope, key, instanceTypes, variantNames?)` (warns whenever a variant has NVMe
+ *   storage, with or without a key).
  * - `validateVariantAutoScaling(v, prefix, props, { minCapacityFloor, zeroReason })`, `addVariantScalableTarget(...)`,
  *   `addTargetTrackingPolicy(...)`, `warnOnCooldowns(...)`, `VARIANT_SCALING_DEFAULTS`.
  * - `acknowledgeModelRoleWildcards(role)`: acknowledges the cdk-nag IAM5 findings a model role needs (GetAuthorizationToken,
@@ -419,17 +420,18 @@ export function endpointConfigKmsKeyId(key: kms.IKey | undefined, instanceTypes:
 }
 
 /**
- * Warns when `endpointConfigKmsKeyId` leaves `key` off because a variant uses NVMe instance storage. `variantNames`
- * (parallel to `instanceTypes`) name the variants in the message. Call it from a validation hook.
+ * Warns whenever a variant uses NVMe instance storage, so the endpoint config carries no KMS key: `key` (given or
+ * created) is left off, or there is none at all. `variantNames` (parallel to `instanceTypes`) name the variants in the
+ * message. Call it from a validation hook.
  */
 export function kmsKeyWarnings(scope: IConstruct, key: kms.IKey | undefined, instanceTypes: InstanceType[], variantNames: string[] = []): void {
-  if (!key) return;
   const describe = (i: number) => (variantNames[i] !== undefined ? `${variantNames[i]} (${instanceTypes[i].name})` : instanceTypes[i].name);
   const nvme = instanceTypes.map((t, i) => (hasNvmeInstanceStorage(t) ? describe(i) : undefined)).filter((d): d is string => d !== undefined);
   if (nvme.length === 0) return;
   const ebs = instanceTypes.map((t, i) => (hasNvmeInstanceStorage(t) ? undefined : describe(i))).filter((d): d is string => d !== undefined);
   const noun = variantNames.length > 0 ? 'variant' : 'instance type';
-  const because = `encryptionKey: left off the endpoint config because ${noun}${nvme.length === 1 ? '' : 's'} ${nvme.join(', ')} `
+  const what = key ? 'left off the endpoint config' : 'none on the endpoint config (no KmsKeyId)';
+  const because = `encryptionKey: ${what} because ${noun}${nvme.length === 1 ? '' : 's'} ${nvme.join(', ')} `
     + `${nvme.length === 1 ? 'uses' : 'use'} NVMe instance storage, which a hardware module on the instance encrypts `
     + '(CreateEndpointConfig fails with a KmsKeyId when any variant has such storage)';
   if (ebs.length === 0) {
@@ -437,7 +439,7 @@ export function kmsKeyWarnings(scope: IConstruct, key: kms.IKey | undefined, ins
   } else {
     Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:kmsKeyMixedNvme',
       `${because}; the EBS volumes of ${ebs.join(', ')} therefore use an AWS-managed key. `
-      + 'Put the EBS-backed variants on an endpoint of their own to encrypt them with the key.');
+      + 'Put the EBS-backed variants on an endpoint of their own to encrypt them with a customer-managed key.');
   }
 }
 

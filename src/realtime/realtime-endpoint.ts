@@ -426,10 +426,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     if (weights.every((w) => typeof w === 'number' && Number.isFinite(w))) {
       v.check(weights.some((w) => w > 0), 'initialVariantWeight', weights, 'at least one variant with a weight > 0 (otherwise no traffic is routed)');
     }
-    // A key created only for the capture bucket is no news on an all-NVMe endpoint; a given key, or EBS volumes left
-    // without the key, are.
-    const ebsVolumes = this.instanceTypes().some((t) => !hasNvmeInstanceStorage(t));
-    kmsKeyWarnings(this, this.props.encryptionKey ?? (ebsVolumes ? this.key : undefined), this.instanceTypes(), this.variantNames);
+    // Every time a variant has NVMe storage: the endpoint config then carries no key, whether one exists or not.
+    kmsKeyWarnings(this, this.key, this.instanceTypes(), this.variantNames);
     try {
       v.throwIfInvalid();
       return [];

@@ -86,11 +86,18 @@ describe('kmsKeyWarnings', () => {
   });
 
   test.each([
-    ['EBS-backed variants only', [M5, INF2]],
-    ['no key', undefined],
-  ])('is silent with %s', (_what, types) => {
+    ['a key', true],
+    ['no key', false],
+  ])('is silent with EBS-backed variants only and %s', (_what, withKey) => {
     const { stack, key, scope } = setup();
-    kmsKeyWarnings(scope, types ? key : undefined, types ?? [G5]);
+    kmsKeyWarnings(scope, withKey ? key : undefined, [M5, INF2]);
     Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
+  });
+
+  test('warns without a key too: the config has no KmsKeyId whenever a variant has NVMe storage', () => {
+    const { stack, scope } = setup();
+    kmsKeyWarnings(scope, undefined, [G5], ['AllTraffic']);
+    Annotations.fromStack(stack).hasWarning('/Test/Endpoint', Match.stringLikeRegexp(
+      '^encryptionKey: none on the endpoint config \\(no KmsKeyId\\) because variant AllTraffic \\(ml.g5.2xlarge\\) uses NVMe instance storage'));
   });
 });

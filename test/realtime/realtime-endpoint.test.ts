@@ -381,7 +381,7 @@ describe('data capture', () => {
     });
   });
 
-  test('on an NVMe instance type a key is created for the bucket only, without a warning', () => {
+  test('on an NVMe instance type a key is created for the bucket only, and the config without it is warned about', () => {
     // GIVEN
     const stack = newStack();
     // WHEN
@@ -391,7 +391,8 @@ describe('data capture', () => {
     t.resourceCountIs('AWS::KMS::Key', 1);
     expect(ep.encryptionKey).toBeDefined();
     t.hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: Match.absent() });
-    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
+    Annotations.fromStack(stack).hasWarning('/Test/Chat', Match.stringLikeRegexp(
+      '^encryptionKey: left off the endpoint config because variant AllTraffic \\(ml.g5.2xlarge\\) uses NVMe instance storage'));
   });
 
   test('uses a bucket, key, sampling, mode and content types passed in', () => {
@@ -512,7 +513,7 @@ describe('endpoint config KMS key', () => {
     expectNagClean(app);
   });
 
-  test('is neither created nor set by default for NVMe instance types', () => {
+  test('is neither created nor set by default for NVMe instance types, with a warning (the docs promise one every time)', () => {
     // GIVEN
     const stack = newStack();
     // WHEN
@@ -522,7 +523,17 @@ describe('endpoint config KMS key', () => {
     t.resourceCountIs('AWS::KMS::Key', 0);
     expect(ep.encryptionKey).toBeUndefined();
     t.hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: Match.absent() });
-    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
+    Annotations.fromStack(stack).hasWarning('/Test/Chat', Match.stringLikeRegexp(
+      '^encryptionKey: none on the endpoint config \\(no KmsKeyId\\) because variant AllTraffic \\(ml.g5.2xlarge\\) uses NVMe instance storage, '
+      + 'which a hardware module on the instance encrypts'));
+  });
+
+  test('without a key, an NVMe variant added to an endpoint whose first variant is NVMe is warned about with the EBS ones', () => {
+    const stack = newStack();
+    const ep = endpoint(stack);
+    ep.addVariant('Cpu', { instanceType: InstanceType.ML_M5_XLARGE });
+    Annotations.fromStack(stack).hasWarning('/Test/Chat', Match.stringLikeRegexp(
+      '^encryptionKey: none on the endpoint config .*the EBS volumes of Cpu \\(ml.m5.xlarge\\) therefore use an AWS-managed key'));
   });
 
   test('is left out, with a warning, when every variant uses NVMe instance storage', () => {

@@ -238,14 +238,14 @@ describe('SharedGpuEndpoint options', () => {
     expectNagClean(app);
   });
 
-  test('no KMS key is created on an NVMe instance type', () => {
+  test('no KMS key is created on an NVMe instance type, with a warning that the config has none', () => {
     // GIVEN / WHEN
     const { stack, endpoint } = stackWith();
 
     // THEN
     expect(endpoint.encryptionKey).toBeUndefined();
     Template.fromStack(stack).resourceCountIs('AWS::KMS::Key', 0);
-    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('encryptionKey'));
+    Annotations.fromStack(stack).hasWarning('*', Match.stringLikeRegexp('^encryptionKey: none on the endpoint config \\(no KmsKeyId\\) because variant .* uses NVMe instance storage'));
   });
 
   test('a KMS key is left out, with a warning, on an NVMe instance type', () => {

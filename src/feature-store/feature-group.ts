@@ -1,4 +1,4 @@
-import { ArnFormat, Duration, IResource, Names, RemovalPolicy, Resource, Stack, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Duration, Fn, IResource, Names, RemovalPolicy, Resource, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -129,8 +129,11 @@ export interface OfflineStoreOptions {
    */
   readonly databaseName?: string;
   /**
-   * The Glue table name.
-   * @default - the feature group name in lower case with hyphens replaced by underscores
+   * The Glue table name. Glue tables outlive their feature group (DeleteFeatureGroup leaves the table), so a group
+   * re-created under the same table name meets the old table: the default carries a suffix unique to the stack.
+   * Set it to keep a name you chose (an existing group's table name: changing it replaces the group).
+   * @default - the feature group name in lower case with hyphens replaced by underscores, then `_` and the first 8 hex
+   * characters of the stack's id (`AWS::StackId`, new for every creation of the stack), e.g. `users_1c2fa620`
    */
   readonly tableName?: string;
   /**
@@ -180,7 +183,7 @@ export interface FeatureGroupProps {
   readonly onlineStore?: OnlineStoreOptions;
   /**
    * Offline store options.
-   * @default - an Iceberg offline store in a created bucket, Glue table `sagemaker_featurestore.<group_name>`
+   * @default - an Iceberg offline store in a created bucket, Glue table `sagemaker_featurestore.<group_name>_<stack id suffix>`
    */
   readonly offlineStore?: OfflineStoreOptions;
   /**
@@ -534,7 +537,8 @@ export class FeatureGroup extends FeatureGroupBase {
    */
   public readonly offlineStoreDatabaseName?: string;
   /**
-   * The Glue table of the offline store (set in DataCatalogConfig, so known at synth).
+   * The Glue table of the offline store (set in DataCatalogConfig). A token resolving at deploy time unless
+   * `offlineStore.tableName` was given (the default name ends with a suffix of the stack's id).
    * @default - none when the offline store is disabled
    */
   public readonly offlineStoreTableName?: string;
@@ -561,7 +565,7 @@ export class FeatureGroup extends FeatureGroupBase {
     const tableFormat = offline.tableFormat ?? OfflineStoreTableFormat.ICEBERG;
     const databaseName = offline.databaseName ?? 'sagemaker_featurestore';
     const catalogName = offline.catalogName ?? 'AwsDataCatalog';
-    const tableName = offline.tableName ?? (Token.isUnresolved(name) ? undefined : name.toLowerCase().replace(/-/g, '_'));
+    const tableName = offline.tableName ?? (Token.isUnresolved(name) ? undefined : `${name.toLowerCase().replace(/-/g, '_')}_${stackIdSuffix()}`);
     const prefix = offline.prefix ?? 'feature-store';
     const throughput = props.throughput ?? FeatureGroupThroughput.onDemand();
 
@@ -698,6 +702,14 @@ export class FeatureGroup extends FeatureGroupBase {
       });
     }
   }
+}
+
+/**
+ * The first group of the stack id's UUID (`arn:...:stack/<name>/<uuid>`): 8 lowercase hex characters, new for every
+ * creation of the stack, fixed for its lifetime; a valid part of a Glue table name.
+ */
+function stackIdSuffix(): string {
+  return Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID))));
 }
 
 /** The Glue catalog ARN carries no catalog name (arn:aws:glue:region:account:catalog), whatever DataCatalogConfig.Catalog says. */

@@ -27,6 +27,26 @@ const BASE: FeatureGroupProps = {
   eventTime,
 };
 
+const STACK_ID = 'arn:aws:cloudformation:us-east-1:123456789012:stack/Stack/1c2fa620-982a-11e3-aff7-50e2416294e0';
+
+/** The default table name's suffix: the first group of the stack id's UUID. */
+const STACK_SUFFIX = { 'Fn::Select': [0, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] };
+
+/** Evaluates the intrinsics a default table name (or a Glue ARN) is made of, for a given stack id. */
+function tableNameFor(value: any, stackId: string): any {
+  const ev = (v: any): any => {
+    if (typeof v === 'string' || typeof v === 'number') return v;
+    if (Array.isArray(v)) return v.map(ev);
+    if (v.Ref === 'AWS::StackId') return stackId;
+    if (v.Ref === 'AWS::Partition') return 'aws';
+    if (v['Fn::Join']) return ev(v['Fn::Join'][1]).join(v['Fn::Join'][0]);
+    if (v['Fn::Split']) return String(ev(v['Fn::Split'][1])).split(v['Fn::Split'][0]);
+    if (v['Fn::Select']) return ev(v['Fn::Select'][1])[v['Fn::Select'][0]];
+    throw new Error(`cannot evaluate ${JSON.stringify(v)}`);
+  };
+  return ev(value);
+}
+
 function setup(props: Partial<FeatureGroupProps> = {}) {
   const app = new App();
   const stack = new Stack(app, 'Stack', { env: ENV });
@@ -70,14 +90,40 @@ describe('defaults', () => {
           KmsKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('UsersKey'), 'Arn'] },
         },
         DisableGlueTableCreation: false,
-        DataCatalogConfig: { Catalog: 'AwsDataCatalog', Database: 'sagemaker_featurestore', TableName: 'mcp_user_features' },
+        DataCatalogConfig: { Catalog: 'AwsDataCatalog', Database: 'sagemaker_featurestore', TableName: Match.anyValue() },
         TableFormat: 'Iceberg',
       },
       ThroughputConfig: { ThroughputMode: 'OnDemand' },
       RoleArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('UsersOfflineStoreRole'), 'Arn'] },
     });
     expect(group.offlineStoreDatabaseName).toBe('sagemaker_featurestore');
-    expect(group.offlineStoreTableName).toBe('mcp_user_features');
+    expect(tableNameFor(group.stack.resolve(group.offlineStoreTableName), STACK_ID)).toBe('mcp_user_features_1c2fa620');
+  });
+
+  test('the default Glue table name cannot meet a table left by an earlier creation of the stack (Glue tables outlive their group)', () => {
+    // GIVEN / WHEN
+    const { group } = setup();
+    const config = Object.values<any>(Template.fromStack(group.stack).findResources('AWS::SageMaker::FeatureGroup'))[0]
+      .Properties.OfflineStoreConfig.DataCatalogConfig;
+    // THEN: the same group name, two creations of the stack, two table names; each a valid Glue name
+    const first = tableNameFor(config.TableName, STACK_ID);
+    const second = tableNameFor(config.TableName, 'arn:aws:cloudformation:us-east-1:123456789012:stack/Test/9d3e5b10-0f1a-11ef-8c7e-0a1b2c3d4e5f');
+    expect(first).toBe('mcp_user_features_1c2fa620');
+    expect(second).toBe('mcp_user_features_9d3e5b10');
+    for (const name of [first, second]) expect(name).toMatch(/^[a-z0-9_]{1,255}$/);
+    // The offline store role's Glue grant names the same table.
+    const policies = Object.values<any>(Template.fromStack(group.stack).findResources('AWS::IAM::Policy'));
+    const glue = policies.flatMap((p) => p.Properties.PolicyDocument.Statement).find((st: any) => [st.Action].flat().includes('glue:UpdateTable'));
+    expect([glue.Resource].flat().map((r: any) => tableNameFor(r, STACK_ID)))
+      .toContain('arn:aws:glue:us-east-1:123456789012:table/sagemaker_featurestore/mcp_user_features_1c2fa620');
+  });
+
+  test('offlineStore.tableName sets the Glue table name as given', () => {
+    const { stack, group } = setup({ offlineStore: { tableName: 'users_v1' } });
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::FeatureGroup', {
+      OfflineStoreConfig: Match.objectLike({ DataCatalogConfig: Match.objectLike({ TableName: 'users_v1' }) }),
+    });
+    expect(group.offlineStoreTableName).toBe('users_v1');
   });
 
   test('config keys are CloudFormation PascalCase, never camelCase (the L1 passes `any` through)', () => {
@@ -116,7 +162,7 @@ describe('defaults', () => {
             Resource: [
               { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':glue:us-east-1:123456789012:catalog']] },
               { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':glue:us-east-1:123456789012:database/sagemaker_featurestore']] },
-              { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':glue:us-east-1:123456789012:table/sagemaker_featurestore/mcp_user_features']] },
+              { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':glue:us-east-1:123456789012:table/sagemaker_featurestore/mcp_user_features_', STACK_SUFFIX]] },
             ],
           },
           { Action: ['kms:GenerateDataKey', 'kms:Decrypt'], Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('UsersKey'), 'Arn'] } },
@@ -134,7 +180,9 @@ describe('defaults', () => {
     const { group, template } = setup({ featureGroupName: undefined });
     expect(group.featureGroupName).toMatch(/^[a-zA-Z0-9]([_-]*[a-zA-Z0-9]){0,63}$/);
     template().hasResourceProperties('AWS::SageMaker::FeatureGroup', {
-      OfflineStoreConfig: Match.objectLike({ DataCatalogConfig: Match.objectLike({ TableName: group.featureGroupName.toLowerCase().replace(/-/g, '_') }) }),
+      OfflineStoreConfig: Match.objectLike({ DataCatalogConfig: Match.objectLike({
+        TableName: { 'Fn::Join': ['', [`${group.featureGroupName.toLowerCase().replace(/-/g, '_')}_`, STACK_SUFFIX]] },
+      }) }),
     });
   });
 
@@ -448,7 +496,7 @@ describe('grants', () => {
             Effect: 'Allow',
             Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':athena:us-east-1:123456789012:workgroup/features']] },
           },
-          Match.objectLike({ Action: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'], Resource: Match.arrayWith([{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':glue:us-east-1:123456789012:table/sagemaker_featurestore/mcp_user_features']] }]) }),
+          Match.objectLike({ Action: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'], Resource: Match.arrayWith([{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':glue:us-east-1:123456789012:table/sagemaker_featurestore/mcp_user_features_', STACK_SUFFIX]] }]) }),
           { Action: 's3:GetObject', Effect: 'Allow', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.stringLikeRegexp('UsersOfflineStoreBucket'), 'Arn'] }, '/feature-store/*']] } },
           { Action: 'kms:Decrypt', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('UsersKey'), 'Arn'] } },
           { Action: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'], Effect: 'Allow', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.stringLikeRegexp('Results'), 'Arn'] }, '/q/*']] } },

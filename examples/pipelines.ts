@@ -1,5 +1,7 @@
 import { Stack, Token, Validations } from 'aws-cdk-lib';
+import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import { operationsFor } from './operations';
 import { PipelineDefinition, PipelineEventRouter, PipelineParameterType, TrainingPipeline } from '../src/pipelines';
 
@@ -10,22 +12,29 @@ export interface PipelinesExample {
 
 /**
  * A one-step training pipeline (XGBoost on a CSV prefix, parameters InputDataUri and MaxRounds) and the router that
- * records its results for MCP tools.
+ * records its results for MCP tools. The pipeline's role starts the training jobs; the jobs run as the training job
+ * role the pipeline creates (read under churn/, write under churn/models/, logs, metrics, pull of the XGBoost image).
  */
 export function addPipelinesExample(stack: Stack): PipelinesExample {
   const role = new iam.Role(stack, 'TrainingPipelineRole', {
     assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
-    description: 'Runs the churn training pipeline steps',
+    description: 'Runs the churn training pipeline steps (starts and watches training jobs)',
   });
   const trainingJobs = stack.formatArn({ service: 'sagemaker', resource: 'training-job', resourceName: '*' });
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     actions: ['sagemaker:CreateTrainingJob', 'sagemaker:DescribeTrainingJob', 'sagemaker:StopTrainingJob', 'sagemaker:AddTags'],
     resources: [trainingJobs],
   }));
-  role.grantPassRole(role);
   Validations.of(role).acknowledge({
     id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sagemaker:${literalOr(stack.region, '<AWS::Region>')}:${literalOr(stack.account, '<AWS::AccountId>')}:training-job/*]`,
     reason: 'SageMaker Pipelines names each training job it starts (pipelines-<execution id>-<step>-<suffix>): the names are not known at deploy time, so the policy covers training-job/* in this account and region only.',
+  });
+
+  const data = s3.Bucket.fromBucketName(stack, 'TrainingData', 'example-training-data');
+  // AWS's XGBoost algorithm image (the us-east-1 registry; see the SageMaker docs' "Docker Registry Paths" per region).
+  const xgboost = ecr.Repository.fromRepositoryAttributes(stack, 'XgboostImage', {
+    repositoryName: 'sagemaker-xgboost',
+    repositoryArn: stack.formatArn({ service: 'ecr', account: '683313688378', resource: 'repository', resourceName: 'sagemaker-xgboost' }),
   });
 
   const definition = PipelineDefinition.fromObject({
@@ -42,7 +51,8 @@ export function addPipelinesExample(stack: Stack): PipelinesExample {
           TrainingImage: `683313688378.dkr.ecr.${stack.region}.amazonaws.com/sagemaker-xgboost:1.7-1`,
           TrainingInputMode: 'File',
         },
-        RoleArn: role.roleArn,
+        // The training jobs' own role (created by the pipeline below), not the pipeline's role.
+        RoleArn: TrainingPipeline.TRAINING_JOB_ROLE_ARN,
         OutputDataConfig: { S3OutputPath: 's3://example-training-data/churn/models/' },
         StoppingCondition: { MaxRuntimeInSeconds: 3600 },
         ResourceConfig: { VolumeSizeInGB: 30, InstanceCount: 1, InstanceType: 'ml.m5.xlarge' },
@@ -60,6 +70,11 @@ export function addPipelinesExample(stack: Stack): PipelinesExample {
     pipelineName: 'churn-training',
     definition,
     role,
+    trainingJobRole: {
+      inputs: [{ bucket: data, prefix: 'churn/' }],
+      outputs: [{ bucket: data, prefix: 'churn/models/' }],
+      imageRepositories: [xgboost],
+    },
     parameters: [
       { name: 'InputDataUri', type: PipelineParameterType.STRING },
       { name: 'MaxRounds', type: PipelineParameterType.INTEGER },

@@ -1,3 +1,4 @@
 export * from './pipeline-definition';
 export * from './training-pipeline';
+export * from './training-role';
 export * from './pipeline-event-router';

@@ -146,23 +146,44 @@ export class PipelineDefinition {
   }
 
   /**
-   * Renders the definition for a pipeline in `scope`: inline (`PipelineDefinitionBody`) up to
-   * `INLINE_DEFINITION_MAX_BYTES`, else an S3 asset the pipeline role may read.
+   * Whether some string value of the definition is exactly `text` (a placeholder such as
+   * `TrainingPipeline.TRAINING_JOB_ROLE_ARN`).
    * @internal
    */
-  public _bind(scope: Construct, role: iam.IRole): _BoundPipelineDefinition {
+  public _contains(text: string): boolean {
+    return containsString(this.definition, text);
+  }
+
+  /**
+   * The string values at `Steps[].Arguments.RoleArn` of the steps of type `stepType`, as written (tokens unresolved).
+   * @internal
+   */
+  public _stepRoleArns(stepType: string): unknown[] {
+    const steps = Array.isArray(this.definition.Steps) ? this.definition.Steps : [];
+    return steps.filter((s: any) => s?.Type === stepType && s?.Arguments?.RoleArn !== undefined).map((s: any) => s.Arguments.RoleArn);
+  }
+
+  /**
+   * Renders the definition for a pipeline in `scope`: inline (`PipelineDefinitionBody`) up to
+   * `INLINE_DEFINITION_MAX_BYTES`, else an S3 asset the pipeline role may read. String values equal to a key of
+   * `substitutions` are replaced by its value first (which may be a token: the definition must then fit inline).
+   * @internal
+   */
+  public _bind(scope: Construct, role: iam.IRole, substitutions: Record<string, string> = {}): _BoundPipelineDefinition {
     const stack = Stack.of(scope);
-    const resolved = stack.resolve(this.definition);
+    const definition = Object.keys(substitutions).length > 0 ? substitute(this.definition, substitutions) as Record<string, unknown> : this.definition;
+    const hasTokens = this.hasTokens || containsTokens(definition);
+    const resolved = stack.resolve(definition);
     const version = createHash('sha256').update(canonicalJson(resolved)).digest('hex').slice(0, 16);
-    if (this.hasTokens) {
-      const body = stack.toJsonString(this.definition);
+    if (hasTokens) {
+      const body = stack.toJsonString(definition);
       const approxBytes = Buffer.byteLength(JSON.stringify(resolved), 'utf8');
       if (approxBytes > INLINE_DEFINITION_MAX_BYTES) {
         throw new Error(`Invalid PipelineDefinition (${this.source}): definition: got about ${approxBytes} bytes with CDK tokens in it, expected at most ${INLINE_DEFINITION_MAX_BYTES} bytes (a definition with tokens must be inline; write tokens-free JSON to a file for larger ones)`);
       }
       return { pipelineDefinition: { PipelineDefinitionBody: body }, version };
     }
-    const body = JSON.stringify(this.definition);
+    const body = JSON.stringify(definition);
     if (Buffer.byteLength(body, 'utf8') <= INLINE_DEFINITION_MAX_BYTES) {
       return { pipelineDefinition: { PipelineDefinitionBody: body }, version };
     }
@@ -177,6 +198,23 @@ export class PipelineDefinition {
       version,
     };
   }
+}
+
+/** `value` with every string equal to a key of `map` replaced by its value. */
+function substitute(value: unknown, map: Record<string, string>): unknown {
+  if (typeof value === 'string') return Object.prototype.hasOwnProperty.call(map, value) ? map[value] : value;
+  if (Array.isArray(value)) return value.map((x) => substitute(x, map));
+  if (value && typeof value === 'object' && !Token.isUnresolved(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, substitute(x, map)]));
+  }
+  return value;
+}
+
+function containsString(value: unknown, text: string): boolean {
+  if (typeof value === 'string') return value === text;
+  if (Array.isArray(value)) return value.some((x) => containsString(x, text));
+  if (value && typeof value === 'object') return Object.values(value).some((x) => containsString(x, text));
+  return false;
 }
 
 function containsTokens(value: unknown): boolean {

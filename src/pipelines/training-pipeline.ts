@@ -1,9 +1,10 @@
-import { Arn, ArnFormat, IResource, Names, Resource, Stack, Tags, Token } from 'aws-cdk-lib';
+import { Annotations, Arn, ArnFormat, IResource, Names, Resource, Stack, Tags, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { PipelineDefinition, PipelineParameter } from './pipeline-definition';
+import { TrainingJobRole, TrainingJobRoleProps } from './training-role';
 import { acknowledgeGrantWildcards } from '../core/nag';
 import { PropValidator } from '../core/validation';
 
@@ -83,8 +84,21 @@ export interface TrainingPipelineProps {
   /** The pipeline definition (the JSON the SageMaker Python SDK's `pipeline.definition()` writes). */
   readonly definition: PipelineDefinition;
 
-  /** The role SageMaker assumes to run the pipeline's steps; give it what the steps need. */
+  /**
+   * The role SageMaker assumes to run the pipeline's steps (it calls CreateTrainingJob and the like); give it what the
+   * steps need. It is not the role training jobs run as: that is each Training step's `RoleArn` (see `trainingJobRole`).
+   */
   readonly role: iam.IRole;
+
+  /**
+   * Create the execution role of the pipeline's training jobs (`TrainingJobRole`: S3 read of the inputs and write of
+   * the output path, logs, metrics, image pull, KMS) and let `role` pass it to SageMaker. Reference it in the definition
+   * with `TrainingPipeline.TRAINING_JOB_ROLE_ARN` as a Training step's `RoleArn`: it is replaced by the role's ARN (the
+   * definition is then deployed inline, so it must stay under 100 KiB).
+   *
+   * @default - none: each Training step's `RoleArn` names a role you manage (and `role` must be allowed to pass it)
+   */
+  readonly trainingJobRole?: TrainingJobRoleProps;
 
   /**
    * Pipeline name: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}`.
@@ -131,6 +145,12 @@ const VERSION_TAG = 'cdk-sagemaker-mcp:definition-version';
  * tag) and updates the pipeline on deploy. Nothing upserts the definition at runtime.
  */
 export class TrainingPipeline extends TrainingPipelineBase {
+  /**
+   * Write this string as a Training step's `RoleArn` (in a definition object, JSON string or file): the pipeline
+   * replaces it with the ARN of the role it creates from `trainingJobRole`.
+   */
+  public static readonly TRAINING_JOB_ROLE_ARN = '{{cdk-sagemaker-mcp:training-job-role-arn}}';
+
   /** Imports an existing pipeline by name (in this stack's account and region). */
   public static fromPipelineName(scope: Construct, id: string, pipelineName: string): ITrainingPipeline {
     const arn = Stack.of(scope).formatArn({ service: 'sagemaker', resource: 'pipeline', resourceName: pipelineName });
@@ -157,6 +177,12 @@ export class TrainingPipeline extends TrainingPipelineBase {
   public readonly role: iam.IRole;
   /** The AWS::SageMaker::Pipeline. */
   public readonly cfnPipeline: sagemaker.CfnPipeline;
+  /**
+   * The execution role of the training jobs, created from `trainingJobRole`; `role` may pass it to SageMaker.
+   *
+   * @default - none unless `trainingJobRole` is set
+   */
+  public readonly trainingJobRole?: TrainingJobRole;
 
   constructor(scope: Construct, id: string, props: TrainingPipelineProps) {
     super(scope, id);
@@ -177,7 +203,25 @@ export class TrainingPipeline extends TrainingPipelineBase {
         v.check(inDefinition.type === p.type, `parameters[${p.name}].type`, p.type, `${inDefinition.type}, the type the definition declares`);
       }
     }
-    const { pipelineDefinition, version } = props.definition._bind(this, props.role);
+    const usesPlaceholder = props.definition._contains(TrainingPipeline.TRAINING_JOB_ROLE_ARN);
+    v.check(!usesPlaceholder || props.trainingJobRole !== undefined, 'trainingJobRole', undefined,
+      `the training job role's permissions: the definition names TrainingPipeline.TRAINING_JOB_ROLE_ARN (${TrainingPipeline.TRAINING_JOB_ROLE_ARN})`);
+    if (props.trainingJobRole) {
+      this.trainingJobRole = new TrainingJobRole(this, 'TrainingJobRole', {
+        description: `Runs the training jobs of SageMaker pipeline ${this.node.path}`,
+        ...props.trainingJobRole,
+      });
+      this.trainingJobRole.grantPassRole(props.role);
+      if (!usesPlaceholder) {
+        Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:trainingJobRoleUnused',
+          `trainingJobRole: created, but no step of the definition names it; write TrainingPipeline.TRAINING_JOB_ROLE_ARN (${TrainingPipeline.TRAINING_JOB_ROLE_ARN}) as the Training steps' RoleArn`);
+      }
+    }
+    this.warnOnPipelineRoleAsJobRole(props);
+    const substitutions: Record<string, string> = this.trainingJobRole
+      ? { [TrainingPipeline.TRAINING_JOB_ROLE_ARN]: this.trainingJobRole.roleArn }
+      : {};
+    const { pipelineDefinition, version } = props.definition._bind(this, props.role, substitutions);
     const baseDescription = props.description ?? 'Deployed by cdk-sagemaker-mcp';
     const description = `${baseDescription} [definition ${version}]`;
     if (!Token.isUnresolved(baseDescription)) {
@@ -201,10 +245,26 @@ export class TrainingPipeline extends TrainingPipelineBase {
     Tags.of(this.cfnPipeline).add(VERSION_TAG, version);
     // Create/Update validate the role can be passed and assumed: make sure its policy exists first.
     this.cfnPipeline.node.addDependency(props.role);
+    if (this.trainingJobRole) this.cfnPipeline.node.addDependency(this.trainingJobRole);
 
     // The literal name (not a Ref) so event patterns and grants need no dependency on the pipeline.
     this.pipelineName = name;
     this.pipelineArn = Stack.of(this).formatArn({ service: 'sagemaker', resource: 'pipeline', resourceName: name });
+  }
+
+  /**
+   * The pipeline's own role as a training job's RoleArn is the usual mistake: it starts jobs but cannot read their data,
+   * write their model, log or pull their image, so every run fails at the training step.
+   */
+  private warnOnPipelineRoleAsJobRole(props: TrainingPipelineProps): void {
+    const stack = Stack.of(this);
+    const pipelineRole = JSON.stringify(stack.resolve(props.role.roleArn));
+    const same = props.definition._stepRoleArns('Training').some((arn) => JSON.stringify(stack.resolve(arn)) === pipelineRole);
+    if (same) {
+      Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:pipelineRoleAsTrainingRole',
+        'a Training step\'s RoleArn is the pipeline\'s own role: training jobs need S3 read of their inputs, write of their output path, '
+        + 'CloudWatch logs and metrics and ECR pull; set trainingJobRole and write TrainingPipeline.TRAINING_JOB_ROLE_ARN as the RoleArn');
+    }
   }
 }
 

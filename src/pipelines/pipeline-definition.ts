@@ -171,7 +171,9 @@ export class PipelineDefinition {
    */
   public _bind(scope: Construct, role: iam.IRole, substitutions: Record<string, string> = {}): _BoundPipelineDefinition {
     const stack = Stack.of(scope);
-    const definition = Object.keys(substitutions).length > 0 ? substitute(this.definition, substitutions) as Record<string, unknown> : this.definition;
+    const definition = Object.keys(substitutions).length > 0
+      ? substitute(this.definition, substitutions) as Record<string, unknown>
+      : this.definition;
     const hasTokens = this.hasTokens || containsTokens(definition);
     const resolved = stack.resolve(definition);
     const version = createHash('sha256').update(canonicalJson(resolved)).digest('hex').slice(0, 16);

@@ -180,9 +180,11 @@ describe('defaults', () => {
     const { group, template } = setup({ featureGroupName: undefined });
     expect(group.featureGroupName).toMatch(/^[a-zA-Z0-9]([_-]*[a-zA-Z0-9]){0,63}$/);
     template().hasResourceProperties('AWS::SageMaker::FeatureGroup', {
-      OfflineStoreConfig: Match.objectLike({ DataCatalogConfig: Match.objectLike({
-        TableName: { 'Fn::Join': ['', [`${group.featureGroupName.toLowerCase().replace(/-/g, '_')}_`, STACK_SUFFIX]] },
-      }) }),
+      OfflineStoreConfig: Match.objectLike({
+        DataCatalogConfig: Match.objectLike({
+          TableName: { 'Fn::Join': ['', [`${group.featureGroupName.toLowerCase().replace(/-/g, '_')}_`, STACK_SUFFIX]] },
+        }),
+      }),
     });
   });
 

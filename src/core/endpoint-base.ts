@@ -21,6 +21,7 @@
  *   storage, with or without a key).
  * - `validateVariantAutoScaling(v, prefix, props, { minCapacityFloor, zeroReason })`, `addVariantScalableTarget(...)`,
  *   `addTargetTrackingPolicy(...)`, `warnOnCooldowns(...)`, `VARIANT_SCALING_DEFAULTS`.
+ * - Instance type changes of autoscaled variants: see `./autoscaled-updates.ts`.
  * - `acknowledgeModelRoleWildcards(role)`: acknowledges the cdk-nag IAM5 findings a model role needs (GetAuthorizationToken,
  *   PutMetricData, SageMaker log groups, grantRead/grantPut action groups), each with its reason; nothing else. Call it
  *   where the role is created (with `createExecutionRole`). The mechanism is `src/core/nag.ts`.

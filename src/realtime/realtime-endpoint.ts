@@ -1,10 +1,11 @@
-import { Duration, Lazy } from 'aws-cdk-lib';
+import { Duration, Lazy, Names } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
+import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { addAlarmActions, createKey } from '../core/encryption';
 import {
   acknowledgeModelRoleWildcards, addTargetTrackingPolicy, addVariantScalableTarget, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId,
@@ -95,9 +96,13 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions {
   /** The model the endpoint serves: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)` or a JumpStart model. */
   readonly model: ModelSource;
   /**
-   * The endpoint's name (1-63 letters, digits, hyphens). Changing it replaces the endpoint.
+   * The endpoint's name (1-63 letters, digits, hyphens). Changing it replaces the endpoint. A fixed name cannot be
+   * replaced, so changing the instance type of an autoscaled variant then takes two deployments (synth warns; see
+   * docs/realtime.md).
    *
-   * @default - CloudFormation generates a name
+   * @default - CloudFormation generates a name; when a variant is autoscaled, the construct generates
+   * `<path>-<8 hex>` from the autoscaled variants' names and instance types, so that changing one replaces the endpoint
+   * (the update AWS refuses for autoscaled variants never happens)
    */
   readonly endpointName?: string;
   /**
@@ -214,7 +219,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     this.endpointConfigName = config.attrEndpointConfigName;
 
     this.resource = new sagemaker.CfnEndpoint(this, 'Resource', {
-      endpointName: props.endpointName,
+      endpointName: props.endpointName ?? Lazy.string({ produce: () => this.scaledName() }),
       endpointConfigName: config.attrEndpointConfigName,
     });
     // SageMaker checks the role's access to the image, artifacts and capture bucket while creating the endpoint.
@@ -418,6 +423,17 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     return this.variants.map((x) => x.options.instanceType);
   }
 
+  private scaled(): ScaledVariant[] {
+    return this.variants.filter((x) => this.scaledVariants.has(x.name)).map((x) => ({ variantName: x.name, instanceType: x.options.instanceType }));
+  }
+
+  /** Without autoscaling, CloudFormation's generated name; with it, one that changes with the scaled instance types. */
+  private scaledName(): string | undefined {
+    const scaled = this.scaled();
+    if (scaled.length === 0) return undefined;
+    return scaledEndpointName(this, Names.uniqueResourceName(this, { maxLength: 54, separator: '-' }), scaled);
+  }
+
   private validateVariants(): string[] {
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}'`);
     const n = this.variants.length;
@@ -428,6 +444,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     }
     // Every time a variant has NVMe storage: the endpoint config then carries no key, whether one exists or not.
     kmsKeyWarnings(this, this.key, this.instanceTypes(), this.variantNames);
+    autoscaledVariantUpdateWarning(this, this.scaled(), this.props.endpointName !== undefined);
     try {
       v.throwIfInvalid();
       return [];

@@ -172,7 +172,7 @@ const rows: Row[] = [
 
   // -- McpToolServer
   ['McpToolServer', 'timeout 30 s (below the invoke deadline)', (s) => mcpServer(s, { timeout: Duration.seconds(30) }), /timeout/, /got 30\b/, /between 75 and 900 seconds/],
-  ['McpToolServer', 'reservedConcurrentExecutions 0', (s) => mcpServer(s, { reservedConcurrentExecutions: 0 }), /reservedConcurrentExecutions/, /got 0\b/, /between 1 and 1000/],
+  ['McpToolServer', 'reservedConcurrentExecutions 0', (s) => mcpServer(s, { reservedConcurrentExecutions: 0 }), /reservedConcurrentExecutions/, /got 0\b/, /an integer >= 1/],
   ['McpToolServer', 'memorySize 64 MiB', (s) => mcpServer(s, { memorySize: Size.mebibytes(64) }), /memorySize/, /got 64\b/, /between 128 and 10240 MiB/],
   ['McpToolServer', 'an unknown model family', (s) => new McpToolServer(s, 'Mcp', { realtimeEndpoints: [{ endpoint: realtime(s), modelFamily: 'gpt' }] }), /realtimeEndpoints\[0\]\.modelFamily/, /'gpt'/, /one of tgi, llama3, mistral, falcon/],
   ['McpToolServer', 'nothing to expose', (s) => new McpToolServer(s, 'Mcp', {}), /props/, /no endpoints, components, async endpoints, feature groups or pipelines/, /at least one thing to expose/],

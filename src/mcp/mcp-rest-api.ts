@@ -10,6 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ApiGatewayCloudWatchRole, McpApiGatewayOptions } from './mcp-api-gateway';
+import { acknowledgeFinding } from '../core/nag';
 import { createEncryptedLogGroup, createKey } from '../core/encryption';
 import { PropValidator } from '../core/validation';
 
@@ -140,10 +141,9 @@ export class McpRestApi extends Construct {
     const stage = this.api.deploymentStage;
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {
-      Validations.of(cloudWatchRole).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason: 'The account-level API Gateway logging role: AWS documents AmazonAPIGatewayPushToCloudWatchLogs as its policy (https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-logging.html); API Gateway names the log groups it writes (execution logs), so no narrower policy can be written ahead.',
-      });
+      acknowledgeFinding(cloudWatchRole,
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'The account-level API Gateway logging role: AWS documents AmazonAPIGatewayPushToCloudWatchLogs as its policy (https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-logging.html); API Gateway names the log groups it writes (execution logs), so no narrower policy can be written ahead.');
     }
     if (!options.webAclArn) {
       Validations.of(stage).acknowledge({

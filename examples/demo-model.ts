@@ -118,6 +118,9 @@ export function renderValue(value: unknown, index: Map<string, DemoResource>): s
     if ('Ref' in v) return ref(v.Ref);
     if ('Fn::GetAtt' in v) return getAtt(v['Fn::GetAtt'][0], v['Fn::GetAtt'][1]);
     if ('Fn::Join' in v) return (v['Fn::Join'][1] as unknown[]).map(render).join(v['Fn::Join'][0]);
+    // e.g. a Glue table name suffixed with part of the stack id: split(split(<stack id>, '/')[2], '-')[0]
+    if ('Fn::Select' in v) return `${render(v['Fn::Select'][1])}[${render(v['Fn::Select'][0])}]`;
+    if ('Fn::Split' in v) return `split(${render(v['Fn::Split'][1])}, '${v['Fn::Split'][0]}')`;
     if ('Fn::Sub' in v) {
       const text: string = Array.isArray(v['Fn::Sub']) ? v['Fn::Sub'][0] : v['Fn::Sub'];
       return text.replace(/\$\{([^}.]+)(?:\.([^}]+))?\}/g, (_m, id, attr) => (attr ? getAtt(id, attr) : ref(id)));

@@ -10,8 +10,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ApiGatewayCloudWatchRole, McpApiGatewayOptions } from './mcp-api-gateway';
-import { acknowledgeFinding } from '../core/nag';
 import { createEncryptedLogGroup, createKey } from '../core/encryption';
+import { acknowledgeFinding } from '../core/nag';
 import { PropValidator } from '../core/validation';
 
 /** API Gateway's default integration timeout quota. */

@@ -1,4 +1,4 @@
-import { Annotations, Duration, Token } from 'aws-cdk-lib';
+import { Annotations, Duration, Names, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -15,6 +15,7 @@ import { addBacklogScaling, validateBacklogScaling } from './async-scaling';
 import { AsyncAutoScalingProps } from './async-scaling-props';
 import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from './contract';
 import { acknowledgePolicyWildcards } from './nag';
+import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { addAlarmActions, createKey } from '../core/encryption';
 import {
   acknowledgeModelRoleWildcards, DEFAULT_VARIANT_NAME, endpointArnForName, endpointConfigKmsKeyId, EndpointMetricOptions, ISageMakerEndpoint,
@@ -610,10 +611,21 @@ export class AsyncEndpoint extends AsyncEndpointBase {
         clientConfig: { maxConcurrentInvocationsPerInstance: mc },
       },
     });
-    this.node.addValidation({ validate: () => { kmsKeyWarnings(this, this.key, [props.instanceType]); return []; } });
+    // An autoscaled variant cannot change its instance type in place: the generated name follows it, so such a change
+    // replaces the endpoint (see src/core/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
+    const scaled: ScaledVariant[] = props.autoScaling ? [{ variantName: this.variantName, instanceType: props.instanceType }] : [];
+    this.node.addValidation({
+      validate: () => {
+        kmsKeyWarnings(this, this.key, [props.instanceType]);
+        autoscaledVariantUpdateWarning(this, scaled, props.endpointName !== undefined);
+        return [];
+      },
+    });
 
     this.cfnEndpoint = new sagemaker.CfnEndpoint(this, 'Resource', {
-      endpointName: props.endpointName,
+      endpointName: props.endpointName ?? (scaled.length > 0
+        ? scaledEndpointName(this, Names.uniqueResourceName(this, { maxLength: 54, separator: '-' }), scaled)
+        : undefined),
       endpointConfigName: this.cfnEndpointConfig.attrEndpointConfigName,
     });
     // SageMaker checks the role's access to the topics and bucket when the endpoint is created.

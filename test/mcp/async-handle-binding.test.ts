@@ -3,33 +3,22 @@
  * start_async_inference), not a location taken from the job table: the table only says whether the job finished.
  * Over MCP (streamable HTTP, a real client) against the local SageMaker runtime, s3rver and dynalite.
  */
-import { createServer, Server } from 'http';
-import { AddressInfo } from 'net';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { startMcpHttpSession, McpHttpSession } from './mcp-session';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, startLocalEnv } from './local-env';
-import { createSageMakerMcpHandler } from '../../src/runtime/mcp-server';
 import { accepted } from '../support/sagemaker-runtime-server';
 
 let env: LocalEnv;
-let http: Server;
-let client: Client;
-
-type CallResult = { isError?: boolean; structuredContent?: any };
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
+let session: McpHttpSession;
+const call = (name: string, args: Record<string, unknown>) => session.call(name, args);
 
 beforeAll(async () => {
   env = await startLocalEnv();
-  http = createServer(toNodeHandler(createSageMakerMcpHandler(env.config)));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
-  client = new Client({ name: 'binding-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+  session = await startMcpHttpSession(env.config, 'binding-test');
 });
 
 afterAll(async () => {
-  await client?.close();
-  await new Promise<void>((resolve) => http?.close(() => resolve()));
+  await session?.close();
   await env?.stop();
 });
 

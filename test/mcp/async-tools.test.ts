@@ -2,32 +2,21 @@
  * get_async_inference_result caps what it reads of a model output: a large output comes back truncated, with its size
  * and S3 location, over MCP (streamable HTTP) against the local SageMaker runtime, s3rver and dynalite.
  */
-import { createServer, Server } from 'http';
-import { AddressInfo } from 'net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { startMcpHttpSession, McpHttpSession } from './mcp-session';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from './local-env';
-import { createSageMakerMcpHandler } from '../../src/runtime/mcp-server';
 import { accepted } from '../support/sagemaker-runtime-server';
 
 let env: LocalEnv;
-let http: Server;
-let client: Client;
-
-type CallResult = { isError?: boolean; structuredContent?: any };
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
+let session: McpHttpSession;
+const call = (name: string, args: Record<string, unknown>) => session.call(name, args);
 
 beforeAll(async () => {
   env = await startLocalEnv();
-  http = createServer(toNodeHandler(createSageMakerMcpHandler(env.config)));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
-  client = new Client({ name: 'test-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+  session = await startMcpHttpSession(env.config, 'test-client');
 });
 
 afterAll(async () => {
-  await client?.close();
-  await new Promise<void>((resolve) => http?.close(() => resolve()));
+  await session?.close();
   await env?.stop();
 });
 

@@ -4,8 +4,8 @@
  * Over MCP (streamable HTTP, a real client) against the local SageMaker runtime, s3rver and dynalite.
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { startMcpHttpSession, McpHttpSession } from './mcp-session';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, startLocalEnv } from './local-env';
+import { startMcpHttpSession, McpHttpSession } from './mcp-session';
 import { accepted } from '../support/sagemaker-runtime-server';
 
 let env: LocalEnv;

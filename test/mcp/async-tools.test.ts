@@ -2,8 +2,8 @@
  * get_async_inference_result caps what it reads of a model output: a large output comes back truncated, with its size
  * and S3 location, over MCP (streamable HTTP) against the local SageMaker runtime, s3rver and dynalite.
  */
-import { startMcpHttpSession, McpHttpSession } from './mcp-session';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from './local-env';
+import { startMcpHttpSession, McpHttpSession } from './mcp-session';
 import { accepted } from '../support/sagemaker-runtime-server';
 
 let env: LocalEnv;

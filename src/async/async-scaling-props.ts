@@ -1,6 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 
-/** Autoscaling of an async endpoint on its queue (FACTS.md section 3, async endpoint recipe). */
+/**
+ * Autoscaling of an async endpoint on its queue, as AWS's recipe does it
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html).
+ */
 export interface AsyncAutoScalingProps {
   /**
    * The fewest instances. 0 lets the endpoint scale to zero while its queue is empty; the scale-from-zero alarm and

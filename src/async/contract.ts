@@ -63,7 +63,7 @@ export interface AsyncJobRecord {
   readonly expiresAt: number;
 }
 
-/** InvokeEndpointAsync limits (FACTS.md 6(d)). */
+/** InvokeEndpointAsync limits (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointAsync.html). */
 export const INVOCATION_TIMEOUT_RANGE = { min: 1, max: 3600 } as const;
 export const REQUEST_TTL_RANGE = { min: 60, max: 21600 } as const;
 /** A request must be allowed to wait at least this many times its invocation timeout (seed checklist). */

@@ -1,6 +1,6 @@
 /**
  * AWS Deep Learning Container (DLC) registry accounts by region, from the SageMaker Python SDK's
- * `image_uri_config/huggingface-llm.json` and `djl-lmi.json` (FACTS.md section 8). aws-cdk-lib's region facts
+ * `image_uri_config/huggingface-llm.json` and `djl-lmi.json` (the SageMaker Python SDK's `image_uri_config` tables, https://github.com/aws/sagemaker-python-sdk). aws-cdk-lib's region facts
  * (FactName.DLC_REPOSITORY_ACCOUNT) lack several of these regions; where both have a value they agree (tested).
  */
 const DEFAULT_DLC_ACCOUNT = '763104351884';
@@ -22,12 +22,12 @@ const DLC_ACCOUNT_EXCEPTIONS: Readonly<Record<string, string>> = {
   'eu-central-2': '380420809688',
   'eu-south-1': '692866216735',
   'eu-south-2': '503227376785',
-  // From djl-lmi.json (FACTS.md section 8), and agreed by aws-cdk-lib's region facts.
+  // From the SageMaker Python SDK's djl-lmi.json, and agreed by aws-cdk-lib's region facts.
   'eusc-de-east-1': '204133271717',
   'il-central-1': '780543022126',
   'me-central-1': '914824155844',
   'me-south-1': '217643126080',
-  // aws-cdk-lib's region facts (FactName.DLC_REPOSITORY_ACCOUNT); not in the SDK tables FACTS.md quotes.
+  // aws-cdk-lib's region facts (FactName.DLC_REPOSITORY_ACCOUNT); not in the SageMaker Python SDK's tables.
   'me-west-1': '124382933778',
   'mx-central-1': '637423239942',
   'us-gov-east-1': '446045086412',

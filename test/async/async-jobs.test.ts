@@ -88,7 +88,8 @@ describe('submitAsyncJob', () => {
     // THEN the input is in S3 under the configured prefix, keyed by the job id plus a random suffix
     expect(job.inputLocation).toMatch(new RegExp(`^s3://${BUCKET}/inputs/job-1-[0-9a-f-]{36}$`));
     expect(JSON.parse(await objectText(job.inputLocation))).toEqual({ document: 'hello' });
-    // AND the request carried the location, the id and both limits as headers (FACTS.md 6(d))
+    // AND the request carried the location, the id and both limits as headers (InvokeEndpointAsync API reference:
+    // https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointAsync.html)
     const [request] = sm.requestsFor(ENDPOINT, 'async');
     expect(request.path).toBe(`/endpoints/${ENDPOINT}/async-invocations`);
     expect(request.headers).toMatchObject({

@@ -1,5 +1,6 @@
 /**
- * A local, protocol-faithful stand-in for the SageMaker Feature Store runtime (rest-json, FACTS.md §7) that the REAL
+ * A local, protocol-faithful stand-in for the SageMaker Feature Store runtime (rest-json, as the Feature Store runtime API reference
+ * describes it: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_Operations_Amazon_SageMaker_Feature_Store_Runtime.html) that the REAL
  * `@aws-sdk/client-sagemaker-featurestore-runtime` talks to over HTTP on 127.0.0.1 (random port).
  *
  * ```ts

@@ -1,5 +1,6 @@
 /**
- * A local, protocol-faithful stand-in for the SageMaker runtime (rest-json, FACTS.md §6(d) and §7) that the REAL
+ * A local, protocol-faithful stand-in for the SageMaker runtime (rest-json, as the SageMaker runtime API reference
+ * describes it: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_Operations_Amazon_SageMaker_Runtime.html) that the REAL
  * `@aws-sdk/client-sagemaker-runtime` talks to over HTTP on 127.0.0.1 (random port).
  *
  * ```ts
@@ -21,7 +22,7 @@
  * else a built-in default (invoke: echo the request body and content type; stream: the body as one PayloadPart;
  * async: 202 with a generated or the requested InferenceId). A script entry may be a function of the recorded request.
  *
- * Builders: `ok(body, opts)`, `fail(errorName, opts)` (every error of FACTS.md §7 + `ThrottlingException`), `reset()`
+ * Builders: `ok(body, opts)`, `fail(errorName, opts)` (every error InvokeEndpoint documents + `ThrottlingException`), `reset()`
  * (destroys the socket without answering), `stream(events, opts)` (`part(..)`, `modelStreamError(..)`,
  * `internalStreamFailure(..)`, `streamReset()`), `accepted(opts)` (async 202). Every one takes `delayMs`: a delay before
  * the status line, i.e. a slow endpoint. Every response carries `x-amzn-RequestId`.
@@ -39,7 +40,7 @@ import { EventStreamCodec, MessageHeaders } from '@smithy/core/event-streams';
 export const RUNTIME_REGION = 'us-east-1';
 export const RUNTIME_CREDENTIALS = { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local-secret' };
 
-/** Status and fault of every error the runtime can answer with (FACTS.md §7), plus the generic throttling error. */
+/** Status and fault of every error the runtime can answer with (InvokeEndpoint API reference, Errors), plus the generic throttling error. */
 export const RUNTIME_ERRORS = {
   ValidationError: 400,
   ModelError: 424,

@@ -6,7 +6,7 @@
  *   `<logicalId> (<type>) <property path>: got <value>, expected <expectation> [<source>]`. Three sources:
  *     1. [schema] the CloudFormation resource database of `@aws-cdk/aws-service-spec` (type exists, property names,
  *        required properties, primitive types, enums the DB knows, nested property types by name),
- *     2. [FACTS ...] the enums/ranges/patterns of /work/shared/FACTS.md (table `FACT_RULES` below + cross-field rules),
+ *     2. [FACTS ...] the enums/ranges/patterns of the SageMaker API reference and the cfn-lint CloudFormation schemas (table `FACT_RULES` below + cross-field rules),
  *     3. [cdk-validate <id>] aws-cdk-lib's built-in CloudFormation validation engine (the one that
  *        `@aws-cdk/core:validateAgainstDefaultRules: true` turns into synth errors), run directly on the template.
  *   Intrinsics (`Ref`, `Fn::*`) are skipped. `opts.ignore` drops problems whose line matches a string/RegExp.
@@ -196,7 +196,7 @@ function checkType(type: PropertyType, value: unknown, path: string, out: Findin
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 2. FACTS.md rules
+// 2. Value rules from the SageMaker API reference and the cfn-lint schemas
 // ---------------------------------------------------------------------------------------------------------------
 
 interface Check { readonly expected: string; ok(value: unknown): boolean }
@@ -240,7 +240,7 @@ const MODEL = 'AWS::SageMaker::Model';
 const PV = '{ProductionVariants[],ShadowProductionVariants[]}';
 
 /**
- * FACTS.md value rules. `{A[],B[]}` in a path expands to both. Each row: resource type | property path | check | source.
+ * Value rules from the SageMaker API reference and the cfn-lint schemas. `{A[],B[]}` in a path expands to both. Each row: resource type | property path | check | source.
  */
 export const FACT_RULES: ReadonlyArray<readonly [string, string, Check, string]> = [
   // ---- AWS::SageMaker::EndpointConfig (FACTS §1) -------------------------------------------------------------

@@ -2,7 +2,7 @@ import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-fe
 import { userKeyedSchema } from './fixtures';
 import { FeatureGroupNotFoundError, FeatureGroupSchema, FeatureValueError, parseFeatureGroupSchema } from '../../src/runtime/features';
 import { buildPutRecord, FeatureEventTimeError, putFeatures } from '../../src/runtime/features-write';
-import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
+import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '../support/featurestore-runtime-server';
 
 // Writes of some features of a record keep the others, per online store type; event times are bounded. Every test runs
 // the real SDK against the Feature Store stand-in, whose PutRecord is a full over-write as the service's is.
@@ -19,14 +19,13 @@ const STORED = { user_id: 'u1', event_time: T0, a: '1', b: '2', c: 'three' };
 let fs: FeatureStoreRuntimeServer;
 let client: SageMakerFeatureStoreRuntimeClient;
 
+let session: FeatureStoreSession;
+
 beforeAll(async () => {
-  fs = await startFeatureStoreRuntimeServer();
-  client = new SageMakerFeatureStoreRuntimeClient(fs.clientConfig({ maxAttempts: 1 }));
+  session = await startFeatureStoreSession();
+  ({ server: fs, client } = session);
 });
-afterAll(async () => {
-  client.destroy();
-  await fs.stop();
-});
+afterAll(() => session.stop());
 beforeEach(() => {
   fs.createGroup({ name: 'standard', recordIdentifier: 'user_id', eventTime: 'event_time', onlineStorageType: 'Standard' });
   fs.createGroup({ name: 'unknown', recordIdentifier: 'user_id', eventTime: 'event_time' });

@@ -16,7 +16,7 @@ import {
   planBatchGetCalls,
 } from '../../src/runtime/features';
 import { buildPutRecord, putFeatures } from '../../src/runtime/features-write';
-import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
+import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreRuntimeServer, startFeatureStoreSession } from '../support/featurestore-runtime-server';
 
 const users = MCP_USER_FEATURES_WITH_CATEGORY;
 const tools: FeatureGroupSchema = {
@@ -34,14 +34,13 @@ const DEFAULTS = { tool_calls_last_7d: 0, error_rate_last_24h: 0, preferred_tool
 let fs: FeatureStoreRuntimeServer;
 let client: SageMakerFeatureStoreRuntimeClient;
 
+let session: FeatureStoreSession;
+
 beforeAll(async () => {
-  fs = await startFeatureStoreRuntimeServer();
-  client = new SageMakerFeatureStoreRuntimeClient(fs.clientConfig({ maxAttempts: 1 }));
+  session = await startFeatureStoreSession();
+  ({ server: fs, client } = session);
 });
-afterAll(async () => {
-  client.destroy();
-  await fs.stop();
-});
+afterAll(() => session.stop());
 beforeEach(() => {
   fs.createGroup({ name: users.featureGroupName, recordIdentifier: 'user_id', eventTime: 'event_time', eventTimeType: 'String' });
   fs.createGroup({ name: tools.featureGroupName, recordIdentifier: 'tool_id', eventTime: 'event_time', eventTimeType: 'Fractional' });

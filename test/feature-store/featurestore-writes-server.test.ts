@@ -6,7 +6,7 @@ import {
   UpdateRecordCommand,
   ValidationError,
 } from '@aws-sdk/client-sagemaker-featurestore-runtime';
-import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
+import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '../support/featurestore-runtime-server';
 
 // The stand-in's write semantics must be the service's (PutRecord and UpdateRecord API references), or the runtime's
 // write tests prove nothing: a stand-in that merged PutRecord hid a data-loss bug.
@@ -16,14 +16,13 @@ const T0 = '2024-05-01T10:00:00.000Z';
 const T1 = '2024-05-01T11:00:00.000Z';
 const fv = (values: Record<string, string>) => Object.entries(values).map(([FeatureName, ValueAsString]) => ({ FeatureName, ValueAsString }));
 
+let session: FeatureStoreSession;
+
 beforeAll(async () => {
-  fs = await startFeatureStoreRuntimeServer();
-  client = new SageMakerFeatureStoreRuntimeClient(fs.clientConfig({ maxAttempts: 1 }));
+  session = await startFeatureStoreSession();
+  ({ server: fs, client } = session);
 });
-afterAll(async () => {
-  client.destroy();
-  await fs.stop();
-});
+afterAll(() => session.stop());
 beforeEach(() => {
   fs.createGroup({ name: 'std', recordIdentifier: 'id', eventTime: 'ts' });
   fs.createGroup({ name: 'v2', recordIdentifier: 'id', eventTime: 'ts', onlineStorageType: 'Standard_V2' });

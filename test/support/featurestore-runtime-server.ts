@@ -33,6 +33,7 @@
 import { randomUUID } from 'crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'http';
 import { AddressInfo, Socket } from 'net';
+import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 
 export const FS_REGION = 'us-east-1';
 export const FS_CREDENTIALS = { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local-secret' };
@@ -356,5 +357,25 @@ export async function startFeatureStoreRuntimeServer(options: FeatureStoreServer
       for (const s of sockets) s.destroy();
       server.close(() => resolve());
     }),
+  };
+}
+
+/** The stand-in and a real Feature Store runtime client pointed at it (no SDK retries), started together for a test file. */
+export interface FeatureStoreSession {
+  readonly server: FeatureStoreRuntimeServer;
+  readonly client: SageMakerFeatureStoreRuntimeClient;
+  stop(): Promise<void>;
+}
+
+export async function startFeatureStoreSession(options?: FeatureStoreServerOptions): Promise<FeatureStoreSession> {
+  const server = await startFeatureStoreRuntimeServer(options);
+  const client = new SageMakerFeatureStoreRuntimeClient(server.clientConfig({ maxAttempts: 1 }));
+  return {
+    server,
+    client,
+    stop: async () => {
+      client.destroy();
+      await server.stop();
+    },
   };
 }

@@ -1,4 +1,5 @@
 export * from './pipeline-definition';
 export * from './training-pipeline';
+export * from './quality-gate';
 export * from './training-role';
 export * from './pipeline-event-router';

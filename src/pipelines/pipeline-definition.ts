@@ -6,6 +6,7 @@ import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
+import { JsonGetScan, scanJsonGets } from './private/json-gets';
 import { PropValidator } from '../core/validation';
 
 /** Type of a pipeline parameter, as the definition's `Parameters[].Type` spells it. */
@@ -99,6 +100,7 @@ export class PipelineDefinition {
 
   private readonly definition: Record<string, unknown>;
   private readonly hasTokens: boolean;
+  private jsonGetScan?: JsonGetScan;
 
   private constructor(definition: Record<string, unknown>, private readonly source: string) {
     this.definition = definition;
@@ -152,6 +154,16 @@ export class PipelineDefinition {
    */
   public _contains(text: string): boolean {
     return containsString(this.definition, text);
+  }
+
+  /**
+   * The definition's `Std:JsonGet` expressions and the problems with them (property file not declared by an earlier
+   * Processing step, path outside the supported JSONPath subset); computed once.
+   * @internal
+   */
+  public _jsonGets(): JsonGetScan {
+    this.jsonGetScan ??= scanJsonGets(this.definition);
+    return this.jsonGetScan;
   }
 
   /**

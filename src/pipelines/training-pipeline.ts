@@ -203,6 +203,8 @@ export class TrainingPipeline extends TrainingPipelineBase {
         v.check(inDefinition.type === p.type, `parameters[${p.name}].type`, p.type, `${inDefinition.type}, the type the definition declares`);
       }
     }
+    // The quality gate: a JsonGet that cannot resolve fails the Condition step at run time, after training was paid for.
+    for (const problem of props.definition._jsonGets().problems) v.add(`definition: ${problem}`);
     const usesPlaceholder = props.definition._contains(TrainingPipeline.TRAINING_JOB_ROLE_ARN);
     v.check(!usesPlaceholder || props.trainingJobRole !== undefined, 'trainingJobRole', undefined,
       `the training job role's permissions: the definition names TrainingPipeline.TRAINING_JOB_ROLE_ARN (${TrainingPipeline.TRAINING_JOB_ROLE_ARN})`);

@@ -4,6 +4,9 @@
  * and every integ app (test/*.integ.ts). Every finding must be on the documented list in control-tower-exceptions.ts,
  * and every entry of that list must still match a finding. Each app is synthesized once (the integ apps write to a
  * temporary directory through CDK_OUTDIR) and all of an app's templates go to one cfn-guard run.
+ *
+ * The same fresh assemblies are compared with the committed integ snapshots (test/*.integ.snapshot), as projen's
+ * `integ:<name>:assert` tasks do with the CLI: one synth of each app serves both checks inside `npx projen test`.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
@@ -12,6 +15,8 @@ import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { IPolicyValidationContextBeta1 } from 'aws-cdk-lib';
 import { CONTROL_TOWER_EXCEPTIONS, ControlTowerException, renderExceptionsTable } from './control-tower-exceptions';
 import { buildDemoApp } from '../../examples/app';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { diffSnapshot } = require('../../scripts/integ-diff') as { diffSnapshot(snapshot: string, fresh: string): string[] };
 
 const RULES_DIR = join(require.resolve('@cdklabs/cdk-validator-cfnguard/package.json'), '..', 'rules', 'control-tower', 'cfn-guard');
 const TEST_DIR = join(__dirname, '..');
@@ -42,6 +47,13 @@ const CONTROLS = controlIds();
 const validator = new CfnGuardValidator({ maxBuffer: 256 * 1024 * 1024 });
 const outdirs: string[] = [];
 const findings: Finding[] = [];
+const integDirs = new Map<string, string>();
+
+/**
+ * What the integ tasks' `cdk synth --no-version-reporting --no-asset-metadata --no-path-metadata` passes the app, so
+ * an in-process synth writes the same assembly as the CLI.
+ */
+const CLI_CONTEXT = { 'aws:cdk:version-reporting': false, 'aws:cdk:enable-asset-metadata': false, 'aws:cdk:enable-path-metadata': false };
 
 /** Logical id -> construct path below the stack, from the assembly's `<stack>.metadata.json` (`aws:cdk:logicalId`). */
 function constructPaths(dir: string): Map<string, string> {
@@ -81,8 +93,8 @@ beforeAll(() => {
   const demoDir = freshDir('demo');
   buildDemoApp(demoDir).app.synth();
   const integs = readdirSync(TEST_DIR).filter((f) => f.endsWith('.integ.ts')).sort();
-  const integDirs = new Map<string, string>();
   const stackTraceLimit = Error.stackTraceLimit;
+  process.env.CDK_CONTEXT_JSON = JSON.stringify(CLI_CONTEXT);
   try {
     for (const file of integs) {
       // Each integ app synthesizes itself on import; App() writes to CDK_OUTDIR when given no outdir.
@@ -93,6 +105,7 @@ beforeAll(() => {
     }
   } finally {
     delete process.env.CDK_OUTDIR;
+    delete process.env.CDK_CONTEXT_JSON;
     // integ-app.ts turns stack traces off to keep its snapshots machine-independent; give jest its traces back.
     Error.stackTraceLimit = stackTraceLimit;
   }
@@ -115,6 +128,14 @@ test('every Control Tower finding is a documented exception', () => {
 test('every documented exception still occurs (the list stays honest)', () => {
   const stale = CONTROL_TOWER_EXCEPTIONS.filter((e) => !findings.some((f) => covers(e, f)));
   expect(stale.map((e) => `${e.control} ${e.resources}`)).toEqual([]);
+});
+
+test('every integ app synthesizes to its committed snapshot (as `npx projen integ:<name>:assert` checks)', () => {
+  const drift = [...integDirs].flatMap(([file, dir]) =>
+    diffSnapshot(join(TEST_DIR, file.replace(/\.ts$/, '.snapshot')), dir).map((p) => `${file}: ${p}`));
+  // To accept an intended change: npx projen bundle && npx projen integ:<name>:snapshot
+  expect(drift).toEqual([]);
+  expect(integDirs.size).toBeGreaterThanOrEqual(6);
 });
 
 test('docs/checks.md shows the exception list', () => {

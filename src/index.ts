@@ -2,6 +2,7 @@
 export * from './core';
 export * from './jumpstart';
 export * from './images';
+export * from './huggingface';
 export * from './checks';
 export * from './shared-gpu';
 export * from './feature-store';

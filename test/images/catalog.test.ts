@@ -6,6 +6,7 @@
  * raw shape (registries inline), takes an instance type as the SDK does (not a processor), and takes the host domain
  * from aws-cdk-lib's region facts rather than the library's partition table.
  */
+import { readFileSync } from 'fs';
 import { join } from 'path';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { buildImageCatalog } from '../../scripts/generate-image-catalog';
@@ -16,6 +17,7 @@ import { imageUriIn } from '../../src/images/private/registry';
 
 type Raw = Record<string, any>;
 const FIXTURES = join(__dirname, '..', 'fixtures', 'image-uris');
+const readFixture = (key: string): Raw => JSON.parse(readFileSync(join(FIXTURES, `${key}.json`), 'utf8'));
 const INSTANCE_FOR: Record<string, string> = { cpu: 'ml.m5.xlarge', gpu: 'ml.g5.2xlarge' };
 
 /** The catalog's tables back in the SDK's shape: each `registries` index replaced by its region -> account table. */
@@ -84,7 +86,8 @@ function* requests(tables: Record<ImageKey, Raw>) {
         const vc = base === undefined ? entry : entry[entry.version_aliases?.[base] ?? base];
         for (const py of (vc.py_versions?.length ?? 0) > 1 ? vc.py_versions : [undefined]) {
           for (const processor of t.processors ?? vc.processors ?? [undefined]) {
-            yield { image, version, base, py: py as string | undefined, processor: processor as string | undefined, regions: Object.keys(vc.registries) };
+            const regions = Object.keys(vc.registries);
+            yield { image, version, base, py: py as string | undefined, processor: processor as string | undefined, regions };
           }
         }
       }
@@ -122,7 +125,7 @@ describe('image catalog', () => {
 
   test('the catalog holds every version of the raw SDK table fixtures, unchanged', () => {
     for (const key of IMAGE_KEYS) {
-      const raw = inferenceScope(require(join(FIXTURES, `${key}.json`)));
+      const raw = inferenceScope(readFixture(key));
       for (const [version, vc] of Object.entries(raw.versions)) {
         expect({ key, version, vc: tables[key].versions[version] }).toEqual({ key, version, vc });
       }
@@ -135,7 +138,7 @@ describe('image catalog', () => {
 
   test('the fixture tables, composed the SDK way, give the URIs the library resolves', () => {
     let n = 0;
-    const fixtureTables = Object.fromEntries(IMAGE_KEYS.map((k) => [k, inferenceScope(require(join(FIXTURES, `${k}.json`)))])) as Record<ImageKey, Raw>;
+    const fixtureTables = Object.fromEntries(IMAGE_KEYS.map((k) => [k, inferenceScope(readFixture(k))])) as Record<ImageKey, Raw>;
     for (const r of requests(fixtureTables)) {
       for (const region of r.regions) {
         expect(libraryUri(r, region)).toBe(sdkRetrieve(r.image, fixtureTables[r.image], region, r.version,

@@ -17,8 +17,11 @@ describe('ContainerImage catalog entry points', () => {
     template().hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: [
-          { Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'], Effect: 'Allow',
-            Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ecr:eu-central-2:380420809688:repository/huggingface-pytorch-tgi-inference']] } },
+          {
+            Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
+            Effect: 'Allow',
+            Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ecr:eu-central-2:380420809688:repository/huggingface-pytorch-tgi-inference']] },
+          },
           { Action: 'ecr:GetAuthorizationToken', Effect: 'Allow', Resource: '*' },
         ],
       },

@@ -39,7 +39,7 @@ export const bench: Bench = {
       const image = composeImage(r, new PropValidator('bench'));
       return imageUriIn(image!, r.region);
     };
-    const precomputed = new Map(REQUESTS.map((r, i) => [i, lookup(i)]));
+    const precomputed = new Map(REQUESTS.map((_, i) => [i, lookup(i)]));
     return [
       { name: 'catalog size', ours: gz, baseline: json, unit: 'bytes', baselineLabel: 'the same catalog uncompressed' },
       { name: 'cold load (read + gunzip + parse, once per process)', ours: coldMs, baseline: coldMs, unit: 'ms', baselineLabel: 'itself', note: 'absolute figure' },

@@ -29,7 +29,7 @@ function rehydrate(data: ImageCatalogData): Record<ImageKey, Raw> {
       ? Object.fromEntries(Object.entries(vc).map(([b, bc]) => [b, b === 'version_aliases' ? bc : fix(bc as Raw)]))
       : fix(vc)]));
     return [key, { ...t, versions }];
-  })) as Record<ImageKey, Raw>;
+  })) as unknown as Record<ImageKey, Raw>;
 }
 
 /** The inference scope of a raw SDK table file. */

@@ -176,6 +176,11 @@ project.addTask('jumpstart:catalog', {
   exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-jumpstart-catalog.ts',
   receiveArgs: true,
 });
+project.addTask('images:catalog', {
+  description: 'Regenerate data/images/catalog.json.gz from the SageMaker Python SDK image tables (default ../shared/data/image-uris/; pass a directory to override)',
+  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-image-catalog.ts',
+  receiveArgs: true,
+});
 project.npmignore?.exclude('/scripts/', '/bench/', '/.bench-out/', '/examples/', '/cdk.out/', '/.ci/');
 
 // The runtime imports AWS SDK v3 clients that stay devDependencies (jsii refuses non-jsii dependencies unless bundled):

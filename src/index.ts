@@ -1,6 +1,8 @@
 // The jsii API: one folder per capability. The TypeScript-only runtime lives in src/runtime (subpath `cdk-sagemaker-mcp/runtime`).
 export * from './core';
 export * from './jumpstart';
+export * from './images';
+export * from './huggingface';
 export * from './checks';
 export * from './shared-gpu';
 export * from './feature-store';

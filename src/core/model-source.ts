@@ -8,6 +8,9 @@ import { Construct } from 'constructs';
 import { dlcAccountFor, dlcRegions, ecrDomainSuffix } from './dlc-accounts';
 import { InstanceType } from './instance-type';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
+import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
+import * as images from '../images/private/catalog-images';
+import { bindCatalogImage } from '../images/private/registry';
 
 /** What a container image resolves to when bound. */
 export interface ContainerImageConfig {
@@ -37,6 +40,55 @@ export abstract class ContainerImage {
    */
   public static fromDlc(repositoryName: string, tag: string): ContainerImage {
     return new DlcImage(repositoryName, tag);
+  }
+
+  /**
+   * Hugging Face Text Generation Inference (TGI, repository `huggingface-pytorch-tgi-inference`), from the image catalog
+   * bundled with this library (the SageMaker Python SDK's `huggingface-llm` table). The URI is composed as the SDK's
+   * `image_uris.retrieve` does, for the stack's region; see docs/images.md.
+   */
+  public static huggingfaceTgi(options: CatalogImageVersionOptions): ContainerImage {
+    return new CatalogImage(images.versionOnlyImage('huggingfaceTgi', 'huggingface-llm', options));
+  }
+
+  /** Hugging Face Text Embeddings Inference (TEI), GPU (`tei`) or CPU (`tei-cpu`), from the bundled image catalog. */
+  public static huggingfaceTei(options: HuggingFaceTeiImageOptions): ContainerImage {
+    return new CatalogImage(images.teiImage(options));
+  }
+
+  /** The Hugging Face vLLM image (`huggingface-vllm`), from the bundled image catalog. */
+  public static vllm(options: CatalogImageVersionOptions): ContainerImage {
+    return new CatalogImage(images.versionOnlyImage('vllm', 'huggingface-vllm', options));
+  }
+
+  /** DJL Large Model Inference (`djl-inference`, LMI), from the bundled image catalog. */
+  public static djlLmi(options: CatalogImageVersionOptions): ContainerImage {
+    return new CatalogImage(images.versionOnlyImage('djlLmi', 'djl-lmi', options));
+  }
+
+  /** Hugging Face transformers inference (`huggingface-pytorch-inference` / `-tensorflow-`), from the bundled image catalog. */
+  public static huggingface(options: HuggingFaceImageOptions): ContainerImage {
+    return new CatalogImage(images.transformersImage(options));
+  }
+
+  /** The SageMaker built-in XGBoost image (`sagemaker-xgboost`), e.g. `1.7-1`, from the bundled image catalog. */
+  public static xgboost(version: string): ContainerImage {
+    return new CatalogImage(images.simpleImage('xgboost', 'xgboost', version));
+  }
+
+  /** The SageMaker scikit-learn image (`sagemaker-scikit-learn`), e.g. `1.2-1`, from the bundled image catalog. */
+  public static sklearn(version: string): ContainerImage {
+    return new CatalogImage(images.simpleImage('sklearn', 'sklearn', version));
+  }
+
+  /** The PyTorch inference DLC (`pytorch-inference`), from the bundled image catalog. */
+  public static pytorch(options: FrameworkImageOptions): ContainerImage {
+    return new CatalogImage(images.frameworkImage('pytorch', 'pytorch', options));
+  }
+
+  /** The TensorFlow Serving inference DLC (`tensorflow-inference`), from the bundled image catalog. */
+  public static tensorflow(options: FrameworkImageOptions): ContainerImage {
+    return new CatalogImage(images.frameworkImage('tensorflow', 'tensorflow', options));
   }
 
   /** An image built from a local directory with a Dockerfile, published as a CDK asset (needs Docker at deploy). */
@@ -86,6 +138,18 @@ class DlcImage extends ContainerImage {
     const suffix = Token.isUnresolved(stack.region) ? Aws.URL_SUFFIX : ecrDomainSuffix(stack.region);
     grantEcrPull(grantee, `arn:${stack.partition}:ecr:${stack.region}:${account}:repository/${this.repositoryName}`);
     return { imageUri: `${account}.dkr.ecr.${stack.region}.${suffix}/${this.repositoryName}:${this.tag}` };
+  }
+}
+
+/** An image of the bundled catalog: the tag is composed at the call, the region's account and domain at bind. */
+class CatalogImage extends ContainerImage {
+  constructor(private readonly spec: images.CatalogImageSpec) {
+    super();
+  }
+  public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
+    const bound = bindCatalogImage(scope, this.spec.image, this.spec.subject);
+    grantEcrPull(grantee, bound.repositoryArn);
+    return { imageUri: bound.imageUri };
   }
 }
 

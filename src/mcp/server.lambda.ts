@@ -12,7 +12,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFuncti
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { MCP_ENV } from './contract';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
-import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../runtime/mcp-server';
+import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const logger = new Logger({ serviceName: 'sagemaker-mcp' });
 let mcp: Promise<McpHttpHandler> | undefined;

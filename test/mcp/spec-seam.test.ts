@@ -18,6 +18,7 @@ import { addJumpStartExample } from '../../examples/jumpstart';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { addRealtimeExample } from '../../examples/realtime';
 import { addSharedGpuExample } from '../../examples/shared-gpu';
+import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
 import { ASYNC_ENV } from '../../src/async/contract';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
@@ -26,7 +27,6 @@ import { McpToolServer } from '../../src/mcp';
 import {
   MCP_ENV, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, toolNamesForSpec,
 } from '../../src/mcp/contract';
-import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../../src/runtime/mcp-server';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { accepted } from '../support/sagemaker-runtime-server';
 

@@ -184,6 +184,12 @@ project.addTask('jumpstart:catalog', {
   exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-jumpstart-catalog.ts',
   receiveArgs: true,
 });
+// The construct library's mirror of the runtime's zod contract (src/private/contract.generated.ts); a jest test fails
+// when the committed file is stale.
+project.addTask('contract:generate', {
+  description: 'Regenerate src/private/contract.generated.ts from the runtime package\'s zod contract (packages/runtime/src/contract)',
+  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-contract.ts',
+});
 project.npmignore?.exclude('/packages/', '/scripts/', '/bench/', '/.bench-out/', '/examples/', '/cdk.out/', '/.ci/');
 
 // The bundled handlers import the runtime package and SDK clients, devDependencies of the construct library (jsii

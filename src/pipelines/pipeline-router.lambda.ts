@@ -6,7 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { boundedClient, recordPipelineEvent, PipelineRecordOutcome } from 'cdk-sagemaker-mcp-runtime';
-import { RESULT_TTL_DAYS_ENV, RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV } from './contract';
+import { RESULT_TTL_DAYS_ENV, RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV } from '../private/contract.generated';
 
 let dynamodb: DynamoDBClient | undefined;
 let sqs: SQSClient | undefined;

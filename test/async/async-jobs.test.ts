@@ -14,7 +14,7 @@ import {
   getAsyncJob, parseAsyncNotification, parseS3Location, recordAsyncResult, submitAsyncJob, waitForAsyncJob,
 } from '../../packages/runtime/src/async-jobs';
 import { EndpointValidationError, TransientEndpointError } from '../../packages/runtime/src/errors';
-import { ASYNC_ENV } from '../../src/async/contract';
+import { ASYNC_ENV } from '../../packages/runtime/src/contract/async';
 import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../support/local-aws';
 import { accepted, fail, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 

@@ -4,7 +4,7 @@ import { decodeAthenaLiteral, LocalAthena, openFixture, runInDuckDb, startLocalA
 import { MCP_USER_FEATURES_WITH_CATEGORY } from './fixtures';
 import { FeatureValueError } from '../../packages/runtime/src/features';
 import { athenaLiteral, buildOfflineQuery, OfflineQueryError, runOfflineQuery } from '../../packages/runtime/src/offline-query';
-import { FeatureGroupSchema } from '../../src/feature-store/contract';
+import { FeatureGroupSchema } from '../../packages/runtime/src/contract/feature-store';
 
 const schema = MCP_USER_FEATURES_WITH_CATEGORY;
 const table = { schema, database: 'sagemaker_featurestore', table: 'mcp_user_features' };

@@ -13,7 +13,7 @@ import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from '
 import event from './fixtures/function-url-event.json';
 import { processCallerIdentity } from '../../packages/runtime/src/mcp-tools/caller';
 import { trainingRequestToken } from '../../packages/runtime/src/pipelines';
-import { MCP_ENV } from '../../src/mcp/contract';
+import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';

@@ -3,7 +3,7 @@ import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from '../../packages/runtime/src/mcp-server';
-import type { FeatureGroupSchema } from '../../src/feature-store/contract';
+import type { FeatureGroupSchema } from '../../packages/runtime/src/contract/feature-store';
 import { userKeyedSchema } from '../feature-store/fixtures';
 import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';

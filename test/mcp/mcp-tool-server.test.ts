@@ -14,7 +14,7 @@ import { parseMcpServerSpec } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint } from '../../src/async';
 import { FeatureGroup } from '../../src/feature-store';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
-import { MCP_ENV } from '../../src/mcp/contract';
+import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { InferenceComponent } from '../../src/shared-gpu';

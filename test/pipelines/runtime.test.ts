@@ -6,7 +6,7 @@
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { getModelProvenance, lineageKindOf } from '../../packages/runtime/src/lineage';
 import { getTrainingStatus, startTraining, trainingRequestToken, TrainingRequestError } from '../../packages/runtime/src/pipelines';
-import { parseCorrelationDescription } from '../../src/pipelines/contract';
+import { parseCorrelationDescription } from '../../packages/runtime/src/contract/pipelines';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 
 let cp: SageMakerControlServer;

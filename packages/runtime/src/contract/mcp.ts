@@ -1,9 +1,12 @@
 /**
  * The contract between the `McpToolServer` construct, its bundled `server.lambda` handler and the runtime's MCP server
  * (`createSageMakerMcpServer`): env var names and the JSON spec of what the server exposes. The CLI reads the same spec
- * from a file. Plain types and constants only: no SDK, no aws-cdk-lib.
+ * from a file. Defined once here (zod schemas, constants, and dependency-free rules); the construct library gets a
+ * generated mirror (src/private/contract.generated.ts, `npx projen contract:generate`).
  */
-import type { FeatureGroupSchema } from './feature-store';
+import { z } from 'zod';
+import { lines } from './describe';
+import { FeatureGroupSchemaSchema } from './feature-store';
 
 /** Env vars the construct sets on the server function. */
 export const MCP_ENV = {
@@ -21,71 +24,64 @@ export const MCP_ENV = {
 export const MCP_SPEC_WARN_LENGTH = 3_000;
 
 /** A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call. */
-export interface McpRealtimeEndpointSpec {
-  readonly name: string;
-  /** Shown to the agent: what the model does and what input it expects. */
-  readonly description?: string;
-  /**
-   * Inference components the agent may target on a shared-GPU endpoint. When set, a call must name one of them; an
-   * endpoint without components must not be called with one.
-   */
-  readonly inferenceComponents?: string[];
-  /** Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`). */
-  readonly modelFamily?: string;
-  /** Payload family per inference component, when components serve different families. */
-  readonly componentModelFamilies?: Array<{ readonly component: string; readonly modelFamily: string }>;
-}
+export const McpRealtimeEndpointSpecSchema = z.object({
+  name: z.string().min(1).describe('The endpoint name.'),
+  description: z.string().optional().describe('Shown to the agent: what the model does and what input it expects.'),
+  inferenceComponents: z.array(z.string()).optional().describe(lines(
+    'Inference components the agent may target on a shared-GPU endpoint. When set, a call must name one of them; an',
+    'endpoint without components must not be called with one.')),
+  modelFamily: z.string().optional().describe('Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`).'),
+  componentModelFamilies: z.array(z.object({ component: z.string(), modelFamily: z.string() }))
+    .optional().describe('Payload family per inference component, when components serve different families.'),
+}).meta({ id: 'McpRealtimeEndpointSpec', description: 'A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call.' });
+export type McpRealtimeEndpointSpec = z.infer<typeof McpRealtimeEndpointSpecSchema>;
 
 /** An async endpoint the `start_async_inference` / `get_async_inference_result` (and `describe_endpoint`) tools may use. */
-export interface McpAsyncEndpointSpec {
-  readonly name: string;
-  readonly description?: string;
-  /** Bucket inputs are uploaded to. */
-  readonly inputBucket: string;
-  /** Key prefix of uploaded inputs. Default `inputs/`. */
-  readonly inputPrefix?: string;
-  /** The result recorder's job table; without it results are found by reading the output/failure objects. */
-  readonly jobTableName?: string;
-  readonly invocationTimeoutSeconds?: number;
-  readonly requestTtlSeconds?: number;
-}
+export const McpAsyncEndpointSpecSchema = z.object({
+  name: z.string().min(1).describe('The endpoint name.'),
+  description: z.string().optional().describe('Shown to the agent.'),
+  inputBucket: z.string().min(1).describe('Bucket inputs are uploaded to.'),
+  inputPrefix: z.string().optional().describe('Key prefix of uploaded inputs. Default `inputs/`.'),
+  jobTableName: z.string().optional().describe('The result recorder\'s job table; without it results are found by reading the output/failure objects.'),
+  invocationTimeoutSeconds: z.number().optional().describe('Default `InvocationTimeoutSeconds` of a submission.'),
+  requestTtlSeconds: z.number().optional().describe('Default `RequestTTLSeconds` of a submission.'),
+}).meta({
+  id: 'McpAsyncEndpointSpec',
+  description: 'An async endpoint the `start_async_inference` / `get_async_inference_result` (and `describe_endpoint`) tools may use.',
+});
+export type McpAsyncEndpointSpec = z.infer<typeof McpAsyncEndpointSpecSchema>;
 
 /** A feature group the feature tools may read (and write when `allowWrites`). */
-export interface McpFeatureGroupSpec {
-  readonly schema: FeatureGroupSchema;
-  readonly description?: string;
-  /** Registers `put_feature_record` for this group. Default false. */
-  readonly allowWrites?: boolean;
-}
+export const McpFeatureGroupSpecSchema = z.object({
+  schema: FeatureGroupSchemaSchema,
+  description: z.string().optional().describe('Shown to the agent.'),
+  allowWrites: z.boolean().optional().describe('Registers `put_feature_record` for this group. Default false.'),
+}).meta({ id: 'McpFeatureGroupSpec', description: 'A feature group the feature tools may read (and write when `allowWrites`).' });
+export type McpFeatureGroupSpec = z.infer<typeof McpFeatureGroupSpecSchema>;
 
 /** A pipeline `start_training` may start. */
-export interface McpPipelineSpec {
-  readonly name: string;
-  readonly description?: string;
-  /** Parameter names the agent may override; others are refused. Default: none may be overridden. */
-  readonly parameters?: string[];
-}
+export const McpPipelineSpecSchema = z.object({
+  name: z.string().min(1).describe('The pipeline name.'),
+  description: z.string().optional().describe('Shown to the agent.'),
+  parameters: z.array(z.string()).optional().describe('Parameter names the agent may override; others are refused. Default: none may be overridden.'),
+}).meta({ id: 'McpPipelineSpec', description: 'A pipeline `start_training` may start.' });
+export type McpPipelineSpec = z.infer<typeof McpPipelineSpecSchema>;
 
 /** Everything the MCP server exposes. Absent sections register no tools. */
-export interface McpServerSpec {
-  /** Server name reported to clients. Default `cdk-sagemaker-mcp`. */
-  readonly serverName?: string;
-  readonly realtimeEndpoints?: McpRealtimeEndpointSpec[];
-  readonly asyncEndpoints?: McpAsyncEndpointSpec[];
-  readonly featureGroups?: McpFeatureGroupSpec[];
-  readonly pipelines?: McpPipelineSpec[];
-  /** The `PipelineEventRouter` results table; registers `get_training_result`. */
-  readonly trainingResultsTable?: string;
-  /** Registers `get_model_provenance` (lineage reads; see docs/mcp.md for its IAM scope). Default false. */
-  readonly modelProvenance?: boolean;
-  /**
-   * Seconds an event time written by `put_feature_record` may lie past the server's clock; later ones are refused (the
-   * online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.
-   */
-  readonly maxEventTimeSkewSeconds?: number;
-  /** Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days). */
-  readonly handleTtlSeconds?: number;
-}
+export const McpServerSpecSchema = z.object({
+  serverName: z.string().optional().describe('Server name reported to clients. Default `cdk-sagemaker-mcp`.'),
+  realtimeEndpoints: z.array(McpRealtimeEndpointSpecSchema).optional().describe('Endpoints `invoke_endpoint` may call.'),
+  asyncEndpoints: z.array(McpAsyncEndpointSpecSchema).optional().describe('Endpoints the async tools may use.'),
+  featureGroups: z.array(McpFeatureGroupSpecSchema).optional().describe('Feature groups the feature tools may read (and write).'),
+  pipelines: z.array(McpPipelineSpecSchema).optional().describe('Pipelines `start_training` may start.'),
+  trainingResultsTable: z.string().optional().describe('The `PipelineEventRouter` results table; registers `get_training_result`.'),
+  modelProvenance: z.boolean().optional().describe('Registers `get_model_provenance` (lineage reads; see docs/mcp.md for its IAM scope). Default false.'),
+  maxEventTimeSkewSeconds: z.number().optional().describe(lines(
+    'Seconds an event time written by `put_feature_record` may lie past the server\'s clock; later ones are refused (the',
+    'online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.')),
+  handleTtlSeconds: z.number().optional().describe('Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days).'),
+}).meta({ id: 'McpServerSpec', description: 'Everything the MCP server exposes. Absent sections register no tools.' });
+export type McpServerSpec = z.infer<typeof McpServerSpecSchema>;
 
 /** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
 export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;

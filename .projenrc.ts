@@ -57,8 +57,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@cdklabs/cdk-validator-cfnguard@^0.0.62',
     '@aws-cdk/aws-service-spec',
     '@aws-cdk/service-spec-types',
-    // The runtime (src/runtime) talks to AWS through SDK v3. Lambda's Node runtime provides it; users of the runtime
-    // subpath install the clients they call (README). Dev-only here so jsii does not demand bundling.
+    // The runtime package (packages/runtime, a workspace) and the SDK clients its tests and the bundled handlers import.
+    // Dev-only here: the handlers are bundled, so jsii sees no runtime dependency.
+    'cdk-sagemaker-mcp-runtime@0.0.0',
     '@aws-sdk/client-sagemaker-runtime',
     '@aws-sdk/client-sagemaker',
     '@aws-sdk/client-sagemaker-featurestore-runtime',
@@ -112,12 +113,21 @@ const project = new awscdk.AwsCdkConstructLibrary({
 project.tryFindObjectFile('package.json')!.addOverride('jest.transform', {
   '^.+\\.[t]sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 });
+// The published lib/ carries no inline source maps (each .js would carry its map and its TypeScript source: half the
+// packed size of the library); jsii accepts any value for these two (its tsconfig rule set "jsii-configured-options").
+project.tsconfig?.file.addOverride('compilerOptions.inlineSourceMap', false);
+project.tsconfig?.file.addOverride('compilerOptions.inlineSources', false);
 
 // Local and CI packaging is JS-only: Python/Java/.NET/Go need registries this machine cannot reach. The release
 // workflow still packages every language; `npx projen pacmak:check` proves the bindings generate offline.
 const packageTask = project.tasks.tryFind('package')!;
 packageTask.reset();
 packageTask.spawn(project.tasks.tryFind('package:js')!);
+// The runtime package's tarball beside the library's (dist/js), as `npm publish -w packages/runtime` would pack it.
+const runtimePackage = project.addTask('package:runtime', {
+  description: 'Build and pack the runtime package (packages/runtime) into dist/js',
+  exec: 'npm pack --pack-destination dist/js -w packages/runtime',
+});
 
 project.addTask('pacmak:check', {
   description: 'Generate (code only) the Python, Java, .NET and Go bindings into a temp folder to prove the jsii API is valid',
@@ -128,24 +138,30 @@ project.gitignore.addPatterns('.pacmak-check');
 // `npx projen test` must work on a fresh clone: handler tests load the bundled assets/**/index.js.
 project.testTask.prependSpawn(project.bundler.bundleTask);
 
-// The `cdk-sagemaker-mcp/runtime` subpath (TypeScript-only, not part of the jsii API).
-project.package.addField('exports', {
-  '.': { types: './lib/index.d.ts', default: './lib/index.js' },
-  './runtime': { types: './lib/runtime/index.d.ts', default: './lib/runtime/index.js' },
-  // The MCP server factory is its own subpath: it needs @modelcontextprotocol/server and zod, which users of the plain
-  // runtime (invokeEndpoint, features, ...) should not have to install.
-  './runtime/mcp': { types: './lib/runtime/mcp-server.d.ts', default: './lib/runtime/mcp-server.js' },
-  './.jsii': './.jsii',
-  './package.json': './package.json',
+// The runtime (AWS SDK calls, the MCP server, the `cdk-sagemaker-mcp` CLI) is its own npm package in packages/runtime
+// (`cdk-sagemaker-mcp-runtime`, plain TypeScript with real dependencies), an npm workspace so the root `npm ci` installs
+// and links it. The construct library ships no runtime code of its own: its bundled Lambda handlers (src/**/*.lambda.ts)
+// import the workspace package and esbuild bundles it into assets/, so it is built before anything bundles or compiles.
+project.package.addField('workspaces', ['packages/*']);
+const runtimeBuild = project.addTask('runtime:build', {
+  description: 'Build the runtime package (packages/runtime: tsc to packages/runtime/lib)',
+  exec: 'tsc -p packages/runtime/tsconfig.json',
 });
-project.package.addField('typesVersions', {
-  '*': { 'runtime': ['lib/runtime/index.d.ts'], 'runtime/mcp': ['lib/runtime/mcp-server.d.ts'] },
+project.bundler.bundleTask.prependSpawn(runtimeBuild);
+runtimePackage.prependSpawn(runtimeBuild);
+packageTask.spawn(runtimePackage);
+// jest runs the runtime from its sources (one module instance for the tests and the handlers that import it).
+project.jest?.addModuleNameMappers({
+  '^cdk-sagemaker-mcp-runtime$': '<rootDir>/packages/runtime/src/index.ts',
+  '^cdk-sagemaker-mcp-runtime/mcp$': '<rootDir>/packages/runtime/src/mcp-server.ts',
 });
-
-// `npx cdk-sagemaker-mcp mcp --config <file>` must work from an installed package, where the AWS SDK, the MCP SDK and
-// zod are absent (devDependencies): the CLI is bundled with all of them into assets/runtime/cli/index.js, and
-// bin/cdk-sagemaker-mcp (found by projen's bin discovery) loads it.
-project.bundler.addBundle('./src/runtime/cli.ts', { platform: 'node', target: 'node20', externals: [], sourcemap: false });
+project.eslint?.addLintPattern('packages/runtime/src');
+// esbuild bundles the handlers with test/tsconfig.json (projen's tsconfigDev): map the package to its TypeScript sources
+// there, so esbuild sees ES modules and keeps only what each handler uses (from the CommonJS lib/ it would keep all).
+project.tsconfigDev.file.addOverride('compilerOptions.paths', {
+  'cdk-sagemaker-mcp-runtime': ['../packages/runtime/src/index.ts'],
+  'cdk-sagemaker-mcp-runtime/mcp': ['../packages/runtime/src/mcp-server.ts'],
+});
 
 // The README's quick start is `npx projen demo`, then `npx projen test`, on a fresh clone: the demo synthesizes stacks
 // whose Lambda code is the bundled assets/ (git-ignored), so it bundles first, as `test` does.
@@ -181,12 +197,16 @@ project.addTask('images:catalog', {
   exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-image-catalog.ts',
   receiveArgs: true,
 });
-project.npmignore?.exclude('/scripts/', '/bench/', '/.bench-out/', '/examples/', '/cdk.out/', '/.ci/');
+// The construct library's mirror of the runtime's zod contract (src/private/contract.generated.ts); a jest test fails
+// when the committed file is stale.
+project.addTask('contract:generate', {
+  description: 'Regenerate src/private/contract.generated.ts from the runtime package\'s zod contract (packages/runtime/src/contract)',
+  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-contract.ts',
+});
+project.npmignore?.exclude('/packages/', '/scripts/', '/bench/', '/.bench-out/', '/examples/', '/cdk.out/', '/.ci/');
 
-// The runtime imports AWS SDK v3 clients that stay devDependencies (jsii refuses non-jsii dependencies unless bundled):
-// Lambda provides them, the bundled handlers and CLI carry what they need, and the README tells runtime users to
-// install the clients they call.
-project.eslint?.allowDevDeps('src/runtime/**');
+// The bundled handlers import the runtime package and SDK clients, devDependencies of the construct library (jsii
+// refuses non-jsii dependencies unless bundled): esbuild bundles what they need.
 project.eslint?.allowDevDeps('src/**/*.lambda.ts');
 
 for (const dir of ['examples', 'bench', 'scripts']) {
@@ -225,7 +245,16 @@ for (const task of project.tasks.all) {
 new JsonFile(project, 'tsconfig.typecheck.json', {
   obj: {
     extends: './tsconfig.json',
-    compilerOptions: { rootDir: '.', noEmit: true, isolatedModules: true },
+    compilerOptions: {
+      rootDir: '.',
+      noEmit: true,
+      isolatedModules: true,
+      // the runtime package from its sources, as jest runs it (no build needed to type-check the tests)
+      paths: {
+        'cdk-sagemaker-mcp-runtime': ['./packages/runtime/src/index.ts'],
+        'cdk-sagemaker-mcp-runtime/mcp': ['./packages/runtime/src/mcp-server.ts'],
+      },
+    },
     include: ['test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
   },
 });

@@ -6,8 +6,8 @@
  */
 import { GetRecordCommand, SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { Bench, BenchRow, interleavedMs } from './harness';
-import { FeatureGroupSchema } from '../src/feature-store/contract';
-import { batchGetFeatures } from '../src/runtime/features';
+import { batchGetFeatures } from '../packages/runtime/src/features';
+import { FeatureGroupSchema } from '../packages/runtime/src/contract/feature-store';
 import { startFeatureStoreRuntimeServer } from '../test/support/featurestore-runtime-server';
 
 const IDS_PER_GROUP = 500;

@@ -13,8 +13,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { buildSync } from 'esbuild';
 import { Bench, BenchRow, interleavedMs, median } from './harness';
-import { createRuntimeClient, invokeEndpoint } from '../src/runtime/invoke';
-import { createSageMakerMcpHandler } from '../src/runtime/mcp-server';
+import { createRuntimeClient, invokeEndpoint } from '../packages/runtime/src/invoke';
+import { createSageMakerMcpHandler } from '../packages/runtime/src/mcp-server';
 import { ok, start } from '../test/support/sagemaker-runtime-server';
 
 const CALLS = 300;
@@ -70,7 +70,7 @@ export const bench: Bench = {
       const serverBundle = existsSync(lambdaBundle) ? lambdaBundle : join(dir, 'server.js');
       if (serverBundle !== lambdaBundle) bundle('src/mcp/server.lambda.ts', serverBundle);
       const invokeBundle = join(dir, 'invoke.js');
-      bundle('src/runtime/invoke.ts', invokeBundle);
+      bundle('packages/runtime/src/invoke.ts', invokeBundle);
       const cold = coldRequireMs(serverBundle, invokeBundle);
       return [
         {
@@ -86,7 +86,7 @@ export const bench: Bench = {
           ours: statSync(serverBundle).size,
           baseline: statSync(invokeBundle).size,
           unit: 'bytes',
-          baselineLabel: 'bundle of src/runtime/invoke.ts',
+          baselineLabel: 'bundle of packages/runtime/src/invoke.ts',
           note: 'the MCP SDK and zod dominate',
         },
         {

@@ -7,7 +7,7 @@ import { join } from 'path';
 import { Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { DemoResource, displayName, ourConstructs, relativePath } from './demo-model';
-import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../src/mcp/contract';
+import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../packages/runtime/src/contract/mcp';
 
 export interface McpExposure {
   /** The construct that owns the MCP server function. */

@@ -1,4 +1,4 @@
-// The jsii API: one folder per capability. The TypeScript-only runtime lives in src/runtime (subpath `cdk-sagemaker-mcp/runtime`).
+// The jsii API: one folder per capability. The TypeScript-only runtime is its own package, packages/runtime (`cdk-sagemaker-mcp-runtime`).
 export * from './core';
 export * from './jumpstart';
 export * from './images';

@@ -1,14 +1,18 @@
 /**
- * What a user of the published package gets: the subpaths it exports, the files it ships, and an install line in the
- * README for every third-party module the runtime subpaths load (they are devDependencies: jsii only accepts
- * jsii-enabled dependencies).
+ * What users of the two published packages get. The construct library (root, jsii) ships constructs and the bundled
+ * handlers only: no CLI, no runtime subpaths, and no non-jsii runtime dependency (the runtime package is at most a
+ * devDependency, for the handlers esbuild bundles). The runtime package (packages/runtime) exports `.` and `./mcp`,
+ * ships the `cdk-sagemaker-mcp` CLI, and declares a semver range for every module it imports, so `npm i
+ * cdk-sagemaker-mcp-runtime` is the whole install.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { builtinModules } from 'module';
 import { join } from 'path';
 
 const root = join(__dirname, '..');
+const runtimeDir = join(root, 'packages', 'runtime');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const runtimePkg = JSON.parse(readFileSync(join(runtimeDir, 'package.json'), 'utf8'));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 function sourceFiles(dir: string): string[] {
@@ -31,20 +35,49 @@ function thirdPartyImports(files: string[]): string[] {
 const installStart = readme.indexOf('\n## Install\n');
 const installBlock = installStart < 0 ? '' : readme.slice(installStart, readme.indexOf('\n## ', installStart + 5));
 
-describe('the published package', () => {
-  test('exports the jsii entry point and both runtime subpaths', () => {
-    expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['.', './runtime', './runtime/mcp', './.jsii', './package.json']));
-    expect(pkg.bin).toEqual({ 'cdk-sagemaker-mcp': 'bin/cdk-sagemaker-mcp' });
+describe('the construct library (cdk-sagemaker-mcp)', () => {
+  test('ships no CLI and no runtime subpaths', () => {
+    expect(pkg.bin).toBeUndefined();
+    expect(Object.keys(pkg.exports ?? {}).filter((k) => k.startsWith('./runtime'))).toEqual([]);
+    expect(pkg.typesVersions).toBeUndefined();
   });
 
-  test('the README says how to install every module the runtime loads', () => {
-    const runtime = sourceFiles(join(root, 'src', 'runtime')).filter((f) => !f.endsWith('cli.ts'));
-    const missing = thirdPartyImports(runtime).filter((name) => !installBlock.includes(name));
-    expect(missing).toEqual([]);
+  test('has the runtime package as a devDependency only (jsii accepts only jsii dependencies)', () => {
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
+    expect(Object.keys(pkg.peerDependencies ?? {})).not.toContain('cdk-sagemaker-mcp-runtime');
+    expect(pkg.devDependencies['cdk-sagemaker-mcp-runtime']).toBe(runtimePkg.version);
+    expect(pkg.workspaces).toEqual(['packages/*']);
   });
 
-  test('the runtime never imports aws-cdk-lib or constructs', () => {
-    const imports = thirdPartyImports(sourceFiles(join(root, 'src', 'runtime')));
+  test('the constructs never import the runtime package (only the bundled *.lambda.ts handlers do)', () => {
+    const constructFiles = sourceFiles(join(root, 'src')).filter((f) => !f.endsWith('.lambda.ts'));
+    const imports = thirdPartyImports(constructFiles);
+    expect(imports.filter((name) => name.startsWith('cdk-sagemaker-mcp-runtime') || name === 'zod')).toEqual([]);
+  });
+});
+
+describe('the runtime package (cdk-sagemaker-mcp-runtime)', () => {
+  test('exports the runtime and the MCP server factory, and ships the CLI', () => {
+    expect(runtimePkg.name).toBe('cdk-sagemaker-mcp-runtime');
+    expect(Object.keys(runtimePkg.exports)).toEqual(['.', './mcp', './package.json']);
+    expect(runtimePkg.bin).toEqual({ 'cdk-sagemaker-mcp': 'bin/cdk-sagemaker-mcp.js' });
+  });
+
+  test('declares a semver range in dependencies for every module it imports', () => {
+    const imports = thirdPartyImports(sourceFiles(join(runtimeDir, 'src')));
+    expect(imports.filter((name) => !(name in (runtimePkg.dependencies ?? {})))).toEqual([]);
+    for (const [name, range] of Object.entries<string>(runtimePkg.dependencies)) {
+      expect(`${name}@${range}`).toMatch(/@\^\d+\.\d+\.\d+$/);
+    }
+  });
+
+  test('never imports aws-cdk-lib or constructs', () => {
+    const imports = thirdPartyImports(sourceFiles(join(runtimeDir, 'src')));
     expect(imports.filter((name) => name === 'aws-cdk-lib' || name === 'constructs')).toEqual([]);
+  });
+
+  test('the README installs it with one line, no hand-picked client list', () => {
+    expect(installBlock).toContain('npm i cdk-sagemaker-mcp-runtime');
+    expect(installBlock).not.toMatch(/@aws-sdk\/client-/);
   });
 });

@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { AsyncResults } from './async-results';
 import { addBacklogScaling, validateBacklogScaling } from './async-scaling';
 import { AsyncAutoScalingProps } from './async-scaling-props';
-import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from './contract';
+import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from '../private/contract.generated';
 import { acknowledgePolicyWildcards } from './nag';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { addAlarmActions, createKey } from '../core/encryption';

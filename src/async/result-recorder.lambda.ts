@@ -6,8 +6,8 @@
  * moves it to the DLQ.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { ASYNC_ENV, DEFAULT_JOB_RETENTION_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS } from './contract';
-import { AsyncJobsDeps, MalformedAsyncNotificationError, parseAsyncNotification, recordAsyncResult } from '../runtime/async-jobs';
+import { AsyncJobsDeps, MalformedAsyncNotificationError, parseAsyncNotification, recordAsyncResult } from 'cdk-sagemaker-mcp-runtime';
+import { ASYNC_ENV, DEFAULT_JOB_RETENTION_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS } from '../private/contract.generated';
 
 /**
  * The SageMaker notification inside one SQS record (SNS envelope, raw delivery off), if the envelope is an SNS

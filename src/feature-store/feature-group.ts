@@ -5,7 +5,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { CfnFeatureGroup } from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { FeatureGroupSchema } from './contract';
+import { FeatureGroupSchema } from '../private/contract.generated';
 import { Feature, FeatureType } from './feature';
 import { createKey } from '../core/encryption';
 import { acknowledgeGrantWildcards } from '../core/nag';

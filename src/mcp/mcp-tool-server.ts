@@ -7,20 +7,20 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from './contract';
 import { McpApiGatewayOptions } from './mcp-api-gateway';
 import { McpRestApi, validateMcpApiGatewayOptions } from './mcp-rest-api';
 import { acknowledgeServerRoleWildcards } from './nag';
 import { ServerFunction } from './server-function';
 import { IAsyncEndpoint } from '../async/async-endpoint';
-import { ASYNC_ENV } from '../async/contract';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { PropValidator } from '../core/validation';
-import { FeatureGroupSchema } from '../feature-store/contract';
 import { FeatureGroup, IFeatureGroup } from '../feature-store/feature-group';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline, TrainingPipeline } from '../pipelines/training-pipeline';
+import {
+  ASYNC_ENV, FeatureGroupSchema, handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec,
+} from '../private/contract.generated';
 import { IInferenceComponent, InferenceComponent } from '../shared-gpu/inference-component';
 
 const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon'];

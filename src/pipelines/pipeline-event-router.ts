@@ -21,7 +21,7 @@ import {
   RESULTS_SESSION_SORT_KEY,
   RESULTS_TABLE_ENV,
   RESULTS_TTL_ATTRIBUTE,
-} from './contract';
+} from '../private/contract.generated';
 import { PipelineRouterFunction } from './pipeline-router-function';
 import { ITrainingPipeline } from './training-pipeline';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';

@@ -5,9 +5,8 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { RESULT_TTL_DAYS_ENV, RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV } from './contract';
-import { boundedClient } from '../runtime/bounded';
-import { recordPipelineEvent, PipelineRecordOutcome } from '../runtime/pipeline-events';
+import { boundedClient, recordPipelineEvent, PipelineRecordOutcome } from 'cdk-sagemaker-mcp-runtime';
+import { RESULT_TTL_DAYS_ENV, RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV } from '../private/contract.generated';
 
 let dynamodb: DynamoDBClient | undefined;
 let sqs: SQSClient | undefined;

@@ -6,7 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncEndpoint, AsyncEndpointProps, AsyncNotificationTopic, AsyncWorkload } from '../../src/async';
-import { ASYNC_ENV } from '../../src/async/contract';
+import { ASYNC_ENV } from '../../packages/runtime/src/contract/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { templateSnapshot } from '../support/snapshot';
 

@@ -9,12 +9,12 @@ import { join } from 'path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { ASYNC_ENV } from '../../src/async/contract';
 import {
   AsyncJobRequestError, AsyncJobsDeps, AsyncJobTimeoutError, asyncJobsConfigFromEnv, AsyncResultAccessDeniedError, fetchObject,
   getAsyncJob, parseAsyncNotification, parseS3Location, recordAsyncResult, submitAsyncJob, waitForAsyncJob,
-} from '../../src/runtime/async-jobs';
-import { EndpointValidationError, TransientEndpointError } from '../../src/runtime/errors';
+} from '../../packages/runtime/src/async-jobs';
+import { EndpointValidationError, TransientEndpointError } from '../../packages/runtime/src/errors';
+import { ASYNC_ENV } from '../../packages/runtime/src/contract/async';
 import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../support/local-aws';
 import { accepted, fail, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 

@@ -1,18 +1,21 @@
 /**
  * Consumer-app test (`npx projen test:consumer`): does the README work for someone who installs the package?
  *
- * 1. Packs the library as it is published (`projen bundle`, `compile`, `package:js`: the tarball in dist/js).
+ * 1. Packs both packages as they are published: the construct library (`projen bundle`, `compile`, `package:js`: the
+ *    tarball in dist/js) and the runtime (`projen runtime:build`, `npm pack` of packages/runtime into dist/js).
  * 2. For aws-cdk-lib at the peer floor (CDK_FLOOR in .projenrc.ts) and at the tested version (CDK_TESTED), creates a
  *    new app in a temp folder outside the repository with only public npm packages (aws-cdk-lib, constructs, the
- *    aws-cdk CLI, TypeScript, cdk-nag, the MCP SDK clients, the MCP Inspector CLI) plus the tarball.
+ *    aws-cdk CLI, TypeScript, cdk-nag, the MCP SDK clients, the MCP Inspector CLI) plus the two tarballs (the runtime's
+ *    own dependencies come from npm, as its package.json declares them).
  * 3. Writes every ```ts block of README.md, extracted mechanically and unedited, to its own file, type-checks them all
  *    (`tsc`, strict, each file its own module), then `cdk synth`s each block (a complete CDK app), or runs it with node,
  *    as its marker says (test/consumer/readme-blocks.ts). The sample files the README links to (examples/*.json) are
  *    copied into the app folder, as the README tells the reader to do.
- * 4. Runs the README's ```bash blocks marked `run` (the CLI and MCP Inspector examples) in the app folder.
+ * 4. Runs the README's ```bash blocks marked `run` (the runtime package's CLI and the MCP Inspector examples) in the
+ *    app folder.
  *
  * Prints a pass/fail matrix (block x aws-cdk-lib version) and the time taken; exits 1 if anything failed.
- * Options: --tarball <file> (skip packing), --versions 2.276.0,2.258.0, --keep (keep the temp apps), --readme <file>
+ * Options: --tarball <file> --runtime-tarball <file> (skip packing), --versions 2.276.0,2.258.0, --keep (keep the temp apps), --readme <file>
  * (another Markdown file, e.g. an older README, to see what it gets).
  */
 import { spawnSync, SpawnSyncOptions } from 'child_process';
@@ -64,18 +67,25 @@ function repoVersion(pkg: string): string {
   return JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
 }
 
-function packTarball(): string {
-  const given = argValue('--tarball');
-  if (given) return resolve(given);
+interface Tarballs { readonly library: string; readonly runtime: string }
+
+function packTarballs(): Tarballs {
+  const library = argValue('--tarball');
+  const runtime = argValue('--runtime-tarball');
+  if (library && runtime) return { library: resolve(library), runtime: resolve(runtime) };
   const t = Date.now();
   const dist = join(ROOT, 'dist', 'js');
   rmSync(dist, { recursive: true, force: true });
   for (const task of ['bundle', 'compile', 'package:js']) must('npx', ['projen', task], { cwd: ROOT });
   const tgz = readdirSync(dist).filter((f) => f.endsWith('.tgz'));
   if (tgz.length !== 1) throw new Error(`expected one tarball in dist/js, found ${tgz.join(', ') || 'none'}`);
-  log(`packed ${tgz[0]} (${(statSync(join(dist, tgz[0])).size / 1024).toFixed(0)} KB) in ${elapsed(t)}`);
+  // `bundle` built packages/runtime/lib (runtime:build); pack it as `npm publish -w packages/runtime` would.
+  const packed = JSON.parse(must('npm', ['pack', '--json', '--pack-destination', dist, '-w', 'packages/runtime'], { cwd: ROOT }));
+  const runtimeTgz = join(dist, packed[0].filename);
+  for (const f of [join(dist, tgz[0]), runtimeTgz]) log(`packed ${basename(f)} (${(statSync(f).size / 1024).toFixed(0)} KB)`);
+  log(`packed both in ${elapsed(t)}`);
   phase('pack', t);
-  return join(dist, tgz[0]);
+  return { library: join(dist, tgz[0]), runtime: runtimeTgz };
 }
 
 /**
@@ -100,9 +110,6 @@ function consumerTsconfig(dir: string): object {
   };
 }
 
-const SDK_CLIENTS = ['@aws-sdk/client-sagemaker-runtime', '@aws-sdk/client-sagemaker', '@aws-sdk/client-sagemaker-featurestore-runtime',
-  '@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-s3', '@aws-sdk/client-athena', '@aws-sdk/client-sqs'];
-
 type Result = 'pass' | 'skip' | `FAIL: ${string}`;
 
 /** The part of a failed command's output worth printing: error lines first (not stack frames or minified source). */
@@ -112,7 +119,7 @@ function failureText(out: string): string {
   return (errors.length ? errors : lines).slice(-15).join('\n      ');
 }
 
-function consumerApp(version: string, tarball: string, blocks: CodeBlock[], keep: boolean): Map<CodeBlock, Result> {
+function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], keep: boolean): Map<CodeBlock, Result> {
   const results = new Map<CodeBlock, Result>();
   const dir = mkdtempSync(join(tmpdir(), `cdk-sagemaker-mcp-consumer-${version}-`));
   if (!relative(ROOT, dir).startsWith('..')) throw new Error(`the consumer app must be outside the repository, got ${dir}`);
@@ -135,9 +142,9 @@ function consumerApp(version: string, tarball: string, blocks: CodeBlock[], keep
     `@modelcontextprotocol/client@${repoVersion('@modelcontextprotocol/client')}`,
     `@modelcontextprotocol/sdk@${repoVersion('@modelcontextprotocol/sdk')}`,
     '@modelcontextprotocol/inspector@0.22.0',
-    // The README's install line for the runtime (cdk-sagemaker-mcp/runtime).
-    ...SDK_CLIENTS.map((p) => `${p}@${repoVersion(p)}`),
-    tarball,
+    // The README's install lines: the library, and `npm i cdk-sagemaker-mcp-runtime` (nothing else for the runtime).
+    tarballs.library,
+    tarballs.runtime,
   ];
   const t = Date.now();
   must('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', ...deps], { cwd: dir, timeoutMs: 900_000 });
@@ -216,11 +223,11 @@ function main(): number {
   const versions = cdkVersions();
   log(`${relative(ROOT, readmePath)}: ${blocks.length} tested blocks; aws-cdk-lib ${versions.join(' and ')}`);
   for (const b of blocks.filter((x) => x.mode === 'skip')) log(`SKIP ${blockFileName(b)} (README line ${b.line}): ${b.reason}`);
-  const tarball = packTarball();
+  const tarballs = packTarballs();
   const matrix = new Map<string, Map<CodeBlock, Result>>();
   for (const v of versions) {
     try {
-      matrix.set(v, consumerApp(v, tarball, blocks, process.argv.includes('--keep')));
+      matrix.set(v, consumerApp(v, tarballs, blocks, process.argv.includes('--keep')));
     } catch (err) {
       log(`aws-cdk-lib ${v}: ${(err as Error).message}`);
       matrix.set(v, new Map(blocks.map((b) => [b, `FAIL: app setup: ${(err as Error).message.split('\n')[0]}` as Result])));
@@ -238,7 +245,7 @@ function main(): number {
     process.stdout.write(`${blockFileName(b)} (${b.line}) [${b.mode}] ${cells.map((c) => `| ${c}`).join(' ')}\n`);
   }
   process.stdout.write(`\ntime per phase: ${phases.join(', ')}\n`);
-  process.stdout.write(`consumer-app test: ${failures === 0 ? 'PASSED' : `FAILED (${failures} block runs failed)`} in ${elapsed()} (${basename(tarball)})\n`);
+  process.stdout.write(`consumer-app test: ${failures === 0 ? 'PASSED' : `FAILED (${failures} block runs failed)`} in ${elapsed()} (${basename(tarballs.library)}, ${basename(tarballs.runtime)})\n`);
   return failures === 0 ? 0 : 1;
 }
 

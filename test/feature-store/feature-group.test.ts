@@ -4,6 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { MCP_USER_FEATURES } from './fixtures';
+import { parseFeatureGroupSchema } from '../../packages/runtime/src/features';
 import {
   Feature,
   FeatureGroup,
@@ -13,7 +14,6 @@ import {
   OfflineStoreTableFormat,
   OnlineStoreStorageType,
 } from '../../src/feature-store';
-import { parseFeatureGroupSchema } from '../../src/runtime/features';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 

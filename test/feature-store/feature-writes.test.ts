@@ -1,7 +1,7 @@
 import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { userKeyedSchema } from './fixtures';
-import { FeatureGroupNotFoundError, FeatureGroupSchema, FeatureValueError, parseFeatureGroupSchema } from '../../src/runtime/features';
-import { buildPutRecord, FeatureEventTimeError, putFeatures } from '../../src/runtime/features-write';
+import { FeatureGroupNotFoundError, FeatureGroupSchema, FeatureValueError, parseFeatureGroupSchema } from '../../packages/runtime/src/features';
+import { buildPutRecord, FeatureEventTimeError, putFeatures } from '../../packages/runtime/src/features-write';
 import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '../support/featurestore-runtime-server';
 
 // Writes of some features of a record keep the others, per online store type; event times are bounded. Every test runs

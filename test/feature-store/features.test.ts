@@ -14,8 +14,8 @@ import {
   jsonSafeFeatures,
   parseFeatureGroupSchema,
   planBatchGetCalls,
-} from '../../src/runtime/features';
-import { buildPutRecord, putFeatures } from '../../src/runtime/features-write';
+} from '../../packages/runtime/src/features';
+import { buildPutRecord, putFeatures } from '../../packages/runtime/src/features-write';
 import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreRuntimeServer, startFeatureStoreSession } from '../support/featurestore-runtime-server';
 
 const users = MCP_USER_FEATURES_WITH_CATEGORY;

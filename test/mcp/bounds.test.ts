@@ -8,7 +8,7 @@ import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { LocalEnv, startLocalEnv } from './local-env';
-import { createSageMakerMcpHandler, parseMcpServerSpec, SageMakerMcpServerConfig } from '../../src/runtime/mcp-server';
+import { createSageMakerMcpHandler, parseMcpServerSpec, SageMakerMcpServerConfig } from '../../packages/runtime/src/mcp-server';
 import { SilentServer, startSilentServer } from '../support/silent-server';
 
 type CallResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };

@@ -12,7 +12,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'http';
 import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
-import { MCP_ENV } from '../../src/mcp/contract';
+import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';

@@ -11,8 +11,8 @@ import { promisify } from 'util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
-import { loadCliConfig } from '../../src/runtime/cli';
-import { createSageMakerMcpServer } from '../../src/runtime/mcp-server';
+import { loadCliConfig } from '../../packages/runtime/src/cli';
+import { createSageMakerMcpServer } from '../../packages/runtime/src/mcp-server';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 
@@ -27,7 +27,7 @@ let bundle: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-cli-key-'));
   bundle = join(dir, 'cli', 'index.js');
-  buildSync({ entryPoints: [join(ROOT, 'src', 'runtime', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: bundle, logLevel: 'error' });
+  buildSync({ entryPoints: [join(ROOT, 'packages', 'runtime', 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: bundle, logLevel: 'error' });
   control = await startSageMakerControlServer();
   control.addPipeline('churn-training');
 });

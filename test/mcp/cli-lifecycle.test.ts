@@ -1,7 +1,8 @@
 /**
- * The CLI as a user gets it from the packed tarball: `bin/cdk-sagemaker-mcp` loading `assets/runtime/cli/index.js`,
- * bundled here as the package's bundle task bundles it (esbuild, platform node, target node20, nothing external) into a
- * temp folder laid out like the package — but without its package.json, so the version must be in the bundle.
+ * The CLI laid out as the runtime package ships it: `bin/cdk-sagemaker-mcp.js` loading `lib/cli.js`, here one esbuild
+ * bundle of packages/runtime/src/cli.ts (platform node, target node20, nothing external) in a temp folder laid out like
+ * the package — but without its package.json, so the version must come from the bundle (esbuild inlines the file the
+ * code requires). The installed tarball itself is run by `npx projen test:consumer`.
  * Every test runs the CLI as a child process.
  */
 import { ChildProcess, execFile, spawn } from 'child_process';
@@ -15,19 +16,19 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { build, Plugin } from 'esbuild';
 
 const run = promisify(execFile);
-const ROOT = join(__dirname, '..', '..');
-const PACKAGE_VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+const RUNTIME = join(__dirname, '..', '..', 'packages', 'runtime');
+const PACKAGE_VERSION: string = JSON.parse(readFileSync(join(RUNTIME, 'package.json'), 'utf8')).version;
 
 let dir: string;
-const cli = (packageDir: string) => join(packageDir, 'bin', 'cdk-sagemaker-mcp');
+const cli = (packageDir: string) => join(packageDir, 'bin', 'cdk-sagemaker-mcp.js');
 
-/** Lays out bin/ + assets/runtime/cli/index.js in `packageDir`; `plugins` may replace what package.json says. */
+/** Lays out bin/ + lib/cli.js in `packageDir`; `plugins` may replace what package.json says. */
 async function packCli(packageDir: string, plugins: Plugin[] = []) {
   mkdirSync(join(packageDir, 'bin'), { recursive: true });
-  copyFileSync(join(ROOT, 'bin', 'cdk-sagemaker-mcp'), cli(packageDir));
+  copyFileSync(join(RUNTIME, 'bin', 'cdk-sagemaker-mcp.js'), cli(packageDir));
   await build({
-    entryPoints: [join(ROOT, 'src', 'runtime', 'cli.ts')],
-    outfile: join(packageDir, 'assets', 'runtime', 'cli', 'index.js'),
+    entryPoints: [join(RUNTIME, 'src', 'cli.ts')],
+    outfile: join(packageDir, 'lib', 'cli.js'),
     ...{ bundle: true, platform: 'node', target: 'node20', logLevel: 'error', plugins },
   });
 }
@@ -91,7 +92,7 @@ describe('the server reports the package version', () => {
       name: 'bumped-package-json',
       setup(esbuild) {
         esbuild.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
-          if (args.path !== join(ROOT, 'package.json')) return undefined;
+          if (args.path !== join(RUNTIME, 'package.json')) return undefined;
           const pkg = JSON.parse(readFileSync(args.path, 'utf8'));
           return { contents: JSON.stringify({ ...pkg, version: '9.8.7-release.1' }), loader: 'json' };
         });

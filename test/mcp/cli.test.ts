@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
 import { LocalEnv, startLocalEnv } from './local-env';
-import { parseCliArgs } from '../../src/runtime/cli';
+import { parseCliArgs } from '../../packages/runtime/src/cli';
 import { fail, ok } from '../support/sagemaker-runtime-server';
 
 const run = promisify(execFile);
@@ -30,7 +30,7 @@ type CallResult = { isError?: boolean; structuredContent?: any };
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-cli-'));
   bundle = join(dir, 'cli', 'index.js');
-  buildSync({ entryPoints: [join(ROOT, 'src', 'runtime', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: bundle, logLevel: 'error' });
+  buildSync({ entryPoints: [join(ROOT, 'packages', 'runtime', 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: bundle, logLevel: 'error' });
   env = await startLocalEnv();
   configFile = join(dir, 'mcp.json');
   writeFileSync(configFile, JSON.stringify(env.config));

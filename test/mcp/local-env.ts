@@ -4,7 +4,7 @@
  */
 import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { SageMakerMcpServerConfig } from '../../src/runtime/mcp-server';
+import type { SageMakerMcpServerConfig } from '../../packages/runtime/src/mcp-server';
 import { userKeyedSchema } from '../feature-store/fixtures';
 import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
 import { clientConfig, LOCAL_CREDENTIALS, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../support/local-aws';

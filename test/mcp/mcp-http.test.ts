@@ -3,7 +3,7 @@ import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { completeAsyncOutput, LocalEnv, recordAsyncJob, recordTrainingResult, startLocalEnv } from './local-env';
-import { createSageMakerMcpHandler, sageMakerMcpToolNames } from '../../src/runtime/mcp-server';
+import { createSageMakerMcpHandler, sageMakerMcpToolNames } from '../../packages/runtime/src/mcp-server';
 import { accepted, fail, ok } from '../support/sagemaker-runtime-server';
 
 let env: LocalEnv;

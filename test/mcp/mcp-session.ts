@@ -6,7 +6,7 @@ import { createServer } from 'http';
 import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from '../../src/runtime/mcp-server';
+import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from '../../packages/runtime/src/mcp-server';
 
 /** What a tool call returns, as the tests read it. */
 export type CallResult = { isError?: boolean; structuredContent?: any; content?: any };

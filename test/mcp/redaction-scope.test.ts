@@ -8,8 +8,8 @@ import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { LocalEnv, startLocalEnv } from './local-env';
-import { redactForAgent } from '../../src/runtime/errors';
-import { createSageMakerMcpHandler } from '../../src/runtime/mcp-server';
+import { redactForAgent } from '../../packages/runtime/src/errors';
+import { createSageMakerMcpHandler } from '../../packages/runtime/src/mcp-server';
 import { fail } from '../support/sagemaker-runtime-server';
 
 type CallResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };

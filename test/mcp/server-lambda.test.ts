@@ -8,7 +8,7 @@ import { IncomingMessage } from 'http';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { useBundledServerLambda } from './bundled-server-lambda';
 import event from './fixtures/function-url-event.json';
-import { MCP_ENV } from '../../src/mcp/contract';
+import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from '../../src/mcp/function-url';
 import { fail, ok } from '../support/sagemaker-runtime-server';
 

@@ -4,7 +4,8 @@
  * and parsed by the runtime's own parser, and every field the runtime reads must be there (the field lists are typed
  * against the contract's interfaces: a field added to the contract fails to compile here until it is listed, and then
  * fails the test until the construct produces it). The async timeouts then travel through a real MCP session to
- * InvokeEndpointAsync.
+ * InvokeEndpointAsync. The runtime's zod schemas (packages/runtime/src/contract) parse the spec and the env the other
+ * constructs wrote for their functions (async endpoint, result recorder, pipeline router), key by key.
  */
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
@@ -12,21 +13,24 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { z } from 'zod';
 import { BUCKET, JOB_TABLE, LocalEnv, startLocalEnv } from './local-env';
 import { addFeatureStoreExample } from '../../examples/feature-store';
 import { addJumpStartExample } from '../../examples/jumpstart';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { addRealtimeExample } from '../../examples/realtime';
 import { addSharedGpuExample } from '../../examples/shared-gpu';
-import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
-import { ASYNC_ENV } from '../../src/async/contract';
-import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
-import { FeatureGroupSchema } from '../../src/feature-store/contract';
-import { McpToolServer } from '../../src/mcp';
+import { ASYNC_ENV, AsyncEndpointEnvSchema, ResultRecorderEnvSchema } from '../../packages/runtime/src/contract/async';
+import { FeatureGroupSchema } from '../../packages/runtime/src/contract/feature-store';
 import {
   MCP_ENV, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, toolNamesForSpec,
-} from '../../src/mcp/contract';
-import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../../src/runtime/mcp-server';
+  McpServerSpecSchema,
+} from '../../packages/runtime/src/contract/mcp';
+import { PipelineRouterEnvSchema, RESULTS_QUEUE_URL_ENV } from '../../packages/runtime/src/contract/pipelines';
+import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../../packages/runtime/src/mcp-server';
+import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
+import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import { McpToolServer } from '../../src/mcp';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { accepted } from '../support/sagemaker-runtime-server';
 
@@ -145,6 +149,68 @@ describe('construct -> runtime spec', () => {
   test('the detector works: a spec that drops a field is reported', () => {
     const { invocationTimeoutSeconds: _dropped, ...withoutTimeout } = spec.asyncEndpoints![0];
     expect(missing(ASYNC, [withoutTimeout])).toEqual(['invocationTimeoutSeconds']);
+  });
+});
+
+/** The env a synthesized function was given, intrinsics resolved to placeholders. */
+function functionEnv(stack: Stack, fn: unknown): Record<string, string> {
+  const template = Template.fromStack(stack).toJSON();
+  const id = stack.resolve(((fn as { node: { defaultChild: unknown } }).node.defaultChild as any).logicalId);
+  const vars: Record<string, unknown> = template.Resources[id].Properties.Environment.Variables;
+  // AWS_NODEJS_CONNECTION_REUSE_ENABLED is aws-cdk-lib's own setting for Node.js functions, not part of the contract.
+  return Object.fromEntries(Object.entries(vars).filter(([k]) => !k.startsWith('AWS_')).map(([k, v]) => [k, resolveForTest(v)]));
+}
+
+/** Parses `value` with `schema` strictly (no unknown key) and lists every key of the schema the value lacks. */
+function parseStrict(schema: z.ZodObject, value: unknown): { parsed: Record<string, unknown>; absent: string[] } {
+  const parsed = schema.strict().parse(value) as Record<string, unknown>;
+  return { parsed, absent: Object.keys(schema.shape).filter((k) => parsed[k] === undefined) };
+}
+
+describe('construct -> runtime: every contract parsed with the runtime\'s zod schema', () => {
+  const built = buildAllKinds();
+
+  test('the MCP spec parses strictly, every section and field present (the seam kinds: realtime, JumpStart, shared-GPU with components, async with a job table, feature group read/write, pipeline, event router)', () => {
+    const { parsed, absent } = parseStrict(McpServerSpecSchema, JSON.parse(resolveForTest(built.env[MCP_ENV.SPEC])));
+    expect(absent).toEqual([]);
+    const spec = parsed as McpServerSpec;
+    expect(spec.realtimeEndpoints!.some((e) => e.inferenceComponents?.length)).toBe(true);
+    expect(spec.featureGroups!.some((g) => g.allowWrites)).toBe(true);
+  });
+
+  test('the async endpoint\'s runtimeEnvironment parses, with and without a job table', () => {
+    const withTable = built.stack.resolve(built.asyncEndpoint.runtimeEnvironment);
+    const env = Object.fromEntries(Object.entries(withTable).map(([k, v]) => [k, resolveForTest(v)]));
+    expect(parseStrict(AsyncEndpointEnvSchema, env).absent).toEqual([]);
+    const app = new App();
+    const stack = new Stack(app, 'NoTable', { env: { account: '123456789012', region: 'us-east-1' } });
+    const noTable = new AsyncEndpoint(stack, 'NoTable', {
+      model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04')),
+      instanceType: InstanceType.ML_M5_XLARGE,
+      workload: AsyncWorkload.CPU_PROCESSING,
+      recordResults: false,
+    });
+    const bare = Object.fromEntries(Object.entries(stack.resolve(noTable.runtimeEnvironment)).map(([k, v]) => [k, resolveForTest(v)]));
+    expect(parseStrict(AsyncEndpointEnvSchema, bare).absent).toEqual([ASYNC_ENV.JOB_TABLE_NAME]);
+  });
+
+  test('the result recorder\'s and the pipeline router\'s env parse strictly, every key present', () => {
+    const recorder = built.asyncEndpoint.node.findAll().find((c) => c.constructor.name === 'ResultRecorderFunction');
+    expect(recorder).toBeDefined();
+    expect(parseStrict(ResultRecorderEnvSchema, functionEnv(built.stack, recorder)).absent).toEqual([]);
+    const router = built.pipelines.router.node.findAll().find((c) => c.constructor.name === 'PipelineRouterFunction');
+    expect(router).toBeDefined();
+    // The example router sends no results to a queue: the one optional key is the only one absent.
+    expect(parseStrict(PipelineRouterEnvSchema, functionEnv(built.stack, router)).absent).toEqual([RESULTS_QUEUE_URL_ENV]);
+  });
+
+  test('the detector works: a spec missing a required field or carrying an unknown one fails to parse, naming the field', () => {
+    const spec = JSON.parse(resolveForTest(built.env[MCP_ENV.SPEC]));
+    const { inputBucket: _dropped, ...broken } = spec.asyncEndpoints[0];
+    expect(() => parseStrict(McpServerSpecSchema, { ...spec, asyncEndpoints: [broken] })).toThrow(/asyncEndpoints.*inputBucket|inputBucket/s);
+    const { handleTtlSeconds: _ttl, ...withoutTtl } = spec;
+    expect(parseStrict(McpServerSpecSchema, withoutTtl).absent).toEqual(['handleTtlSeconds']);
+    expect(() => parseStrict(McpServerSpecSchema, { ...spec, realtimeEndpoint: [] })).toThrow(/realtimeEndpoint/);
   });
 });
 

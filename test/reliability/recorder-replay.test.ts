@@ -13,7 +13,7 @@ import { CreateTableCommand, type AttributeValue } from '@aws-sdk/client-dynamod
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DeliveryReport, deliverViaSqs, shuffle, SqsMessage } from './delivery';
 import { scanTable, useReplayEnv } from './replay-env';
-import { ASYNC_ENV, JOB_ATTRIBUTES } from '../../src/async/contract';
+import { ASYNC_ENV, JOB_ATTRIBUTES } from '../../packages/runtime/src/contract/async';
 import { seededRandom } from '../support/throttling-proxy';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'async', 'result-recorder.lambda', 'index.js');

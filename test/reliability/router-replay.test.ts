@@ -25,7 +25,7 @@ import {
   RESULTS_PARTITION_KEY,
   RESULTS_TABLE_ENV,
   statusRank,
-} from '../../src/pipelines/contract';
+} from '../../packages/runtime/src/contract/pipelines';
 import { seededRandom } from '../support/throttling-proxy';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'pipelines', 'pipeline-router.lambda', 'index.js');

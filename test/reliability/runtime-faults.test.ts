@@ -12,9 +12,9 @@ import {
   ModelInvocationError,
   SageMakerMcpError,
   TransientEndpointError,
-} from '../../src/runtime/errors';
-import { createRuntimeClient, invokeEndpoint, InvokeOptions } from '../../src/runtime/invoke';
-import { invokeEndpointStream } from '../../src/runtime/stream';
+} from '../../packages/runtime/src/errors';
+import { createRuntimeClient, invokeEndpoint, InvokeOptions } from '../../packages/runtime/src/invoke';
+import { invokeEndpointStream } from '../../packages/runtime/src/stream';
 import {
   fail,
   internalStreamFailure,

@@ -1,14 +1,14 @@
 /**
- * The bounds of ./src/runtime/bounded: clients with a request timeout, deadlines that settle even when the work ignores
+ * The bounds of packages/runtime/src/bounded.ts: clients with a request timeout, deadlines that settle even when the work ignores
  * them, page guards; and a bundled handler whose AWS client gives up on a silent service instead of waiting for ever.
  * Real AWS SDK clients against a server that accepts connections and never answers.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { RESULTS_TABLE_ENV } from '../../src/pipelines/contract';
-import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline } from '../../src/runtime/bounded';
-import { isTransient } from '../../src/runtime/errors';
+import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline } from '../../packages/runtime/src/bounded';
+import { isTransient } from '../../packages/runtime/src/errors';
+import { RESULTS_TABLE_ENV } from '../../packages/runtime/src/contract/pipelines';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
 

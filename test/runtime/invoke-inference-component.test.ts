@@ -1,10 +1,10 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { App, Stack } from 'aws-cdk-lib';
+import { EndpointValidationError } from '../../packages/runtime/src/errors';
+import { createRuntimeClient, invokeEndpoint } from '../../packages/runtime/src/invoke';
+import { familyOfModelId, ModelFamily, payloadForFamily } from '../../packages/runtime/src/payloads';
 import { InstanceType } from '../../src/core';
 import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
-import { EndpointValidationError } from '../../src/runtime/errors';
-import { createRuntimeClient, invokeEndpoint } from '../../src/runtime/invoke';
-import { familyOfModelId, ModelFamily, payloadForFamily } from '../../src/runtime/payloads';
 import { InferenceComponent, SharedGpuEndpoint } from '../../src/shared-gpu';
 import { fail, ok, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
 

@@ -7,8 +7,8 @@ import {
   SageMakerMcpError,
   toToolError,
   TransientEndpointError,
-} from '../../src/runtime/errors';
-import { createRuntimeClient, invokeEndpoint, InvokeOptions, resolveClient } from '../../src/runtime/invoke';
+} from '../../packages/runtime/src/errors';
+import { createRuntimeClient, invokeEndpoint, InvokeOptions, resolveClient } from '../../packages/runtime/src/invoke';
 import { fail, ok, reset, RuntimeErrorName, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
 
 const NO_WAIT = { baseDelayMs: 0, maxDelayMs: 0 };

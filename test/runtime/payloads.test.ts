@@ -1,6 +1,6 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { csvBody, csvCodec, csvField, csvLine, csvLines, jsonBody, jsonCodec, parseCsv, rawCodec } from '../../src/runtime/codecs';
-import { createRuntimeClient, invokeEndpoint } from '../../src/runtime/invoke';
+import { csvBody, csvCodec, csvField, csvLine, csvLines, jsonBody, jsonCodec, parseCsv, rawCodec } from '../../packages/runtime/src/codecs';
+import { createRuntimeClient, invokeEndpoint } from '../../packages/runtime/src/invoke';
 import {
   familyOfModelId,
   llama3MessagesPayload,
@@ -11,7 +11,7 @@ import {
   parseGeneratedText,
   payloadForFamily,
   tgiPayload,
-} from '../../src/runtime/payloads';
+} from '../../packages/runtime/src/payloads';
 import { ok, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');

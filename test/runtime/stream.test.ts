@@ -1,7 +1,7 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { ModelInvocationError, TransientEndpointError } from '../../src/runtime/errors';
-import { createRuntimeClient } from '../../src/runtime/invoke';
-import { invokeEndpointStream, InvokeStreamOptions, tokenOfLine, TokenLineParser } from '../../src/runtime/stream';
+import { ModelInvocationError, TransientEndpointError } from '../../packages/runtime/src/errors';
+import { createRuntimeClient } from '../../packages/runtime/src/invoke';
+import { invokeEndpointStream, InvokeStreamOptions, tokenOfLine, TokenLineParser } from '../../packages/runtime/src/stream';
 import {
   fail,
   internalStreamFailure,

@@ -1,6 +1,7 @@
 /**
- * `cdk-sagemaker-mcp/runtime`: what an MCP tool does at call time. TypeScript only (not part of the jsii API), no
- * aws-cdk-lib. Uses AWS SDK v3 clients, which the Lambda Node.js runtime provides; elsewhere install the clients you call.
+ * `cdk-sagemaker-mcp-runtime`: what an MCP tool does at call time. TypeScript only (not part of the jsii API), no
+ * aws-cdk-lib. Uses AWS SDK v3 clients (this package's dependencies; bundled Lambda handlers may leave them external:
+ * the Lambda Node.js runtime provides them).
  */
 export * from './errors';
 export * from './retry';

@@ -1,8 +1,10 @@
 /**
  * The contract between `TrainingPipeline`/`PipelineEventRouter` (constructs), the `pipeline-router` handler and the
  * runtime (`startTraining`, `getTrainingResult`): env var names, the results-table layout, the correlation text written
- * into `PipelineExecutionDescription`, and status ordering. Plain TypeScript only: no SDK, no aws-cdk-lib.
+ * into `PipelineExecutionDescription`, and status ordering. No SDK, no aws-cdk-lib. Defined once here; the construct
+ * library gets a generated mirror (src/private/contract.generated.ts, `npx projen contract:generate`).
  */
+import { z } from 'zod';
 
 /** Env var: name of the DynamoDB results table the router writes. */
 export const RESULTS_TABLE_ENV = 'PIPELINE_RESULTS_TABLE';
@@ -10,6 +12,13 @@ export const RESULTS_TABLE_ENV = 'PIPELINE_RESULTS_TABLE';
 export const RESULTS_QUEUE_URL_ENV = 'PIPELINE_RESULTS_QUEUE_URL';
 /** Env var: how long a result item lives, in days (DynamoDB TTL). */
 export const RESULT_TTL_DAYS_ENV = 'PIPELINE_RESULT_TTL_DAYS';
+
+/** The environment of the bundled pipeline router (src/pipelines/pipeline-router.lambda.ts). */
+export const PipelineRouterEnvSchema = z.object({
+  [RESULTS_TABLE_ENV]: z.string().min(1),
+  [RESULT_TTL_DAYS_ENV]: z.string().regex(/^\d+$/, 'expected whole days'),
+  [RESULTS_QUEUE_URL_ENV]: z.string().min(1).optional(),
+});
 
 /** Results table: partition key, one item per pipeline execution. */
 export const RESULTS_PARTITION_KEY = 'executionArn';

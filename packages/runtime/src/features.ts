@@ -17,12 +17,12 @@ import {
   SageMakerFeatureStoreRuntimeClientConfig,
 } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { boundedClient } from './bounded';
+import { FEATURE_GROUP_SCHEMAS_ENV, FeatureGroupSchema } from './contract/feature-store';
 import { ErrorDetails, isTransient, SageMakerMcpError } from './errors';
 import { backoffDelayMs, RetryOptions } from './retry';
-import { FEATURE_GROUP_SCHEMAS_ENV, FeatureGroupSchema } from '../feature-store/contract';
 
-export { FEATURE_GROUP_SCHEMAS_ENV } from '../feature-store/contract';
-export type { FeatureGroupSchema, FeatureSchemaEntry } from '../feature-store/contract';
+export { FEATURE_GROUP_SCHEMAS_ENV } from './contract/feature-store';
+export type { FeatureGroupSchema, FeatureSchemaEntry } from './contract/feature-store';
 
 export type FeatureValueType = 'String' | 'Integral' | 'Fractional';
 /** A scalar feature value: `Integral` values beyond 2^53 come back as `bigint`. */

@@ -6,6 +6,7 @@
  */
 import { createMcpHandler, CreateMcpHandlerOptions, McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { handleTtlProblems, McpServerSpec, MCP_ENV, toolNamesForSpec } from './contract/mcp';
 import { parseFeatureGroupSchema } from './features';
 import { registerAsyncTools } from './mcp-tools/async-tools';
 import { callerIdentity, McpCallerAuthInfo, processCallerIdentity } from './mcp-tools/caller';
@@ -15,20 +16,19 @@ import { guardTools } from './mcp-tools/guard';
 import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
 import { toolFailure } from './mcp-tools/results';
 import { registerTrainingTools } from './mcp-tools/training-tools';
-import { handleTtlProblems, McpServerSpec, MCP_ENV, toolNamesForSpec } from '../mcp/contract';
 
 export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials } from './mcp-tools/context';
-export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from '../mcp/contract';
-export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from '../mcp/contract';
+export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from './contract/mcp';
+export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from './contract/mcp';
 export { createHandleCodec, DEFAULT_HANDLE_TTL_SECONDS, HandleExpiredError, InvalidHandleError, MissingHandleKeyError } from './mcp-tools/handles';
 
 /**
- * The package's version, reported to MCP clients. Read from package.json (two folders up from both src/runtime and
- * lib/runtime): the compiled library reads the installed package's file, and esbuild inlines it into the bundled CLI and
+ * The runtime package's version, reported to MCP clients. Read from packages/runtime/package.json (one folder up from
+ * both src/ and lib/): the compiled package reads the installed package's file, and esbuild inlines it into the bundled
  * MCP server handler at bundle time (a release bumps package.json before it bundles).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const MCP_SERVER_VERSION: string = require('../../package.json').version;
+export const MCP_SERVER_VERSION: string = require('../package.json').version;
 
 /** Thrown for a configuration that cannot serve: each problem names the field, the value and the expectation. */
 export class McpConfigError extends Error {

@@ -7,8 +7,8 @@ import * as z from 'zod';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
-import { McpAsyncEndpointSpec, MCP_TOOL_NAMES } from '../../mcp/contract';
 import { AsyncJobOutput, AsyncJobsDeps, AsyncJobState, AsyncJobTimeoutError, getAsyncJob, submitAsyncJob, waitForAsyncJob } from '../async-jobs';
+import { McpAsyncEndpointSpec, MCP_TOOL_NAMES } from '../contract/mcp';
 
 export const startAsyncInputSchema = z.object({
   endpointName: z.string().min(1).describe('Name of an allow-listed async endpoint.'),

@@ -10,12 +10,12 @@ import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand, PutIte
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { InvokeEndpointAsyncCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { boundedClient } from './bounded';
-import { classifyError } from './errors';
 import {
   ASYNC_ENV, AsyncJobRecord, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, JOB_ATTRIBUTES as A, ttlProblems,
-} from '../async/contract';
+} from './contract/async';
+import { classifyError } from './errors';
 
-export type { AsyncJobRecord, AsyncJobFinalStatus } from '../async/contract';
+export type { AsyncJobRecord, AsyncJobFinalStatus } from './contract/async';
 
 /** Raised before any AWS call when a request is invalid (TTL/timeout rules, missing config). Not retryable. */
 export class AsyncJobRequestError extends Error {

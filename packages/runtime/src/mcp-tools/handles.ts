@@ -6,9 +6,9 @@
  * (stateless HTTP, Lambda scale-out).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'crypto';
-import { DEFAULT_HANDLE_TTL_SECONDS, handleTtlProblems } from '../../mcp/contract';
+import { DEFAULT_HANDLE_TTL_SECONDS, handleTtlProblems } from '../contract/mcp';
 
-export { DEFAULT_HANDLE_TTL_SECONDS } from '../../mcp/contract';
+export { DEFAULT_HANDLE_TTL_SECONDS } from '../contract/mcp';
 
 /** Version 2 carries an expiry; version 1 handles (which never expired) are refused. */
 const VERSION = 2;

@@ -5,7 +5,7 @@
  */
 import {
   AsyncJobFinalStatus, AsyncJobRecord, DEFAULT_JOB_RETENTION_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS,
-} from '../async/contract';
+} from './contract/async';
 
 /** Thrown for a notification that cannot become a job record; the recorder sends it to the DLQ. */
 export class MalformedAsyncNotificationError extends Error {

@@ -6,9 +6,9 @@ import { DescribeEndpointCommand } from '@aws-sdk/client-sagemaker';
 import * as z from 'zod';
 import type { ToolContext } from './context';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
-import { MCP_TOOL_NAMES } from '../../mcp/contract';
 import { currentDeadline } from '../bounded';
 import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../codecs';
+import { MCP_TOOL_NAMES } from '../contract/mcp';
 import { invokeEndpoint } from '../invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../payloads';
 

@@ -18,9 +18,9 @@ import {
   SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
 import { boundedClient, PageGuard } from './bounded';
+import { parseCorrelationDescription } from './contract/pipelines';
 import { redactForAgent } from './errors';
 import type { TrainingSageMakerAccess } from './pipelines';
-import { parseCorrelationDescription } from '../pipelines/contract';
 
 export type LineageDirection = 'backward' | 'forward';
 

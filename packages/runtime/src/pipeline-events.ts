@@ -8,7 +8,6 @@ import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand, Update
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 /* eslint-enable import/no-extraneous-dependencies */
 import { boundedClient } from './bounded';
-import { TrainingResultsTableAccess, trainingResultFromItem } from './pipelines';
 import {
   DEFAULT_RESULT_TTL_DAYS,
   isPipelineExecutionStatus,
@@ -20,7 +19,8 @@ import {
   RESULTS_TTL_ATTRIBUTE,
   statusRank,
   TrainingResultRecord,
-} from '../pipelines/contract';
+} from './contract/pipelines';
+import { TrainingResultsTableAccess, trainingResultFromItem } from './pipelines';
 
 function dynamodbOf(access: TrainingResultsTableAccess): DynamoDBClient {
   return access.dynamodb ?? boundedClient(DynamoDBClient, access.dynamodbConfig ?? {});

@@ -18,9 +18,9 @@ import {
   StopQueryExecutionCommand,
 } from '@aws-sdk/client-athena';
 import { boundedClient, PageGuard } from './bounded';
+import { FeatureGroupSchema } from './contract/feature-store';
 import { isTransient, SageMakerMcpError } from './errors';
 import { castFeatureValue, FeatureScalar, FeatureValueError, FeatureValues, FeatureValueType, formatEventTime } from './features';
-import { FeatureGroupSchema } from '../feature-store/contract';
 
 /** A value bound to one `?` of the query. */
 export type OfflineQueryValue = string | number | bigint;

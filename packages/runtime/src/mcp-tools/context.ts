@@ -9,8 +9,8 @@ import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { createHandleCodec, HandleCodec } from './handles';
-import type { McpServerSpec } from '../../mcp/contract';
 import { bindDeadline, boundedClient, DEFAULT_CONNECTION_TIMEOUT_MS, HttpTimeouts } from '../bounded';
+import type { McpServerSpec } from '../contract/mcp';
 import { createRuntimeClient } from '../invoke';
 
 /** Endpoint URL overrides per AWS service (e.g. the local test servers, LocalStack, a VPC endpoint). */

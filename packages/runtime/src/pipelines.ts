@@ -28,10 +28,10 @@ import {
   SESSION_ID_EXPECTED,
   SESSION_ID_PATTERN,
   TrainingResultRecord,
-} from '../pipelines/contract';
+} from './contract/pipelines';
 
-export type { TrainingResultRecord, PipelineExecutionStatusValue } from '../pipelines/contract';
-export { formatCorrelationDescription, parseCorrelationDescription } from '../pipelines/contract';
+export type { TrainingResultRecord, PipelineExecutionStatusValue } from './contract/pipelines';
+export { formatCorrelationDescription, parseCorrelationDescription } from './contract/pipelines';
 
 /** How runtime functions get a SageMaker client: pass one, or the config to build one (endpoint, region, credentials). */
 export interface TrainingSageMakerAccess {

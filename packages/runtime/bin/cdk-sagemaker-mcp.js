@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The CLI is bundled (MCP SDK, zod and AWS SDK included) into assets/runtime/cli by `npx projen bundle`.
-require('../assets/runtime/cli/index.js').main().then(
+// The `cdk-sagemaker-mcp` command: the compiled CLI (lib/cli.js) with this package's dependencies.
+require('../lib/cli.js').main().then(
   (code) => { if (code !== undefined) process.exitCode = code; },
   (err) => { process.stderr.write(`${(err && err.stack) || err}\n`); process.exit(1); },
 );

@@ -8,8 +8,8 @@ import * as z from 'zod';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
-import { MCP_TOOL_NAMES, McpPipelineSpec } from '../../mcp/contract';
-import { FINAL_PIPELINE_STATUSES, SESSION_ID_PATTERN } from '../../pipelines/contract';
+import { MCP_TOOL_NAMES, McpPipelineSpec } from '../contract/mcp';
+import { FINAL_PIPELINE_STATUSES, SESSION_ID_PATTERN } from '../contract/pipelines';
 import { getModelProvenance } from '../lineage';
 import { getTrainingResultByExecution, getTrainingStatus, startTraining } from '../pipelines';
 

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
-import { McpFeatureGroupSpec, MCP_TOOL_NAMES } from '../../mcp/contract';
+import { McpFeatureGroupSpec, MCP_TOOL_NAMES } from '../contract/mcp';
 import { FeatureScalar, getFeatures } from '../features';
 import { DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, putFeatures } from '../features-write';
 

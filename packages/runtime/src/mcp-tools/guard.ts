@@ -8,8 +8,8 @@ import { randomUUID } from 'crypto';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { toolFailure, ToolResult } from './results';
-import { MCP_TOOL_NAMES } from '../../mcp/contract';
 import { DEFAULT_TOOL_DEADLINE_MS, DeadlineExceededError, withDeadline } from '../bounded';
+import { MCP_TOOL_NAMES } from '../contract/mcp';
 import { maskAccount, redactForAgent } from '../errors';
 import { DEFAULT_DEADLINE_MS as DEFAULT_INVOKE_DEADLINE_MS } from '../invoke';
 

@@ -1,8 +1,10 @@
 /**
  * The contract between the AsyncEndpoint construct, the bundled result recorder and the runtime's async-jobs client:
  * environment variable names, the job item's shape, and the service limits both sides check. Plain constants and
- * types only: no AWS SDK, no aws-cdk-lib.
+ * types only: no AWS SDK, no aws-cdk-lib. Defined once here; the construct library gets a generated mirror
+ * (src/private/contract.generated.ts, `npx projen contract:generate`).
  */
+import { z } from 'zod';
 
 /** Environment variables the construct sets (`AsyncEndpoint.runtimeEnvironment`) and the runtime reads. */
 export const ASYNC_ENV = {
@@ -27,6 +29,27 @@ export const ASYNC_ENV = {
   /** Seconds an `eventTime` may lie past the recorder's clock; later ones are refused (DLQ). Read by the recorder. */
   MAX_EVENT_TIME_SKEW_SECONDS: 'SAGEMAKER_ASYNC_MAX_EVENT_TIME_SKEW_SECONDS',
 } as const;
+
+const seconds = z.string().regex(/^\d+$/, 'expected whole seconds');
+
+/** The environment `AsyncEndpoint.runtimeEnvironment` hands to a function that submits jobs (read by `startAsyncInference`). */
+export const AsyncEndpointEnvSchema = z.object({
+  [ASYNC_ENV.ENDPOINT_NAME]: z.string().min(1),
+  [ASYNC_ENV.INPUT_BUCKET]: z.string().min(1),
+  [ASYNC_ENV.INPUT_PREFIX]: z.string().endsWith('/'),
+  [ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS]: seconds,
+  [ASYNC_ENV.REQUEST_TTL_SECONDS]: seconds,
+  [ASYNC_ENV.JOB_TABLE_NAME]: z.string().min(1).optional(),
+});
+
+/** The environment of the bundled result recorder (src/async/result-recorder.lambda.ts). */
+export const ResultRecorderEnvSchema = z.object({
+  [ASYNC_ENV.JOB_TABLE_NAME]: z.string().min(1),
+  [ASYNC_ENV.JOB_RETENTION_SECONDS]: seconds,
+  [ASYNC_ENV.SUCCESS_TOPIC_ARN]: z.string().min(1),
+  [ASYNC_ENV.ERROR_TOPIC_ARN]: z.string().min(1),
+  [ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS]: seconds,
+});
 
 /** Attribute names of a job item. The partition key is `inferenceId` (string). */
 export const JOB_ATTRIBUTES = {
@@ -66,7 +89,7 @@ export interface AsyncJobRecord {
 /** InvokeEndpointAsync limits (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointAsync.html). */
 export const INVOCATION_TIMEOUT_RANGE = { min: 1, max: 3600 } as const;
 export const REQUEST_TTL_RANGE = { min: 60, max: 21600 } as const;
-/** A request must be allowed to wait at least this many times its invocation timeout (seed checklist). */
+/** A request must be allowed to wait at least this many times its invocation timeout. */
 export const TTL_TO_TIMEOUT_RATIO = 2;
 
 /** The library's defaults (the service's own are 900 s and 21600 s). */

@@ -1,0 +1,126 @@
+/**
+ * The contract between the `McpToolServer` construct, its bundled `server.lambda` handler and the runtime's MCP server
+ * (`createSageMakerMcpServer`): env var names and the JSON spec of what the server exposes. The CLI reads the same spec
+ * from a file. Defined once here (zod schemas, constants, and dependency-free rules); the construct library gets a
+ * generated mirror (src/private/contract.generated.ts, `npx projen contract:generate`).
+ */
+import { z } from 'zod';
+import { lines } from './describe';
+import { FeatureGroupSchemaSchema } from './feature-store';
+
+/** Env vars the construct sets on the server function. */
+export const MCP_ENV = {
+  /** JSON `McpServerSpec`: what the tools expose and what they may do. */
+  SPEC: 'MCP_SERVER_SPEC',
+  /**
+   * ARN of the Secrets Manager secret holding the key the tool handles (async jobs, training runs) are sealed with. The
+   * bundled handler reads it once per cold start: the key itself never appears in the function's configuration, where
+   * `lambda:GetFunctionConfiguration` would reveal it and anyone holding it could forge a handle to any output.
+   */
+  HANDLE_KEY_SECRET_ARN: 'MCP_HANDLE_KEY_SECRET_ARN',
+} as const;
+
+/** Lambda caps all env vars of a function at 4 KB together; the construct warns above this many spec characters. */
+export const MCP_SPEC_WARN_LENGTH = 3_000;
+
+/** A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call. */
+export const McpRealtimeEndpointSpecSchema = z.object({
+  name: z.string().min(1).describe('The endpoint name.'),
+  description: z.string().optional().describe('Shown to the agent: what the model does and what input it expects.'),
+  inferenceComponents: z.array(z.string()).optional().describe(lines(
+    'Inference components the agent may target on a shared-GPU endpoint. When set, a call must name one of them; an',
+    'endpoint without components must not be called with one.')),
+  modelFamily: z.string().optional().describe('Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`).'),
+  componentModelFamilies: z.array(z.object({ component: z.string(), modelFamily: z.string() }))
+    .optional().describe('Payload family per inference component, when components serve different families.'),
+}).meta({ id: 'McpRealtimeEndpointSpec', description: 'A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call.' });
+export type McpRealtimeEndpointSpec = z.infer<typeof McpRealtimeEndpointSpecSchema>;
+
+/** An async endpoint the `start_async_inference` / `get_async_inference_result` (and `describe_endpoint`) tools may use. */
+export const McpAsyncEndpointSpecSchema = z.object({
+  name: z.string().min(1).describe('The endpoint name.'),
+  description: z.string().optional().describe('Shown to the agent.'),
+  inputBucket: z.string().min(1).describe('Bucket inputs are uploaded to.'),
+  inputPrefix: z.string().optional().describe('Key prefix of uploaded inputs. Default `inputs/`.'),
+  jobTableName: z.string().optional().describe('The result recorder\'s job table; without it results are found by reading the output/failure objects.'),
+  invocationTimeoutSeconds: z.number().optional().describe('Default `InvocationTimeoutSeconds` of a submission.'),
+  requestTtlSeconds: z.number().optional().describe('Default `RequestTTLSeconds` of a submission.'),
+}).meta({
+  id: 'McpAsyncEndpointSpec',
+  description: 'An async endpoint the `start_async_inference` / `get_async_inference_result` (and `describe_endpoint`) tools may use.',
+});
+export type McpAsyncEndpointSpec = z.infer<typeof McpAsyncEndpointSpecSchema>;
+
+/** A feature group the feature tools may read (and write when `allowWrites`). */
+export const McpFeatureGroupSpecSchema = z.object({
+  schema: FeatureGroupSchemaSchema,
+  description: z.string().optional().describe('Shown to the agent.'),
+  allowWrites: z.boolean().optional().describe('Registers `put_feature_record` for this group. Default false.'),
+}).meta({ id: 'McpFeatureGroupSpec', description: 'A feature group the feature tools may read (and write when `allowWrites`).' });
+export type McpFeatureGroupSpec = z.infer<typeof McpFeatureGroupSpecSchema>;
+
+/** A pipeline `start_training` may start. */
+export const McpPipelineSpecSchema = z.object({
+  name: z.string().min(1).describe('The pipeline name.'),
+  description: z.string().optional().describe('Shown to the agent.'),
+  parameters: z.array(z.string()).optional().describe('Parameter names the agent may override; others are refused. Default: none may be overridden.'),
+}).meta({ id: 'McpPipelineSpec', description: 'A pipeline `start_training` may start.' });
+export type McpPipelineSpec = z.infer<typeof McpPipelineSpecSchema>;
+
+/** Everything the MCP server exposes. Absent sections register no tools. */
+export const McpServerSpecSchema = z.object({
+  serverName: z.string().optional().describe('Server name reported to clients. Default `cdk-sagemaker-mcp`.'),
+  realtimeEndpoints: z.array(McpRealtimeEndpointSpecSchema).optional().describe('Endpoints `invoke_endpoint` may call.'),
+  asyncEndpoints: z.array(McpAsyncEndpointSpecSchema).optional().describe('Endpoints the async tools may use.'),
+  featureGroups: z.array(McpFeatureGroupSpecSchema).optional().describe('Feature groups the feature tools may read (and write).'),
+  pipelines: z.array(McpPipelineSpecSchema).optional().describe('Pipelines `start_training` may start.'),
+  trainingResultsTable: z.string().optional().describe('The `PipelineEventRouter` results table; registers `get_training_result`.'),
+  modelProvenance: z.boolean().optional().describe('Registers `get_model_provenance` (lineage reads; see docs/mcp.md for its IAM scope). Default false.'),
+  maxEventTimeSkewSeconds: z.number().optional().describe(lines(
+    'Seconds an event time written by `put_feature_record` may lie past the server\'s clock; later ones are refused (the',
+    'online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.')),
+  handleTtlSeconds: z.number().optional().describe('Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days).'),
+}).meta({ id: 'McpServerSpec', description: 'Everything the MCP server exposes. Absent sections register no tools.' });
+export type McpServerSpec = z.infer<typeof McpServerSpecSchema>;
+
+/** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
+export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
+/** The range a handle lifetime may be configured in: an hour (an async request may queue for 6 h) to a year. */
+export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
+
+/** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */
+export function handleTtlProblems(field: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  const ok = typeof value === 'number' && Number.isInteger(value) && value >= HANDLE_TTL_RANGE.min && value <= HANDLE_TTL_RANGE.max;
+  return ok ? [] : [`${field}: got ${JSON.stringify(value)} seconds, expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`];
+}
+
+/** Tool names, in the order they are registered. */
+export const MCP_TOOL_NAMES = {
+  INVOKE_ENDPOINT: 'invoke_endpoint',
+  DESCRIBE_ENDPOINT: 'describe_endpoint',
+  START_ASYNC_INFERENCE: 'start_async_inference',
+  GET_ASYNC_INFERENCE_RESULT: 'get_async_inference_result',
+  GET_ONLINE_FEATURES: 'get_online_features',
+  PUT_FEATURE_RECORD: 'put_feature_record',
+  START_TRAINING: 'start_training',
+  GET_TRAINING_STATUS: 'get_training_status',
+  GET_TRAINING_RESULT: 'get_training_result',
+  GET_MODEL_PROVENANCE: 'get_model_provenance',
+} as const;
+
+/** The tools a spec registers (what `tools/list` returns), in registration order. */
+export function toolNamesForSpec(spec: McpServerSpec): string[] {
+  const names: string[] = [];
+  if (spec.realtimeEndpoints?.length) names.push(MCP_TOOL_NAMES.INVOKE_ENDPOINT);
+  if (spec.realtimeEndpoints?.length || spec.asyncEndpoints?.length) names.push(MCP_TOOL_NAMES.DESCRIBE_ENDPOINT);
+  if (spec.asyncEndpoints?.length) names.push(MCP_TOOL_NAMES.START_ASYNC_INFERENCE, MCP_TOOL_NAMES.GET_ASYNC_INFERENCE_RESULT);
+  if (spec.featureGroups?.length) names.push(MCP_TOOL_NAMES.GET_ONLINE_FEATURES);
+  if (spec.featureGroups?.some((g) => g.allowWrites)) names.push(MCP_TOOL_NAMES.PUT_FEATURE_RECORD);
+  if (spec.pipelines?.length) {
+    names.push(MCP_TOOL_NAMES.START_TRAINING, MCP_TOOL_NAMES.GET_TRAINING_STATUS);
+    if (spec.trainingResultsTable) names.push(MCP_TOOL_NAMES.GET_TRAINING_RESULT);
+  }
+  if (spec.modelProvenance) names.push(MCP_TOOL_NAMES.GET_MODEL_PROVENANCE);
+  return names;
+}

@@ -21,7 +21,8 @@ import { FeatureGroupSchema } from '../feature-store/contract';
 import { FeatureGroup, IFeatureGroup } from '../feature-store/feature-group';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline, TrainingPipeline } from '../pipelines/training-pipeline';
-import { IInferenceComponent, InferenceComponent } from '../shared-gpu/inference-component';
+import { InferenceComponent } from '../shared-gpu/inference-component';
+import { IInferenceComponent } from '../shared-gpu/inference-component-interface';
 
 const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon'];
 

@@ -1,2 +1,3 @@
 export * from './data-capture';
 export * from './realtime-endpoint';
+export * from './variant-auto-scaling';

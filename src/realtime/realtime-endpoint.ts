@@ -5,18 +5,25 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
+import { VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { addAlarmActions, createKey } from '../core/encryption';
-import {
-  acknowledgeModelRoleWildcards, addTargetTrackingPolicy, addVariantScalableTarget, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId,
-  hasNvmeInstanceStorage, ISageMakerEndpoint, kmsKeyWarnings, ProductionVariantOptions, renderProductionVariant, SageMakerEndpointBase,
-  validateProductionVariant, validateVariantAutoScaling, VARIANT_SCALING_DEFAULTS, VariantAutoScalingProps, warnOnCooldowns,
-} from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
+import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
+import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
+import { ProductionVariantOptions } from '../core/production-variant';
+import {
+  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
+} from '../core/scaling/private/scaling-resources';
+import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 const MAX_VARIANTS = 10;
+/** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */
+const DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE = 70;
 const ZERO_REASON = 'only async and inference-component endpoints scale to zero; a realtime variant keeps at least one instance';
 
 /** A production variant added with `addVariant`. */
@@ -181,7 +188,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
   private readonly resource: sagemaker.CfnEndpoint;
   private readonly props: RealtimeEndpointProps;
   private readonly variants: Variant[] = [];
-  private readonly scaledVariants = new Set<string>();
+  private readonly scaledVariants = new Map<string, ScalableInstanceCount>();
   private readonly models = new Map<ModelSource, Map<string, { modelName: string; existing: boolean }>>();
   private readonly existingModelVariants = new Set<string>();
   private executionRole?: iam.IRole;
@@ -196,7 +203,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     validateProductionVariant(v, '', this.defaultVariantName, props);
     if (props.dataCapture) validateDataCapture(v, props.dataCapture);
-    if (props.autoScaling) validateScaling(v, 'autoScaling.', props.autoScaling);
+    if (props.autoScaling) validateVariantScaling(v, 'autoScaling.', props.autoScaling);
     if (props.alarms) validateAlarms(v, 'alarms.', props.alarms);
     v.throwIfInvalid();
 
@@ -265,7 +272,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' variant '${variantName}'`);
     validateProductionVariant(v, '', variantName, options);
     v.check(!this.variants.some((x) => x.name === variantName), 'variantName', variantName, 'a name not already used by another variant of this endpoint');
-    if (options.autoScaling) validateScaling(v, 'autoScaling.', options.autoScaling);
+    if (options.autoScaling) validateVariantScaling(v, 'autoScaling.', options.autoScaling);
     v.throwIfInvalid();
     this.addVariantUnchecked(variantName, options);
     this.rejectCaptureWithoutModelRole(variantName);
@@ -276,43 +283,55 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
    * Scales a variant's instance count with target tracking on `SageMakerVariantInvocationsPerInstance` (and optionally
    * the high-resolution concurrency metric). The scalable target is registered after the endpoint exists, without a role
    * (Application Auto Scaling uses its SageMaker service-linked role).
+   *
+   * @returns the variant's scalable instance count, to add more policies to
    */
-  public autoScaleVariant(variantName: string, props: VariantAutoScalingProps = {}): void {
+  public autoScaleVariant(variantName: string, props: VariantAutoScalingProps = {}): ScalableInstanceCount {
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoscaling of variant '${variantName}'`);
     v.check(this.variants.some((x) => x.name === variantName), 'variantName', variantName,
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
     v.check(!this.scaledVariants.has(variantName), 'variantName', variantName, 'a variant not already autoscaled');
-    validateScaling(v, '', props);
+    validateVariantScaling(v, '', props);
     v.throwIfInvalid();
-    this.scaledVariants.add(variantName);
 
-    const scaleOutCooldown = props.scaleOutCooldown ?? VARIANT_SCALING_DEFAULTS.scaleOutCooldown;
-    const scaleInCooldown = props.scaleInCooldown ?? VARIANT_SCALING_DEFAULTS.scaleInCooldown;
     const scope = new Construct(this, `${variantName}Scaling`);
-    warnOnCooldowns(scope, '', scaleOutCooldown, scaleInCooldown);
-    const target = addVariantScalableTarget(scope, 'Target', {
-      endpointName: this.endpointName,
-      variantName,
-      minCapacity: props.minCapacity ?? VARIANT_SCALING_DEFAULTS.minCapacity,
-      maxCapacity: props.maxCapacity ?? VARIANT_SCALING_DEFAULTS.maxCapacity,
-      endpoint: this.resource,
+    warnOnCooldowns(scope, '', props.scaleOutCooldown, props.scaleInCooldown);
+    const target = createScalableTarget(scope, 'Target', {
+      resourceId: variantResourceId(this.endpointName, variantName),
+      scalableDimension: VARIANT_SCALABLE_DIMENSION,
+      minCapacity: props.minCapacity ?? SCALING_DEFAULTS.minCapacity,
+      maxCapacity: props.maxCapacity ?? SCALING_DEFAULTS.maxCapacity,
+      dependsOn: this.resource,
     });
-    addTargetTrackingPolicy(scope, 'InvocationsPerInstance', target, {
+    const cooldowns = { scaleOutCooldown: props.scaleOutCooldown, scaleInCooldown: props.scaleInCooldown };
+    addTargetTracking(scope, 'InvocationsPerInstance', target.ref, {
       policyName: `${variantName}-invocations-per-instance`,
       predefinedMetricType: 'SageMakerVariantInvocationsPerInstance',
-      targetValue: props.targetInvocationsPerInstance ?? VARIANT_SCALING_DEFAULTS.targetInvocationsPerInstance,
-      scaleOutCooldown,
-      scaleInCooldown,
+      targetValue: props.targetInvocationsPerInstance ?? DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE,
+      ...cooldowns,
     });
     if (props.targetConcurrentRequestsPerModel !== undefined) {
-      addTargetTrackingPolicy(scope, 'ConcurrentRequestsPerModel', target, {
+      addTargetTracking(scope, 'ConcurrentRequestsPerModel', target.ref, {
         policyName: `${variantName}-concurrent-requests-per-model`,
         predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
         targetValue: props.targetConcurrentRequestsPerModel,
-        scaleOutCooldown,
-        scaleInCooldown,
+        ...cooldowns,
       });
     }
+    const capacity = new ScalableInstanceCount(scope, 'InstanceCount', { scalableTarget: target });
+    this.scaledVariants.set(variantName, capacity);
+    return capacity;
+  }
+
+  /**
+   * The scalable instance count of an autoscaled variant (see `autoScaleVariant` and the `autoScaling` props), to add
+   * policies to.
+   *
+   * @param variantName the variant; defaults to the endpoint's first variant
+   * @returns undefined when the variant is not autoscaled
+   */
+  public scalableInstanceCount(variantName?: string): ScalableInstanceCount | undefined {
+    return this.scaledVariants.get(variantName ?? this.defaultVariantName);
   }
 
   /**
@@ -454,14 +473,11 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
   }
 }
 
-function validateScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {
-  validateVariantAutoScaling(v, prefix, {
-    ...props,
-    targetValues: {
-      targetInvocationsPerInstance: props.targetInvocationsPerInstance,
-      targetConcurrentRequestsPerModel: props.targetConcurrentRequestsPerModel,
-    },
-  }, { minCapacityFloor: 1, zeroReason: ZERO_REASON });
+function validateVariantScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {
+  validateScaling(v, prefix, props, { minCapacityFloor: 1, zeroReason: ZERO_REASON }, {
+    targetInvocationsPerInstance: props.targetInvocationsPerInstance,
+    targetConcurrentRequestsPerModel: props.targetConcurrentRequestsPerModel,
+  });
 }
 
 function validateAlarms(v: PropValidator, prefix: string, options: RealtimeEndpointAlarmOptions): void {

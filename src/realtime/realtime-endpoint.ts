@@ -1,13 +1,14 @@
-import { Duration, Lazy, Names } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { Lazy, Names } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
+import { addVariantAlarms, validateAlarms } from './private/alarms';
+import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
 import { VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
-import { addAlarmActions, createKey } from '../core/encryption';
+import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
@@ -40,62 +41,6 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
    * @default - no autoscaling (call `autoScaleVariant` later, or keep `initialInstanceCount`)
    */
   readonly autoScaling?: VariantAutoScalingProps;
-}
-
-/** Alarms on one variant of a realtime endpoint. */
-export interface RealtimeEndpointAlarmOptions {
-  /**
-   * The variant to watch.
-   *
-   * @default - the endpoint's first variant
-   */
-  readonly variantName?: string;
-  /**
-   * Alarm when p99 `ModelLatency` exceeds this.
-   *
-   * @default - no latency alarm
-   */
-  readonly modelLatencyP99Threshold?: Duration;
-  /**
-   * Alarm when the share of requests answered 5xx exceeds this percentage (0-100).
-   *
-   * @default - no error-rate alarm
-   */
-  readonly invocation5XXRateThreshold?: number;
-  /**
-   * The period each datapoint covers.
-   *
-   * @default Duration.minutes(5)
-   */
-  readonly period?: Duration;
-  /**
-   * Datapoints that must breach before the alarm fires.
-   *
-   * @default 3
-   */
-  readonly evaluationPeriods?: number;
-  /**
-   * What the alarms do when they fire, e.g. `[new cloudwatch_actions.SnsAction(topic)]`.
-   *
-   * @default - the alarms change state but notify nobody
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
-}
-
-/** The alarms `addAlarms` created. */
-export interface RealtimeEndpointAlarms {
-  /**
-   * p99 ModelLatency above the threshold.
-   *
-   * @default - not created
-   */
-  readonly modelLatencyP99?: cloudwatch.Alarm;
-  /**
-   * 5xx rate above the threshold.
-   *
-   * @default - not created
-   */
-  readonly invocation5XXRate?: cloudwatch.Alarm;
 }
 
 /** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
@@ -346,43 +291,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
     v.throwIfInvalid();
 
-    const period = options.period ?? Duration.minutes(5);
-    const evaluationPeriods = options.evaluationPeriods ?? 3;
-    const scope = new Construct(this, `${variantName}Alarms`);
-    let modelLatencyP99: cloudwatch.Alarm | undefined;
-    let invocation5XXRate: cloudwatch.Alarm | undefined;
-    if (options.modelLatencyP99Threshold) {
-      // Sub-millisecond thresholds are meaningful: ModelLatency is published in microseconds.
-      const thresholdMs = options.modelLatencyP99Threshold.toMilliseconds({ integral: false });
-      modelLatencyP99 = new cloudwatch.Alarm(scope, 'ModelLatencyP99', {
-        alarmDescription: `p99 ModelLatency of variant ${variantName} above ${thresholdMs} ms`,
-        metric: this.metricModelLatency({ variantName, statistic: 'p99', period }),
-        threshold: thresholdMs * 1000,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-    }
-    if (options.invocation5XXRateThreshold !== undefined) {
-      invocation5XXRate = new cloudwatch.Alarm(scope, 'Invocation5XXRate', {
-        alarmDescription: `Share of 5xx responses of variant ${variantName} above ${options.invocation5XXRateThreshold}%`,
-        metric: new cloudwatch.MathExpression({
-          expression: 'IF(invocations > 0, 100 * errors / invocations, 0)',
-          usingMetrics: {
-            errors: this.metricInvocation5XXErrors({ variantName, period }),
-            invocations: this.metricInvocations({ variantName, period }),
-          },
-          label: '5xx rate (%)',
-          period,
-        }),
-        threshold: options.invocation5XXRateThreshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-    }
-    addAlarmActions(options.alarmActions, modelLatencyP99, invocation5XXRate);
-    return { modelLatencyP99, invocation5XXRate };
+    return addVariantAlarms(new Construct(this, `${variantName}Alarms`), this, variantName, options);
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
@@ -478,16 +387,4 @@ function validateVariantScaling(v: PropValidator, prefix: string, props: Variant
     targetInvocationsPerInstance: props.targetInvocationsPerInstance,
     targetConcurrentRequestsPerModel: props.targetConcurrentRequestsPerModel,
   });
-}
-
-function validateAlarms(v: PropValidator, prefix: string, options: RealtimeEndpointAlarmOptions): void {
-  v.range(`${prefix}invocation5XXRateThreshold`, options.invocation5XXRateThreshold, 0, 100, { integer: false, unit: 'percent' });
-  v.atLeast(`${prefix}evaluationPeriods`, options.evaluationPeriods, 1);
-  if (options.modelLatencyP99Threshold && !options.modelLatencyP99Threshold.isUnresolved()) {
-    const ms = options.modelLatencyP99Threshold.toMilliseconds({ integral: false });
-    v.check(Number.isFinite(ms) && ms >= 0.001, `${prefix}modelLatencyP99Threshold`, `${ms} ms`,
-      'at least 1 microsecond (ModelLatency is published in whole microseconds)');
-  }
-  v.check(options.modelLatencyP99Threshold !== undefined || options.invocation5XXRateThreshold !== undefined,
-    `${prefix}modelLatencyP99Threshold/invocation5XXRateThreshold`, undefined, 'at least one threshold');
 }

@@ -8,6 +8,8 @@ import { IInferenceComponent, InferenceComponentAttributes } from '../inference-
 
 /**
  * Internal: grants and metrics of an inference component, shared by `InferenceComponent` and its imports.
+ *
+ * @internal
  */
 export abstract class InferenceComponentBase extends Resource implements IInferenceComponent {
   public abstract readonly inferenceComponentName: string;

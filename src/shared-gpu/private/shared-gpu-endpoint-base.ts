@@ -6,6 +6,8 @@ import { InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointBin
 /**
  * Internal: what `SharedGpuEndpoint` and its imports share: the normalized instance metrics, and the binding of
  * inference components each implements.
+ *
+ * @internal
  */
 export abstract class SharedGpuEndpointBase extends SageMakerEndpointBase implements ISharedGpuEndpoint {
   public abstract readonly variantName: string;

@@ -351,8 +351,11 @@ describe('autoScale', () => {
 
     // WHEN
     ic.autoScale({
-      minCapacity: 1, maxCapacity: 3, targetConcurrentRequestsPerCopy: 4,
-      scaleOutCooldown: Duration.seconds(30), scaleInCooldown: Duration.minutes(10),
+      minCapacity: 1,
+      maxCapacity: 3,
+      targetConcurrentRequestsPerCopy: 4,
+      scaleOutCooldown: Duration.seconds(30),
+      scaleInCooldown: Duration.minutes(10),
     });
 
     // THEN

@@ -14,7 +14,7 @@ export function addSharedGpuExample(stack: Stack): SharedGpuEndpoint {
   const endpoint = new SharedGpuEndpoint(stack, 'SharedGpu', {
     endpointName: 'mcp-shared-gpu',
     instanceType: InstanceType.ML_G5_12XLARGE,
-    instanceScaling: { minInstanceCount: 0, maxInstanceCount: 2, scaleInStrategy: SharedGpuScaleInStrategy.IDLE_RELEASE },
+    instanceScaling: { minCapacity: 0, maxCapacity: 2, scaleInStrategy: SharedGpuScaleInStrategy.IDLE_RELEASE },
   });
 
   const chat = endpoint.addInferenceComponent('Chat', {
@@ -23,14 +23,14 @@ export function addSharedGpuExample(stack: Stack): SharedGpuEndpoint {
     // Loading 16 GB of weights and compiling kernels takes minutes.
     containerStartupHealthCheckTimeout: Duration.minutes(15),
   });
-  chat.autoScale({ minCopies: 1, maxCopies: 3, targetConcurrentRequestsPerCopy: 4 });
+  chat.autoScale({ minCapacity: 1, maxCapacity: 3, targetConcurrentRequestsPerCopy: 4 });
 
   const summarize = endpoint.addInferenceComponent('Summarize', {
     model: JumpStartModel.of('huggingface-llm-mistral-7b-instruct', { version: '3.5.0' }),
     componentName: 'mcp-summarize-mistral-7b',
     containerStartupHealthCheckTimeout: Duration.minutes(15),
   });
-  summarize.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 5 });
+  summarize.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 5 });
 
   return endpoint;
 }

@@ -17,14 +17,16 @@ import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_S
 import { acknowledgePolicyWildcards } from './nag';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { addAlarmActions, createKey } from '../core/encryption';
-import {
-  acknowledgeModelRoleWildcards, DEFAULT_VARIANT_NAME, endpointArnForName, endpointConfigKmsKeyId, EndpointMetricOptions, ISageMakerEndpoint,
-  kmsKeyWarnings, ProductionVariantOptions, renderProductionVariant, SageMakerEndpointBase, validateProductionVariant,
-} from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, endpointArnForName, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { instanceSpecs } from '../core/instance-specs';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { acknowledgeGrantWildcards } from '../core/nag';
+import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../core/private/endpoint-kms';
+import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
+import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
+import { ProductionVariantOptions } from '../core/production-variant';
+import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
@@ -515,6 +517,13 @@ export class AsyncEndpoint extends AsyncEndpointBase {
    * @default - none unless autoscaling has `minCapacity: 0`
    */
   public readonly scaleFromZeroAlarm?: cloudwatch.Alarm;
+
+  /**
+   * The variant's scalable instance count, to add policies to (e.g. `scaleToTrackMetric` on another metric).
+   *
+   * @default - none unless `autoScaling` is set
+   */
+  public readonly scalableInstanceCount?: ScalableInstanceCount;
   /** The AWS::SageMaker::Endpoint. */
   public readonly cfnEndpoint: sagemaker.CfnEndpoint;
   /** The AWS::SageMaker::EndpointConfig. */
@@ -656,12 +665,14 @@ export class AsyncEndpoint extends AsyncEndpointBase {
 
     // -- scaling and alarms
     if (props.autoScaling) {
-      this.scaleFromZeroAlarm = addBacklogScaling(this, props.autoScaling, {
+      const scaling = addBacklogScaling(this, props.autoScaling, {
         endpointName: this.endpointName,
         variantName: this.variantName,
         endpoint: this.cfnEndpoint,
         hasBacklogWithoutCapacity: this.metricHasBacklogWithoutCapacity(),
       });
+      this.scalableInstanceCount = scaling.capacity;
+      this.scaleFromZeroAlarm = scaling.scaleFromZeroAlarm;
     }
     if (props.oldestRequestAgeAlarmThreshold) {
       this.oldestRequestAgeAlarm = new cloudwatch.Alarm(this, 'OldestRequestAgeAlarm', {

@@ -1,11 +1,16 @@
+/**
+ * Internal: the backlog scaling of an async endpoint, on the library's one scaling implementation
+ * (`../core/scaling/private/scaling-resources.ts`).
+ */
 import { Duration } from 'aws-cdk-lib';
-import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
 import { AsyncAutoScalingProps } from './async-scaling-props';
 import {
-  addTargetTrackingPolicy, addVariantScalableTarget, validateVariantAutoScaling, VARIANT_SCALING_DEFAULTS, warnOnCooldowns,
-} from '../core/endpoint-base';
+  addScaleFromZero, addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
+  warnOnCooldowns,
+} from '../core/scaling/private/scaling-resources';
+import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator } from '../core/validation';
 
 export const ASYNC_SCALING_DEFAULTS = { minCapacity: 1, targetBacklogPerInstance: 5 } as const;
@@ -18,39 +23,41 @@ export interface BacklogScalingTarget {
   readonly hasBacklogWithoutCapacity: cloudwatch.Metric;
 }
 
+/** What `addBacklogScaling` created. */
+export interface BacklogScaling {
+  readonly capacity: ScalableInstanceCount;
+  /** The scale-from-zero alarm, with `minCapacity: 0`. */
+  readonly scaleFromZeroAlarm?: cloudwatch.Alarm;
+}
+
 /** Records every problem with the scaling props (0 is a valid minimum for async variants). */
 export function validateBacklogScaling(v: PropValidator, props: AsyncAutoScalingProps): void {
-  validateVariantAutoScaling(v, 'autoScaling.', {
-    minCapacity: props.minCapacity ?? ASYNC_SCALING_DEFAULTS.minCapacity,
-    maxCapacity: props.maxCapacity,
-    targetValues: { targetBacklogPerInstance: props.targetBacklogPerInstance },
-    scaleOutCooldown: props.scaleOutCooldown,
-    scaleInCooldown: props.scaleInCooldown,
-  }, { minCapacityFloor: 0 });
+  validateScaling(v, 'autoScaling.', props, { minCapacityFloor: 0, defaultMinCapacity: ASYNC_SCALING_DEFAULTS.minCapacity },
+    { targetBacklogPerInstance: props.targetBacklogPerInstance });
 }
 
 /**
  * Target tracking on ApproximateBacklogSizePerInstance with asymmetric cooldowns; with minCapacity 0 also the
- * documented scale-from-zero pair (HasBacklogWithoutCapacity alarm -> +1 step policy). Returns that alarm, if any.
+ * documented scale-from-zero pair (HasBacklogWithoutCapacity alarm -> +1 step policy), as AWS's recipe does it
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html). The resources keep their ids
+ * directly under `scope` (the endpoint); the returned capacity (`<scope>/AutoScaling`) holds the policies users add.
  */
-export function addBacklogScaling(scope: Construct, props: AsyncAutoScalingProps, target: BacklogScalingTarget): cloudwatch.Alarm | undefined {
+export function addBacklogScaling(scope: Construct, props: AsyncAutoScalingProps, target: BacklogScalingTarget): BacklogScaling {
   const minCapacity = props.minCapacity ?? ASYNC_SCALING_DEFAULTS.minCapacity;
-  const scaleOutCooldown = props.scaleOutCooldown ?? VARIANT_SCALING_DEFAULTS.scaleOutCooldown;
-  const scaleInCooldown = props.scaleInCooldown ?? VARIANT_SCALING_DEFAULTS.scaleInCooldown;
-  warnOnCooldowns(scope, 'autoScaling.', scaleOutCooldown, scaleInCooldown);
+  warnOnCooldowns(scope, 'autoScaling.', props.scaleOutCooldown, props.scaleInCooldown);
 
-  const scalableTarget = addVariantScalableTarget(scope, 'ScalableTarget', {
-    endpointName: target.endpointName,
-    variantName: target.variantName,
+  const scalableTarget = createScalableTarget(scope, 'ScalableTarget', {
+    resourceId: variantResourceId(target.endpointName, target.variantName),
+    scalableDimension: VARIANT_SCALABLE_DIMENSION,
     minCapacity,
-    maxCapacity: props.maxCapacity ?? VARIANT_SCALING_DEFAULTS.maxCapacity,
-    endpoint: target.endpoint,
+    maxCapacity: props.maxCapacity ?? SCALING_DEFAULTS.maxCapacity,
+    dependsOn: target.endpoint,
   });
-  addTargetTrackingPolicy(scope, 'BacklogScalingPolicy', scalableTarget, {
+  addTargetTracking(scope, 'BacklogScalingPolicy', scalableTarget.ref, {
     policyName: 'ApproximateBacklogSizePerInstance-ScalingPolicy',
     targetValue: props.targetBacklogPerInstance ?? ASYNC_SCALING_DEFAULTS.targetBacklogPerInstance,
-    scaleOutCooldown,
-    scaleInCooldown,
+    scaleOutCooldown: props.scaleOutCooldown,
+    scaleInCooldown: props.scaleInCooldown,
     customizedMetric: {
       metricName: 'ApproximateBacklogSizePerInstance',
       namespace: 'AWS/SageMaker',
@@ -58,29 +65,21 @@ export function addBacklogScaling(scope: Construct, props: AsyncAutoScalingProps
       statistic: 'Average',
     },
   });
-  if (minCapacity !== 0) return undefined;
+  const capacity = new ScalableInstanceCount(scope, 'AutoScaling', { scalableTarget });
+  if (minCapacity !== 0) return { capacity };
 
   // Target tracking cannot leave zero (backlog per instance is undefined with no instance): AWS's recipe, verbatim.
-  const stepPolicy = new appscaling.CfnScalingPolicy(scope, 'ScaleFromZeroPolicy', {
+  const scaleFromZeroAlarm = addScaleFromZero(scope, scalableTarget.ref, {
+    policyId: 'ScaleFromZeroPolicy',
+    alarmId: 'ScaleFromZeroAlarm',
     policyName: 'HasBacklogWithoutCapacity-ScalingPolicy',
-    policyType: 'StepScaling',
-    scalingTargetId: scalableTarget.ref,
-    stepScalingPolicyConfiguration: {
-      adjustmentType: 'ChangeInCapacity',
-      metricAggregationType: 'Average',
-      cooldown: 300,
-      stepAdjustments: [{ metricIntervalLowerBound: 0, scalingAdjustment: 1 }],
-    },
-  });
-  const alarm = new cloudwatch.Alarm(scope, 'ScaleFromZeroAlarm', {
+    metricAggregationType: 'Average',
+    cooldown: Duration.seconds(300),
     alarmDescription: 'Requests are queued and the async endpoint has no instance: add one',
     metric: target.hasBacklogWithoutCapacity.with({ statistic: 'Average', period: Duration.minutes(1) }),
     evaluationPeriods: 2,
     datapointsToAlarm: 2,
-    threshold: 1,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     treatMissingData: cloudwatch.TreatMissingData.MISSING,
   });
-  alarm.addAlarmAction({ bind: () => ({ alarmActionArn: stepPolicy.ref }) });
-  return alarm;
+  return { capacity, scaleFromZeroAlarm };
 }

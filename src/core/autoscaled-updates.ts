@@ -1,6 +1,6 @@
 /**
  * Internal (not exported from ./index): instance type changes of autoscaled production variants, which Application Auto
- * Scaling refuses in place. Used by the endpoint constructs beside their variant scaling (`./endpoint-base.ts`).
+ * Scaling refuses in place. Used by the endpoint constructs beside their variant scaling (`./scaling/`).
  */
 import { createHash } from 'crypto';
 import { Annotations, Stack } from 'aws-cdk-lib';

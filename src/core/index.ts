@@ -2,3 +2,5 @@ export * from './instance-type';
 export * from './instance-specs';
 export * from './model-source';
 export * from './endpoint-base';
+export * from './production-variant';
+export * from './scaling';

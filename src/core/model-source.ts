@@ -1,4 +1,4 @@
-import { Aws, CfnMapping, Stack, Token } from 'aws-cdk-lib';
+import { Aws, CfnMapping, Size, Stack, Token } from 'aws-cdk-lib';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -321,6 +321,20 @@ export interface ModelSourceConfig {
    * @default - unknown
    */
   readonly modelFamily?: string;
+  /**
+   * Accelerator devices (GPUs, Neuron devices) of one instance of the bound instance type the model needs, for an
+   * inference component's default `acceleratorCount`. JumpStart models derive it from their size and precision.
+   *
+   * @default - unknown
+   */
+  readonly acceleratorsRequired?: number;
+  /**
+   * The accelerator memory the model is estimated to need in all, for sizing checks. JumpStart models derive it from
+   * their size and precision.
+   *
+   * @default - unknown
+   */
+  readonly acceleratorMemoryRequired?: Size;
 }
 
 /** Options of a model built from a container image. */

@@ -56,6 +56,11 @@ export class PropValidator {
     return this.check(allowed.includes(value), prop, value, `one of ${allowed.join(', ')}`);
   }
 
+  /** The problems recorded so far, for a caller that reports them under its own subject. */
+  public get problemList(): string[] {
+    return [...this.problems];
+  }
+
   public get hasProblems(): boolean {
     return this.problems.length > 0;
   }

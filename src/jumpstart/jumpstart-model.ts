@@ -1,4 +1,4 @@
-import { Annotations, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, Size, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
@@ -262,6 +262,8 @@ export class JumpStartModel extends ModelSource {
       environment,
       enableNetworkIsolation: this.options.enableNetworkIsolation,
       modelFamily: this.modelFamily,
+      acceleratorsRequired: instanceType.isUnresolved ? undefined : this.acceleratorsRequired(instanceType),
+      acceleratorMemoryRequired: this.requirement ? Size.gibibytes(this.requirement.requiredGiB) : undefined,
     };
   }
 

@@ -21,7 +21,8 @@ import { ITrainingPipeline, TrainingPipeline } from '../pipelines/training-pipel
 import {
   ASYNC_ENV, FeatureGroupSchema, handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec,
 } from '../private/contract.generated';
-import { IInferenceComponent, InferenceComponent } from '../shared-gpu/inference-component';
+import { InferenceComponent } from '../shared-gpu/inference-component';
+import { IInferenceComponent } from '../shared-gpu/inference-component-interface';
 
 const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon'];
 

@@ -1,2 +1,4 @@
 export * from './data-capture';
 export * from './realtime-endpoint';
+export * from './variant-auto-scaling';
+export * from './realtime-alarms';

@@ -1,22 +1,30 @@
-import { Duration, Lazy, Names } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { Lazy, Names } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
+import { addVariantAlarms, validateAlarms } from './private/alarms';
+import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
+import { VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
-import { addAlarmActions, createKey } from '../core/encryption';
-import {
-  acknowledgeModelRoleWildcards, addTargetTrackingPolicy, addVariantScalableTarget, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId,
-  hasNvmeInstanceStorage, ISageMakerEndpoint, kmsKeyWarnings, ProductionVariantOptions, renderProductionVariant, SageMakerEndpointBase,
-  validateProductionVariant, validateVariantAutoScaling, VARIANT_SCALING_DEFAULTS, VariantAutoScalingProps, warnOnCooldowns,
-} from '../core/endpoint-base';
+import { createKey } from '../core/encryption';
+import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
+import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
+import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
+import { ProductionVariantOptions } from '../core/production-variant';
+import {
+  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
+} from '../core/scaling/private/scaling-resources';
+import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 const MAX_VARIANTS = 10;
+/** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */
+const DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE = 70;
 const ZERO_REASON = 'only async and inference-component endpoints scale to zero; a realtime variant keeps at least one instance';
 
 /** A production variant added with `addVariant`. */
@@ -33,62 +41,6 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
    * @default - no autoscaling (call `autoScaleVariant` later, or keep `initialInstanceCount`)
    */
   readonly autoScaling?: VariantAutoScalingProps;
-}
-
-/** Alarms on one variant of a realtime endpoint. */
-export interface RealtimeEndpointAlarmOptions {
-  /**
-   * The variant to watch.
-   *
-   * @default - the endpoint's first variant
-   */
-  readonly variantName?: string;
-  /**
-   * Alarm when p99 `ModelLatency` exceeds this.
-   *
-   * @default - no latency alarm
-   */
-  readonly modelLatencyP99Threshold?: Duration;
-  /**
-   * Alarm when the share of requests answered 5xx exceeds this percentage (0-100).
-   *
-   * @default - no error-rate alarm
-   */
-  readonly invocation5XXRateThreshold?: number;
-  /**
-   * The period each datapoint covers.
-   *
-   * @default Duration.minutes(5)
-   */
-  readonly period?: Duration;
-  /**
-   * Datapoints that must breach before the alarm fires.
-   *
-   * @default 3
-   */
-  readonly evaluationPeriods?: number;
-  /**
-   * What the alarms do when they fire, e.g. `[new cloudwatch_actions.SnsAction(topic)]`.
-   *
-   * @default - the alarms change state but notify nobody
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
-}
-
-/** The alarms `addAlarms` created. */
-export interface RealtimeEndpointAlarms {
-  /**
-   * p99 ModelLatency above the threshold.
-   *
-   * @default - not created
-   */
-  readonly modelLatencyP99?: cloudwatch.Alarm;
-  /**
-   * 5xx rate above the threshold.
-   *
-   * @default - not created
-   */
-  readonly invocation5XXRate?: cloudwatch.Alarm;
 }
 
 /** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
@@ -181,7 +133,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
   private readonly resource: sagemaker.CfnEndpoint;
   private readonly props: RealtimeEndpointProps;
   private readonly variants: Variant[] = [];
-  private readonly scaledVariants = new Set<string>();
+  private readonly scaledVariants = new Map<string, ScalableInstanceCount>();
   private readonly models = new Map<ModelSource, Map<string, { modelName: string; existing: boolean }>>();
   private readonly existingModelVariants = new Set<string>();
   private executionRole?: iam.IRole;
@@ -196,7 +148,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     validateProductionVariant(v, '', this.defaultVariantName, props);
     if (props.dataCapture) validateDataCapture(v, props.dataCapture);
-    if (props.autoScaling) validateScaling(v, 'autoScaling.', props.autoScaling);
+    if (props.autoScaling) validateVariantScaling(v, 'autoScaling.', props.autoScaling);
     if (props.alarms) validateAlarms(v, 'alarms.', props.alarms);
     v.throwIfInvalid();
 
@@ -265,7 +217,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' variant '${variantName}'`);
     validateProductionVariant(v, '', variantName, options);
     v.check(!this.variants.some((x) => x.name === variantName), 'variantName', variantName, 'a name not already used by another variant of this endpoint');
-    if (options.autoScaling) validateScaling(v, 'autoScaling.', options.autoScaling);
+    if (options.autoScaling) validateVariantScaling(v, 'autoScaling.', options.autoScaling);
     v.throwIfInvalid();
     this.addVariantUnchecked(variantName, options);
     this.rejectCaptureWithoutModelRole(variantName);
@@ -276,43 +228,55 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
    * Scales a variant's instance count with target tracking on `SageMakerVariantInvocationsPerInstance` (and optionally
    * the high-resolution concurrency metric). The scalable target is registered after the endpoint exists, without a role
    * (Application Auto Scaling uses its SageMaker service-linked role).
+   *
+   * @returns the variant's scalable instance count, to add more policies to
    */
-  public autoScaleVariant(variantName: string, props: VariantAutoScalingProps = {}): void {
+  public autoScaleVariant(variantName: string, props: VariantAutoScalingProps = {}): ScalableInstanceCount {
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoscaling of variant '${variantName}'`);
     v.check(this.variants.some((x) => x.name === variantName), 'variantName', variantName,
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
     v.check(!this.scaledVariants.has(variantName), 'variantName', variantName, 'a variant not already autoscaled');
-    validateScaling(v, '', props);
+    validateVariantScaling(v, '', props);
     v.throwIfInvalid();
-    this.scaledVariants.add(variantName);
 
-    const scaleOutCooldown = props.scaleOutCooldown ?? VARIANT_SCALING_DEFAULTS.scaleOutCooldown;
-    const scaleInCooldown = props.scaleInCooldown ?? VARIANT_SCALING_DEFAULTS.scaleInCooldown;
     const scope = new Construct(this, `${variantName}Scaling`);
-    warnOnCooldowns(scope, '', scaleOutCooldown, scaleInCooldown);
-    const target = addVariantScalableTarget(scope, 'Target', {
-      endpointName: this.endpointName,
-      variantName,
-      minCapacity: props.minCapacity ?? VARIANT_SCALING_DEFAULTS.minCapacity,
-      maxCapacity: props.maxCapacity ?? VARIANT_SCALING_DEFAULTS.maxCapacity,
-      endpoint: this.resource,
+    warnOnCooldowns(scope, '', props.scaleOutCooldown, props.scaleInCooldown);
+    const target = createScalableTarget(scope, 'Target', {
+      resourceId: variantResourceId(this.endpointName, variantName),
+      scalableDimension: VARIANT_SCALABLE_DIMENSION,
+      minCapacity: props.minCapacity ?? SCALING_DEFAULTS.minCapacity,
+      maxCapacity: props.maxCapacity ?? SCALING_DEFAULTS.maxCapacity,
+      dependsOn: this.resource,
     });
-    addTargetTrackingPolicy(scope, 'InvocationsPerInstance', target, {
+    const cooldowns = { scaleOutCooldown: props.scaleOutCooldown, scaleInCooldown: props.scaleInCooldown };
+    addTargetTracking(scope, 'InvocationsPerInstance', target.ref, {
       policyName: `${variantName}-invocations-per-instance`,
       predefinedMetricType: 'SageMakerVariantInvocationsPerInstance',
-      targetValue: props.targetInvocationsPerInstance ?? VARIANT_SCALING_DEFAULTS.targetInvocationsPerInstance,
-      scaleOutCooldown,
-      scaleInCooldown,
+      targetValue: props.targetInvocationsPerInstance ?? DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE,
+      ...cooldowns,
     });
     if (props.targetConcurrentRequestsPerModel !== undefined) {
-      addTargetTrackingPolicy(scope, 'ConcurrentRequestsPerModel', target, {
+      addTargetTracking(scope, 'ConcurrentRequestsPerModel', target.ref, {
         policyName: `${variantName}-concurrent-requests-per-model`,
         predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
         targetValue: props.targetConcurrentRequestsPerModel,
-        scaleOutCooldown,
-        scaleInCooldown,
+        ...cooldowns,
       });
     }
+    const capacity = new ScalableInstanceCount(scope, 'InstanceCount', { scalableTarget: target });
+    this.scaledVariants.set(variantName, capacity);
+    return capacity;
+  }
+
+  /**
+   * The scalable instance count of an autoscaled variant (see `autoScaleVariant` and the `autoScaling` props), to add
+   * policies to.
+   *
+   * @param variantName the variant; defaults to the endpoint's first variant
+   * @returns undefined when the variant is not autoscaled
+   */
+  public scalableInstanceCount(variantName?: string): ScalableInstanceCount | undefined {
+    return this.scaledVariants.get(variantName ?? this.defaultVariantName);
   }
 
   /**
@@ -327,43 +291,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
     v.throwIfInvalid();
 
-    const period = options.period ?? Duration.minutes(5);
-    const evaluationPeriods = options.evaluationPeriods ?? 3;
-    const scope = new Construct(this, `${variantName}Alarms`);
-    let modelLatencyP99: cloudwatch.Alarm | undefined;
-    let invocation5XXRate: cloudwatch.Alarm | undefined;
-    if (options.modelLatencyP99Threshold) {
-      // Sub-millisecond thresholds are meaningful: ModelLatency is published in microseconds.
-      const thresholdMs = options.modelLatencyP99Threshold.toMilliseconds({ integral: false });
-      modelLatencyP99 = new cloudwatch.Alarm(scope, 'ModelLatencyP99', {
-        alarmDescription: `p99 ModelLatency of variant ${variantName} above ${thresholdMs} ms`,
-        metric: this.metricModelLatency({ variantName, statistic: 'p99', period }),
-        threshold: thresholdMs * 1000,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-    }
-    if (options.invocation5XXRateThreshold !== undefined) {
-      invocation5XXRate = new cloudwatch.Alarm(scope, 'Invocation5XXRate', {
-        alarmDescription: `Share of 5xx responses of variant ${variantName} above ${options.invocation5XXRateThreshold}%`,
-        metric: new cloudwatch.MathExpression({
-          expression: 'IF(invocations > 0, 100 * errors / invocations, 0)',
-          usingMetrics: {
-            errors: this.metricInvocation5XXErrors({ variantName, period }),
-            invocations: this.metricInvocations({ variantName, period }),
-          },
-          label: '5xx rate (%)',
-          period,
-        }),
-        threshold: options.invocation5XXRateThreshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-    }
-    addAlarmActions(options.alarmActions, modelLatencyP99, invocation5XXRate);
-    return { modelLatencyP99, invocation5XXRate };
+    return addVariantAlarms(new Construct(this, `${variantName}Alarms`), this, variantName, options);
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
@@ -454,24 +382,9 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
   }
 }
 
-function validateScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {
-  validateVariantAutoScaling(v, prefix, {
-    ...props,
-    targetValues: {
-      targetInvocationsPerInstance: props.targetInvocationsPerInstance,
-      targetConcurrentRequestsPerModel: props.targetConcurrentRequestsPerModel,
-    },
-  }, { minCapacityFloor: 1, zeroReason: ZERO_REASON });
-}
-
-function validateAlarms(v: PropValidator, prefix: string, options: RealtimeEndpointAlarmOptions): void {
-  v.range(`${prefix}invocation5XXRateThreshold`, options.invocation5XXRateThreshold, 0, 100, { integer: false, unit: 'percent' });
-  v.atLeast(`${prefix}evaluationPeriods`, options.evaluationPeriods, 1);
-  if (options.modelLatencyP99Threshold && !options.modelLatencyP99Threshold.isUnresolved()) {
-    const ms = options.modelLatencyP99Threshold.toMilliseconds({ integral: false });
-    v.check(Number.isFinite(ms) && ms >= 0.001, `${prefix}modelLatencyP99Threshold`, `${ms} ms`,
-      'at least 1 microsecond (ModelLatency is published in whole microseconds)');
-  }
-  v.check(options.modelLatencyP99Threshold !== undefined || options.invocation5XXRateThreshold !== undefined,
-    `${prefix}modelLatencyP99Threshold/invocation5XXRateThreshold`, undefined, 'at least one threshold');
+function validateVariantScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {
+  validateScaling(v, prefix, props, { minCapacityFloor: 1, zeroReason: ZERO_REASON }, {
+    targetInvocationsPerInstance: props.targetInvocationsPerInstance,
+    targetConcurrentRequestsPerModel: props.targetConcurrentRequestsPerModel,
+  });
 }

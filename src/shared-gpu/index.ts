@@ -1,4 +1,6 @@
 export * from './routing';
 export * from './instance-scaling';
+export * from './shared-gpu-endpoint-interface';
 export * from './shared-gpu-endpoint';
+export * from './inference-component-interface';
 export * from './inference-component';

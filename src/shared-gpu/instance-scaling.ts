@@ -14,13 +14,13 @@ export enum SharedGpuScaleInStrategy {
  */
 export interface SharedGpuInstanceScaling {
   /**
-   * The fewest instances. 0 lets the endpoint scale to zero instances once every component has scaled to zero copies
+   * The fewest instances (`MinInstanceCount`). 0 lets the endpoint scale to zero instances once every component has scaled to zero copies
    * (only endpoints that host inference components can).
    */
-  readonly minInstanceCount: number;
+  readonly minCapacity: number;
 
-  /** The most instances (at least 1). */
-  readonly maxInstanceCount: number;
+  /** The most instances (`MaxInstanceCount`, at least 1). */
+  readonly maxCapacity: number;
 
   /**
    * How instances are removed.

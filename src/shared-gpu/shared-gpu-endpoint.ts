@@ -1,20 +1,23 @@
 import { Annotations, Token } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
-import { Construct } from 'constructs';
-import { capacityOf, checkInitialCopiesFit, CopyRequirement, InstanceCapacity } from './capacity';
+import { Construct, IConstruct } from 'constructs';
 import { InferenceComponent, InferenceComponentOptions } from './inference-component';
 import { SharedGpuInstanceScaling } from './instance-scaling';
+import { CapacityLedger } from './private/capacity-ledger';
+import { ImportedSharedGpuEndpoint } from './private/imported-shared-gpu-endpoint';
+import { SharedGpuEndpointBase } from './private/shared-gpu-endpoint-base';
 import { SharedGpuRouting } from './routing';
-import { createKey } from '../core/encryption';
 import {
-  acknowledgeModelRoleWildcards, DEFAULT_VARIANT_NAME, endpointConfigKmsKeyId, EndpointMetricOptions, hasNvmeInstanceStorage,
-  ISageMakerEndpoint, kmsKeyWarnings, SageMakerEndpointBase,
-} from '../core/endpoint-base';
+  InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointAttributes, SharedGpuEndpointBinding,
+} from './shared-gpu-endpoint-interface';
+import { createKey } from '../core/encryption';
+import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
+import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 /** Props of a `SharedGpuEndpoint`. */
@@ -60,7 +63,7 @@ export interface SharedGpuEndpointProps {
 
   /**
    * Managed instance scaling. Needed for `InferenceComponent.autoScale` to add instances when copies no longer fit,
-   * and (with `minInstanceCount: 0`) to scale the endpoint to zero instances.
+   * and (with `minCapacity: 0`) to scale the endpoint to zero instances.
    *
    * @default - no managed instance scaling: the endpoint keeps `initialInstanceCount` instances
    */
@@ -89,14 +92,27 @@ export interface SharedGpuEndpointProps {
  * const llama = endpoint.addInferenceComponent('Llama70B', {
  *   model: ModelSource.fromContainer(ContainerImage.fromDlc('djl-inference', '0.29.0-lmi11.0.0-cu124')),
  *   acceleratorCount: 4,
- *   minMemoryMb: 180_000,
+ *   minMemory: Size.mebibytes(180_000),
  * });
  * llama.grantInvoke(toolFunction);
  */
-export class SharedGpuEndpoint extends SageMakerEndpointBase {
-  /** Imports an endpoint by name (exact case; the ARN is built lowercase), for grants and metrics. */
-  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+export class SharedGpuEndpoint extends SharedGpuEndpointBase {
+  /**
+   * Imports an endpoint by name (exact case; the ARN is built lowercase). Inference components can be added to it
+   * (`new InferenceComponent(scope, id, { endpoint, ... })`), unchecked for fit; give `fromEndpointAttributes` its
+   * instance type and role when components are added.
+   */
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISharedGpuEndpoint {
+    return new ImportedSharedGpuEndpoint(scope, id, { endpointName });
+  }
+
+  /**
+   * Imports an endpoint defined elsewhere, on which inference components can be added
+   * (`new InferenceComponent(scope, id, { endpoint, ... })`). Their copies are not checked to fit its instances (a
+   * warning says so); with `instanceType`, JumpStart models bind for it and size their copies.
+   */
+  public static fromEndpointAttributes(scope: Construct, id: string, attrs: SharedGpuEndpointAttributes): ISharedGpuEndpoint {
+    return new ImportedSharedGpuEndpoint(scope, id, attrs);
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase), for grants and metrics. */
@@ -140,8 +156,8 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
   /** The AWS::SageMaker::EndpointConfig. */
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
 
-  private readonly capacity?: InstanceCapacity;
-  private readonly components: Array<{ component: InferenceComponent; requirement: CopyRequirement }> = [];
+  private readonly ledger: CapacityLedger;
+  private readonly components: InferenceComponent[] = [];
 
   constructor(scope: Construct, id: string, props: SharedGpuEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -151,7 +167,7 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
     this.variantName = props.variantName ?? DEFAULT_VARIANT_NAME;
     this.defaultVariantName = this.variantName;
     this.instanceScaling = props.instanceScaling;
-    this.capacity = capacityOf(props.instanceType);
+    this.ledger = new CapacityLedger(props.instanceType, this.initialInstanceCount);
     this.validate(props);
 
     this.role = props.role ?? this.createRole();
@@ -179,8 +195,8 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
         },
         managedInstanceScaling: scaling ? {
           status: 'ENABLED',
-          minInstanceCount: scaling.minInstanceCount,
-          maxInstanceCount: scaling.maxInstanceCount,
+          minInstanceCount: scaling.minCapacity,
+          maxInstanceCount: scaling.maxCapacity,
           scaleInPolicy: scaling.scaleInStrategy ? {
             strategy: scaling.scaleInStrategy,
             maximumStepSize: scaling.scaleInMaximumStepSize,
@@ -200,74 +216,35 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
     this.endpointName = this.cfnEndpoint.attrEndpointName;
     // The service's own (lowercase) ARN: one built from a mixed-case name would never match in IAM.
     this.endpointArn = this.cfnEndpoint.attrEndpointArn;
-    if (this.capacity === undefined && !props.instanceType.isUnresolved) {
+    if (this.ledger.capacity === undefined && !props.instanceType.isUnresolved) {
       Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:sharedGpuUnknownInstance',
         `instanceType '${props.instanceType.name}' is not in the instance table: inference components cannot be checked to fit it at synth`);
     }
   }
 
   /**
-   * Deploys a model on this endpoint as an inference component: `acceleratorCount` accelerators and `minMemoryMb` of
+   * Deploys a model on this endpoint as an inference component: `acceleratorCount` accelerators and `minMemory` of
    * host memory per copy, `copies` copies to start with. Checks at once that one copy fits one instance and that the
    * initial copies of all components fit the endpoint's instances.
    */
   public addInferenceComponent(id: string, options: InferenceComponentOptions): InferenceComponent {
-    return new InferenceComponent(this, id, { ...options, endpoint: this });
+    const component = new InferenceComponent(this, id, { ...options, endpoint: this });
+    this.components.push(component);
+    return component;
   }
 
-  /**
-   * The capacity of one instance of the endpoint, when the instance table knows its type.
-   * @internal
-   */
-  public _capacity(): InstanceCapacity | undefined {
-    return this.capacity;
+  public bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
+    return { instanceType: this.instanceType, role: this.role, dependable: this.cfnEndpoint, instanceScaling: this.instanceScaling };
   }
 
-  /**
-   * Records a new component and checks that the initial copies of all components still fit.
-   * @internal
-   */
-  public _register(component: InferenceComponent, requirement: CopyRequirement, v: PropValidator): void {
-    const all = [...this.components.map((c) => c.requirement), requirement];
-    if (this.capacity && !Token.isUnresolved(this.initialInstanceCount)) {
-      checkInitialCopiesFit(v, all, this.capacity, this.instanceType.name, this.initialInstanceCount);
-    }
-    v.throwIfInvalid();
-    this.components.push({ component, requirement });
+  public reserveCopies(_component: IConstruct, requirement: InferenceComponentRequirement): string[] {
+    return this.ledger.reserve(requirement);
   }
 
-  /** The components added so far. */
+  /** The components added with `addInferenceComponent`. */
   public get inferenceComponents(): InferenceComponent[] {
-    return this.components.map((c) => c.component);
+    return [...this.components];
   }
-
-  /**
-   * GPU utilization of the endpoint's instances, normalized to 0-100% (`GPUUtilizationNormalized`).
-   *
-   * @default - Average over 5 minutes
-   */
-  public metricGpuUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
-    return this.metricInstance('GPUUtilizationNormalized', { statistic: 'Average', ...props });
-  }
-
-  /**
-   * GPU memory utilization of the endpoint's instances, normalized to 0-100% (`GPUMemoryUtilizationNormalized`).
-   *
-   * @default - Average over 5 minutes
-   */
-  public metricGpuMemoryUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
-    return this.metricInstance('GPUMemoryUtilizationNormalized', { statistic: 'Average', ...props });
-  }
-
-  /**
-   * CPU utilization of the endpoint's instances, normalized to 0-100% (`CPUUtilizationNormalized`).
-   *
-   * @default - Average over 5 minutes
-   */
-  public metricCpuUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
-    return this.metricInstance('CPUUtilizationNormalized', { statistic: 'Average', ...props });
-  }
-
 
   private createRole(): iam.IRole {
     const role = createExecutionRole(this, 'Role', 'Execution role of a shared-GPU SageMaker endpoint and its inference components');
@@ -282,16 +259,16 @@ export class SharedGpuEndpoint extends SageMakerEndpointBase {
     v.atLeast('initialInstanceCount', props.initialInstanceCount, 1);
     const s = props.instanceScaling;
     if (s) {
-      v.atLeast('instanceScaling.minInstanceCount', s.minInstanceCount, 0);
-      v.atLeast('instanceScaling.maxInstanceCount', s.maxInstanceCount, 1);
-      if (resolved(s.minInstanceCount, s.maxInstanceCount)) {
-        v.check(s.minInstanceCount <= s.maxInstanceCount, 'instanceScaling.minInstanceCount', s.minInstanceCount,
-          `at most instanceScaling.maxInstanceCount (${s.maxInstanceCount})`);
+      v.atLeast('instanceScaling.minCapacity', s.minCapacity, 0);
+      v.atLeast('instanceScaling.maxCapacity', s.maxCapacity, 1);
+      if (resolved(s.minCapacity, s.maxCapacity)) {
+        v.check(s.minCapacity <= s.maxCapacity, 'instanceScaling.minCapacity', s.minCapacity,
+          `at most instanceScaling.maxCapacity (${s.maxCapacity})`);
       }
       const initial = props.initialInstanceCount ?? 1;
-      if (resolved(initial, s.maxInstanceCount)) {
-        v.check(initial <= s.maxInstanceCount, 'initialInstanceCount', initial,
-          `at most instanceScaling.maxInstanceCount (${s.maxInstanceCount})`);
+      if (resolved(initial, s.maxCapacity)) {
+        v.check(initial <= s.maxCapacity, 'initialInstanceCount', initial,
+          `at most instanceScaling.maxCapacity (${s.maxCapacity})`);
       }
       v.range('instanceScaling.scaleInMaximumStepSize', s.scaleInMaximumStepSize, 1, 100);
       const cooldown = s.scaleInCooldown;

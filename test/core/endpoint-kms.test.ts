@@ -3,8 +3,8 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { InstanceType } from '../../src/core';
-import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../../src/core/endpoint-base';
 import { hasLocalNvmeStorage } from '../../src/core/instance-specs';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../../src/core/private/endpoint-kms';
 
 const M5 = InstanceType.ML_M5_LARGE;
 const INF2 = InstanceType.ML_INF2_XLARGE;

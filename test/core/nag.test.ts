@@ -1,9 +1,9 @@
 import { App, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { acknowledgeModelRoleWildcards } from '../../src/core/endpoint-base';
 import { createExecutionRole } from '../../src/core/model';
 import { acknowledgePolicyWildcardFindings, flattenReference } from '../../src/core/nag';
+import { acknowledgeModelRoleWildcards } from '../../src/core/private/model-role-nag';
 import { synthWithNag } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

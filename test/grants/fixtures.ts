@@ -2,7 +2,7 @@
  * One of each construct that has grant methods, in a fresh app, and a user's plain `lambda.Function` to grant to: what
  * a user who follows docs/<capability>.md builds. Shared by the grant tests (cdk-nag cleanliness, returned Grants).
  */
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, Size, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -57,7 +57,7 @@ export function sharedGpu(stack: Stack) {
   const component = endpoint.addInferenceComponent('Chat', {
     model: ModelSource.fromContainer(IMAGE, { environment: { HF_MODEL_ID: 'distilbert-base-uncased' } }),
     acceleratorCount: 1,
-    minMemoryMb: 4096,
+    minMemory: Size.mebibytes(4096),
   });
   return { endpoint, component };
 }

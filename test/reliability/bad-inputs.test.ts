@@ -27,7 +27,7 @@ const asyncEp = (stack: Stack, props: Record<string, unknown> = {}) =>
 const sharedGpu = (stack: Stack, props: Record<string, unknown> = {}) =>
   new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_G5_12XLARGE, ...props } as any);
 const component = (stack: Stack, props: Record<string, unknown> = {}) =>
-  sharedGpu(stack).addInferenceComponent('Ic', { model: model(), acceleratorCount: 1, minMemoryMb: 4096, ...props } as any);
+  sharedGpu(stack).addInferenceComponent('Ic', { model: model(), acceleratorCount: 1, minMemory: Size.mebibytes(4096), ...props } as any);
 
 const userId = () => Feature.string('user_id');
 const eventTime = () => Feature.string('event_time');
@@ -95,25 +95,25 @@ const rows: Row[] = [
   // -- SharedGpuEndpoint
   ['SharedGpuEndpoint', 'variantName with a space', (s) => sharedGpu(s, { variantName: 'all traffic' }), /variantName/, /'all traffic'/, /letters, digits or hyphens/],
   ['SharedGpuEndpoint', 'initialInstanceCount 0', (s) => sharedGpu(s, { initialInstanceCount: 0 }), /initialInstanceCount/, /got 0\b/, /integer >= 1/],
-  ['SharedGpuEndpoint', 'instanceScaling min above max', (s) => sharedGpu(s, { instanceScaling: { minInstanceCount: 3, maxInstanceCount: 2 } }), /instanceScaling\.minInstanceCount/, /got 3\b/, /at most instanceScaling\.maxInstanceCount \(2\)/],
-  ['SharedGpuEndpoint', 'instanceScaling.scaleInCooldown 2 minutes', (s) => sharedGpu(s, { instanceScaling: { minInstanceCount: 0, maxInstanceCount: 2, scaleInStrategy: SharedGpuScaleInStrategy.IDLE_RELEASE, scaleInCooldown: Duration.minutes(2) } }), /instanceScaling\.scaleInCooldown/, /2 minutes/, /whole minutes between 5 minutes and 1 day/],
-  ['SharedGpuEndpoint', 'instanceScaling.scaleInMaximumStepSize 500', (s) => sharedGpu(s, { instanceScaling: { minInstanceCount: 0, maxInstanceCount: 2, scaleInStrategy: SharedGpuScaleInStrategy.IDLE_RELEASE, scaleInMaximumStepSize: 500 } }), /instanceScaling\.scaleInMaximumStepSize/, /got 500\b/, /between 1 and 100/],
-  ['SharedGpuEndpoint', 'scale-in settings without a strategy', (s) => sharedGpu(s, { instanceScaling: { minInstanceCount: 0, maxInstanceCount: 2, scaleInCooldown: Duration.minutes(10) } }), /instanceScaling\.scaleInStrategy/, /got nothing/, /IDLE_RELEASE or CONSOLIDATION/],
+  ['SharedGpuEndpoint', 'instanceScaling min above max', (s) => sharedGpu(s, { instanceScaling: { minCapacity: 3, maxCapacity: 2 } }), /instanceScaling\.minCapacity/, /got 3\b/, /at most instanceScaling\.maxCapacity \(2\)/],
+  ['SharedGpuEndpoint', 'instanceScaling.scaleInCooldown 2 minutes', (s) => sharedGpu(s, { instanceScaling: { minCapacity: 0, maxCapacity: 2, scaleInStrategy: SharedGpuScaleInStrategy.IDLE_RELEASE, scaleInCooldown: Duration.minutes(2) } }), /instanceScaling\.scaleInCooldown/, /2 minutes/, /whole minutes between 5 minutes and 1 day/],
+  ['SharedGpuEndpoint', 'instanceScaling.scaleInMaximumStepSize 500', (s) => sharedGpu(s, { instanceScaling: { minCapacity: 0, maxCapacity: 2, scaleInStrategy: SharedGpuScaleInStrategy.IDLE_RELEASE, scaleInMaximumStepSize: 500 } }), /instanceScaling\.scaleInMaximumStepSize/, /got 500\b/, /between 1 and 100/],
+  ['SharedGpuEndpoint', 'scale-in settings without a strategy', (s) => sharedGpu(s, { instanceScaling: { minCapacity: 0, maxCapacity: 2, scaleInCooldown: Duration.minutes(10) } }), /instanceScaling\.scaleInStrategy/, /got nothing/, /IDLE_RELEASE or CONSOLIDATION/],
 
   // -- InferenceComponent
   ['InferenceComponent', 'componentName with an underscore', (s) => component(s, { componentName: 'chat_llama' }), /componentName/, /'chat_llama'/, /letters, digits or hyphens/],
   ['InferenceComponent', 'acceleratorCount 0 on a GPU instance', (s) => component(s, { acceleratorCount: 0 }), /acceleratorCount/, /got 0\b/, /integer >= 1/],
   ['InferenceComponent', 'acceleratorCount 8 on a 4-GPU instance', (s) => component(s, { acceleratorCount: 8 }), /acceleratorCount/, /got 8\b/, /at most 4/],
-  ['InferenceComponent', 'no minMemoryMb for a container model', (s) => component(s, { minMemoryMb: undefined }), /minMemoryMb/, /got nothing/, /integer >= 128/],
-  ['InferenceComponent', 'minMemoryMb 64', (s) => component(s, { minMemoryMb: 64 }), /minMemoryMb/, /got 64\b/, /integer >= 128/],
-  ['InferenceComponent', 'maxMemoryMb below minMemoryMb', (s) => component(s, { maxMemoryMb: 1024 }), /maxMemoryMb/, /got 1024\b/, /at least minMemoryMb \(4096\)/],
+  ['InferenceComponent', 'no minMemory for a container model', (s) => component(s, { minMemory: undefined }), /minMemory/, /got nothing/, /whole number of MiB >= 128/],
+  ['InferenceComponent', 'minMemory 64 MiB', (s) => component(s, { minMemory: Size.mebibytes(64) }), /minMemory/, /got 64 MiB/, /whole number of MiB >= 128/],
+  ['InferenceComponent', 'maxMemory below minMemory', (s) => component(s, { maxMemory: Size.mebibytes(1024) }), /maxMemory/, /got 1024 MiB/, /at least minMemory \(4096 MiB\)/],
   ['InferenceComponent', 'cpuCores 0.1', (s) => component(s, { cpuCores: 0.1 }), /cpuCores/, /got 0\.1\b/, /number >= 0\.25/],
   ['InferenceComponent', 'copies 0', (s) => component(s, { copies: 0 }), /copies/, /got 0\b/, /integer >= 1/],
-  ['InferenceComponent', 'autoScale minCopies above maxCopies', (s) => component(s).autoScale({ minCopies: 3, maxCopies: 1, targetInvocationsPerCopy: 5 }), /minCopies/, /got 3\b/, /at most maxCopies \(1\)/],
+  ['InferenceComponent', 'autoScale minCapacity above maxCapacity', (s) => component(s).autoScale({ minCapacity: 3, maxCapacity: 1, targetInvocationsPerCopy: 5 }), /maxCapacity/, /got 1\b/, /at least minCapacity \(3\)/],
   ['InferenceComponent', 'autoScale called twice', (s) => {
     const ic = component(s);
-    ic.autoScale({ minCopies: 1, maxCopies: 2, targetInvocationsPerCopy: 5 });
-    ic.autoScale({ minCopies: 1, maxCopies: 2, targetInvocationsPerCopy: 5 });
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 5 });
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 5 });
   }, /autoScale/, /a second call/, /one call per inference component/],
 
   // -- JumpStartModel

@@ -1,5 +1,5 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Size, Stack } from 'aws-cdk-lib';
 import { EndpointValidationError } from '../../packages/runtime/src/errors';
 import { createRuntimeClient, invokeEndpoint } from '../../packages/runtime/src/invoke';
 import { familyOfModelId, ModelFamily, payloadForFamily } from '../../packages/runtime/src/payloads';
@@ -19,7 +19,7 @@ function sharedEndpoint(): { llama: InferenceComponent; mistral: InferenceCompon
     model: JumpStartModel.of('meta-textgeneration-llama-3-70b-instruct', { version: '2.2.0', acceptEula: true }),
     componentName: 'mcp-llama3-70b',
     acceleratorCount: 4,
-    minMemoryMb: 180_000,
+    minMemory: Size.mebibytes(180_000),
   });
   const mistral = endpoint.addInferenceComponent('Mistral', {
     model: JumpStartModel.of('huggingface-llm-mistral-7b-instruct', { version: '3.5.0' }),

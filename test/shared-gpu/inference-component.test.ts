@@ -1,4 +1,4 @@
-import { App, CfnParameter, Duration, Stack } from 'aws-cdk-lib';
+import { App, CfnParameter, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
@@ -24,7 +24,7 @@ function seedExample() {
     model: JumpStartModel.of('meta-textgeneration-llama-3-70b-instruct', { version: '2.2.0', acceptEula: true }),
     componentName: 'mcp-llama3-70b',
     acceleratorCount: 4,
-    minMemoryMb: 180_000,
+    minMemory: Size.mebibytes(180_000),
     copies: 1,
   });
   return { app, stack, endpoint, llama };
@@ -72,7 +72,7 @@ describe('InferenceComponent', () => {
     const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
 
     // WHEN
-    endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 2, minMemoryMb: 32_768 });
+    endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 2, minMemory: Size.mebibytes(32_768) });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -90,7 +90,7 @@ describe('InferenceComponent', () => {
     const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
 
     // WHEN
-    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384 });
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
 
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
@@ -119,8 +119,8 @@ describe('InferenceComponent', () => {
     endpoint.addInferenceComponent('Chat', {
       model: ModelSource.fromContainer(TGI),
       acceleratorCount: 1,
-      minMemoryMb: 16_384,
-      maxMemoryMb: 32_768,
+      minMemory: Size.mebibytes(16_384),
+      maxMemory: Size.mebibytes(32_768),
       cpuCores: 4,
       copies: 2,
       modelDataDownloadTimeout: Duration.minutes(20),
@@ -141,7 +141,7 @@ describe('InferenceComponent', () => {
 
   test('an existing model by name creates no AWS::SageMaker::Model', () => {
     const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    endpoint.addInferenceComponent('Existing', { model: ModelSource.fromModelName('my-model'), acceleratorCount: 1, minMemoryMb: 1024 });
+    endpoint.addInferenceComponent('Existing', { model: ModelSource.fromModelName('my-model'), acceleratorCount: 1, minMemory: Size.mebibytes(1024) });
     const template = Template.fromStack(stack);
     template.resourceCountIs('AWS::SageMaker::Model', 0);
     template.hasResourceProperties('AWS::SageMaker::InferenceComponent', { Specification: Match.objectLike({ ModelName: 'my-model' }) });
@@ -179,7 +179,7 @@ describe('InferenceComponent', () => {
     endpoint.addInferenceComponent('Mistral', {
       model: JumpStartModel.of('huggingface-llm-mistral-7b-instruct', { version: '3.5.0' }),
       acceleratorCount: 1,
-      minMemoryMb: 20_000,
+      minMemory: Size.mebibytes(20_000),
     });
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
       Specification: Match.objectLike({ ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 1, MinMemoryRequiredInMb: 20000 } }),
@@ -188,15 +188,15 @@ describe('InferenceComponent', () => {
 
   test('two components fill one ml.g5.12xlarge exactly', () => {
     const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    endpoint.addInferenceComponent('A', { model: ModelSource.fromContainer(TGI), acceleratorCount: 2, minMemoryMb: 98_304 });
-    endpoint.addInferenceComponent('B', { model: ModelSource.fromContainer(LMI), acceleratorCount: 1, minMemoryMb: 49_152, copies: 2 });
+    endpoint.addInferenceComponent('A', { model: ModelSource.fromContainer(TGI), acceleratorCount: 2, minMemory: Size.mebibytes(98_304) });
+    endpoint.addInferenceComponent('B', { model: ModelSource.fromContainer(LMI), acceleratorCount: 1, minMemory: Size.mebibytes(49_152), copies: 2 });
     Template.fromStack(stack).resourceCountIs('AWS::SageMaker::InferenceComponent', 2);
     expect(endpoint.inferenceComponents.map((c) => c.node.id)).toEqual(['A', 'B']);
   });
 
   test('a CPU-only instance needs no acceleratorCount', () => {
     const { stack, endpoint } = endpointOn(InstanceType.ML_M5_2XLARGE);
-    endpoint.addInferenceComponent('Embed', { model: ModelSource.fromContainer(TGI), minMemoryMb: 4096, cpuCores: 2 });
+    endpoint.addInferenceComponent('Embed', { model: ModelSource.fromContainer(TGI), minMemory: Size.mebibytes(4096), cpuCores: 2 });
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
       Specification: Match.objectLike({
         ComputeResourceRequirements: { MinMemoryRequiredInMb: 4096, NumberOfCpuCoresRequired: 2, NumberOfAcceleratorDevicesRequired: Match.absent() },
@@ -210,14 +210,14 @@ describe('InferenceComponent validation', () => {
 
   test('fails if acceleratorCount is missing for a non-JumpStart model on a GPU instance', () => {
     const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    expect(() => endpoint.addInferenceComponent('Chat', { model, minMemoryMb: 1024 }))
+    expect(() => endpoint.addInferenceComponent('Chat', { model, minMemory: Size.mebibytes(1024) }))
       .toThrow(/acceleratorCount: got nothing, expected the number of accelerators one copy reserves \(an integer >= 1\) for ml.g5.12xlarge/);
   });
 
-  test('fails if minMemoryMb is missing for a non-JumpStart model (the API requires MinMemoryRequiredInMb)', () => {
+  test('fails if minMemory is missing for a non-JumpStart model (the API requires MinMemoryRequiredInMb)', () => {
     const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
     expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1 }))
-      .toThrow(/minMemoryMb: got nothing, expected the host memory one copy reserves, in MB \(an integer >= 128\): CreateInferenceComponent requires MinMemoryRequiredInMb/);
+      .toThrow(/minMemory: got nothing, expected the host memory one copy reserves \(a whole number of MiB >= 128\): CreateInferenceComponent requires MinMemoryRequiredInMb/);
   });
 
   test('fails if the compute values are out of range', () => {
@@ -225,16 +225,16 @@ describe('InferenceComponent validation', () => {
     expect(() => endpoint.addInferenceComponent('Chat', {
       model,
       acceleratorCount: 0,
-      minMemoryMb: 64,
-      maxMemoryMb: 100,
+      minMemory: Size.mebibytes(64),
+      maxMemory: Size.mebibytes(100),
       cpuCores: 0.1,
       copies: 0,
       modelDataDownloadTimeout: Duration.seconds(30),
       containerStartupHealthCheckTimeout: Duration.hours(2),
     })).toThrow(new RegExp([
       'acceleratorCount: got 0, expected an integer >= 1',
-      'minMemoryMb: got 64, expected an integer >= 128',
-      'maxMemoryMb: got 100, expected an integer >= 128',
+      'minMemory: got 64 MiB, expected a whole number of MiB >= 128',
+      'maxMemory: got 100 MiB, expected a whole number of MiB >= 128',
       'cpuCores: got 0.1, expected a number >= 0.25',
       'copies: got 0, expected an integer >= 1',
       'modelDataDownloadTimeout: got 30, expected an integer between 60 and 3600 seconds',
@@ -249,30 +249,30 @@ describe('InferenceComponent validation', () => {
     expect(() => endpoint.addInferenceComponent('Chat', {
       model,
       acceleratorCount: 1,
-      minMemoryMb: 1024,
+      minMemory: Size.mebibytes(1024),
       modelDataDownloadTimeout: Duration.millis(90_500),
       containerStartupHealthCheckTimeout: Duration.millis(120_250),
     })).toThrow(/modelDataDownloadTimeout: got 90.5, expected an integer between 60 and 3600 seconds[\s\S]*containerStartupHealthCheckTimeout: got 120.25, expected an integer between 60 and 3600 seconds/);
   });
 
-  test('fails if maxMemoryMb is below minMemoryMb', () => {
+  test('fails if maxMemory is below minMemory', () => {
     const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1, minMemoryMb: 2048, maxMemoryMb: 1024 }))
-      .toThrow(/maxMemoryMb: got 1024, expected at least minMemoryMb \(2048\)/);
+    expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1, minMemory: Size.mebibytes(2048), maxMemory: Size.mebibytes(1024) }))
+      .toThrow(/maxMemory: got 1024 MiB, expected at least minMemory \(2048 MiB\)/);
   });
 
   test('fails if the component name does not match the SageMaker pattern', () => {
     const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1, minMemoryMb: 1024, componentName: 'mcp_llama' }))
+    expect(() => endpoint.addInferenceComponent('Chat', { model, acceleratorCount: 1, minMemory: Size.mebibytes(1024), componentName: 'mcp_llama' }))
       .toThrow(/componentName: got 'mcp_llama', expected 1-63 letters/);
   });
 
   test('fails if one copy needs more accelerators, memory or CPUs than one instance has', () => {
     const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    expect(() => endpoint.addInferenceComponent('Big', { model, acceleratorCount: 8, minMemoryMb: 300_000, cpuCores: 64 }))
+    expect(() => endpoint.addInferenceComponent('Big', { model, acceleratorCount: 8, minMemory: Size.mebibytes(300_000), cpuCores: 64 }))
       .toThrow(new RegExp([
         'acceleratorCount: got 8, expected at most 4: each copy runs on a single instance and one ml.g5.12xlarge instance has 4 accelerator\\(s\\)',
-        'minMemoryMb: got 300000, expected at most 196608: each copy runs on a single instance and one ml.g5.12xlarge instance has 196608 MiB of host memory',
+        'minMemory: got 300000 MiB, expected at most 196608 MiB: each copy runs on a single instance and one ml.g5.12xlarge instance has 196608 MiB of host memory',
         'cpuCores: got 64, expected at most 48: each copy runs on a single instance and one ml.g5.12xlarge instance has 48 vCPUs',
       ].join('[\\s\\S]*')));
   });
@@ -280,24 +280,24 @@ describe('InferenceComponent validation', () => {
   test('fails if the initial copies of all components need more accelerators than the endpoint\'s instances have', () => {
     // GIVEN: 4 A10Gs, of which A takes 2 × 1
     const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    endpoint.addInferenceComponent('A', { model, acceleratorCount: 1, minMemoryMb: 16_384, copies: 2 });
+    endpoint.addInferenceComponent('A', { model, acceleratorCount: 1, minMemory: Size.mebibytes(16_384), copies: 2 });
 
     // WHEN / THEN: B asks for 3 more
-    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 3, minMemoryMb: 16_384 }))
+    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 3, minMemory: Size.mebibytes(16_384) }))
       .toThrow(/copies: the initial copies of all inference components need 5 accelerators \(A: 2 × 1, B: 1 × 3\), expected at most 4: the endpoint's 1 × ml.g5.12xlarge have 4 each/);
   });
 
   test('fails if the initial copies of all components need more memory than the endpoint\'s instances have', () => {
     const { endpoint } = endpointOn(InstanceType.ML_P4D_24XLARGE);
-    endpoint.addInferenceComponent('A', { model, acceleratorCount: 1, minMemoryMb: 600_000 });
-    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 1, minMemoryMb: 600_000 }))
+    endpoint.addInferenceComponent('A', { model, acceleratorCount: 1, minMemory: Size.mebibytes(600_000) });
+    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 1, minMemory: Size.mebibytes(600_000) }))
       .toThrow(/need 1200000 MiB of memory \(A: 1 × 600000, B: 1 × 600000\), expected at most 1179648: the endpoint's 1 × ml.p4d.24xlarge have 1179648 MiB each/);
   });
 
   test('more instances make room for more copies', () => {
     const { endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE, { initialInstanceCount: 2 });
-    endpoint.addInferenceComponent('A', { model, acceleratorCount: 2, minMemoryMb: 16_384, copies: 4 });
-    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 1, minMemoryMb: 1024 }))
+    endpoint.addInferenceComponent('A', { model, acceleratorCount: 2, minMemory: Size.mebibytes(16_384), copies: 4 });
+    expect(() => endpoint.addInferenceComponent('B', { model, acceleratorCount: 1, minMemory: Size.mebibytes(1024) }))
       .toThrow(/need 9 accelerators .* expected at most 8: the endpoint's 2 × ml.g5.12xlarge have 4 each/);
   });
 });
@@ -305,7 +305,7 @@ describe('InferenceComponent validation', () => {
 describe('autoScale', () => {
   function component(props: Partial<SharedGpuEndpointProps> = {}) {
     const { app, stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE, props);
-    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384 });
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
     return { app, stack, endpoint, ic };
   }
 
@@ -314,7 +314,7 @@ describe('autoScale', () => {
     const { stack, ic } = component();
 
     // WHEN
-    ic.autoScale({ minCopies: 1, maxCopies: 4, targetInvocationsPerCopy: 10 });
+    ic.autoScale({ minCapacity: 1, maxCapacity: 4, targetInvocationsPerCopy: 10 });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -347,11 +347,15 @@ describe('autoScale', () => {
   test('high-resolution concurrency per copy, custom cooldowns, a named component', () => {
     // GIVEN
     const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384, componentName: 'mcp-chat' });
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384), componentName: 'mcp-chat' });
 
     // WHEN
     ic.autoScale({
-      minCopies: 1, maxCopies: 3, targetConcurrentRequestsPerCopy: 4, scaleOutCooldown: Duration.seconds(30), scaleInCooldown: Duration.minutes(10),
+      minCapacity: 1,
+      maxCapacity: 3,
+      targetConcurrentRequestsPerCopy: 4,
+      scaleOutCooldown: Duration.seconds(30),
+      scaleInCooldown: Duration.minutes(10),
     });
 
     // THEN
@@ -369,10 +373,10 @@ describe('autoScale', () => {
 
   test('scale to zero adds the step policy and the NoCapacityInvocationFailures alarm of the AWS recipe', () => {
     // GIVEN
-    const { app, stack, ic } = component({ instanceScaling: { minInstanceCount: 0, maxInstanceCount: 2 } });
+    const { app, stack, ic } = component({ instanceScaling: { minCapacity: 0, maxCapacity: 2 } });
 
     // WHEN
-    ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 });
+    ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -409,55 +413,55 @@ describe('autoScale', () => {
   test('warns when scale-in is not slower than scale-out', () => {
     const { stack, ic } = component();
     ic.autoScale({
-      minCopies: 1, maxCopies: 2, targetInvocationsPerCopy: 5, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1),
+      minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 5, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1),
     });
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Chat', Match.stringLikeRegexp('scaleOutCooldown'));
   });
 
-  test('fails if minCopies is 0 while the endpoint cannot scale its instances to zero', () => {
-    const { ic } = component({ instanceScaling: { minInstanceCount: 1, maxInstanceCount: 2 } });
-    expect(() => ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 }))
-      .toThrow(/minCopies: got 0, expected the endpoint's instanceScaling.minInstanceCount to be 0 too \(got 1\)/);
+  test('fails if minCapacity is 0 while the endpoint cannot scale its instances to zero', () => {
+    const { ic } = component({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
+    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
+      .toThrow(/minCapacity: got 0, expected the endpoint's instanceScaling.minCapacity to be 0 too \(got 1\)/);
   });
 
-  test('scale to zero is accepted when the endpoint\'s minInstanceCount is a token (known only at deploy time)', () => {
+  test('scale to zero is accepted when the endpoint\'s minCapacity is a token (known only at deploy time)', () => {
     // GIVEN
     const app = new App();
     const stack = new Stack(app, 'Stack', { env: ENV });
     const minInstances = new CfnParameter(stack, 'MinInstances', { type: 'Number', default: 0 }).valueAsNumber;
     const endpoint = new SharedGpuEndpoint(stack, 'Shared', {
       instanceType: InstanceType.ML_G5_12XLARGE,
-      instanceScaling: { minInstanceCount: minInstances, maxInstanceCount: 2 },
+      instanceScaling: { minCapacity: minInstances, maxCapacity: 2 },
     });
-    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384 });
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
     // WHEN
-    ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 });
+    ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 });
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 0, MaxCapacity: 2 });
   });
 
-  test('fails if minCopies is 0 without managed instance scaling', () => {
+  test('fails if minCapacity is 0 without managed instance scaling', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCopies: 0, maxCopies: 2, targetInvocationsPerCopy: 1 }))
-      .toThrow(/minCopies: got 0, expected the endpoint's instanceScaling.minInstanceCount to be 0 too \(got no instanceScaling\)/);
+    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
+      .toThrow(/minCapacity: got 0, expected the endpoint's instanceScaling.minCapacity to be 0 too \(got no instanceScaling\)/);
   });
 
   test('fails if the copy bounds or targets are wrong', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCopies: 3, maxCopies: 2, targetInvocationsPerCopy: 1, targetConcurrentRequestsPerCopy: -1 }))
-      .toThrow(/minCopies: got 3, expected at most maxCopies \(2\)[\s\S]*targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got 'both', expected exactly one of them[\s\S]*targetConcurrentRequestsPerCopy: got -1, expected a number > 0/);
+    expect(() => ic.autoScale({ minCapacity: 3, maxCapacity: 2, targetInvocationsPerCopy: 1, targetConcurrentRequestsPerCopy: -1 }))
+      .toThrow(/maxCapacity: got 2, expected at least minCapacity \(3\)[\s\S]*targetConcurrentRequestsPerCopy: got -1, expected a number > 0[\s\S]*targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got 'both', expected exactly one of them/);
   });
 
   test('fails if no target is given', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCopies: 1, maxCopies: 2 }))
+    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2 }))
       .toThrow(/targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got nothing, expected exactly one of them/);
   });
 
   test('fails if called twice', () => {
     const { ic } = component();
-    ic.autoScale({ minCopies: 1, maxCopies: 2, targetInvocationsPerCopy: 1 });
-    expect(() => ic.autoScale({ minCopies: 1, maxCopies: 2, targetInvocationsPerCopy: 1 }))
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 1 });
+    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
       .toThrow(/autoScale: got a second call, expected one call per inference component/);
   });
 });
@@ -466,7 +470,7 @@ describe('grants', () => {
   test('grantInvoke allows InvokeEndpoint on the endpoint ARN (IC-level scoping is not documented)', () => {
     // GIVEN
     const { stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE);
-    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemoryMb: 16_384 });
+    const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
     const caller = new iam.Role(stack, 'Caller', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
 
     // WHEN
@@ -543,5 +547,71 @@ describe('metrics', () => {
     const m = ic.metricModelLatency({ statistic: 'p99', period: Duration.minutes(1) });
     expect(m.statistic).toBe('p99');
     expect(m.period.toSeconds()).toBe(60);
+  });
+});
+
+describe('components on an imported shared endpoint', () => {
+  function imported(attrs: Partial<Parameters<typeof SharedGpuEndpoint.fromEndpointAttributes>[2]> = {}) {
+    const app = new App();
+    const stack = new Stack(app, 'Stack', { env: ENV });
+    const endpoint = SharedGpuEndpoint.fromEndpointAttributes(stack, 'Shared', { endpointName: 'Team-Shared', ...attrs });
+    return { stack, endpoint };
+  }
+
+  test('a component is created on the named endpoint, with a model role of its own, and a warning that its fit is unchecked', () => {
+    // GIVEN
+    const { stack, endpoint } = imported();
+
+    // WHEN
+    const ic = new InferenceComponent(stack, 'Chat', {
+      endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16), componentName: 'chat',
+    });
+
+    // THEN
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::SageMaker::InferenceComponent', {
+      EndpointName: 'Team-Shared',
+      VariantName: 'AllTraffic',
+      Specification: Match.objectLike({ ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 1, MinMemoryRequiredInMb: 16384 } }),
+    });
+    template.hasResourceProperties('AWS::SageMaker::Model', { ExecutionRoleArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatRole'), 'Arn'] } });
+    expect(Object.values(template.findResources('AWS::SageMaker::InferenceComponent'))[0].DependsOn ?? []).toEqual([]);
+    Annotations.fromStack(stack).hasWarning('/Stack/Chat', Match.stringLikeRegexp("endpoint: 'Team-Shared' is imported, so this component's copies are not checked to fit"));
+    expect(ic.endpointArn).toMatch(/endpoint\/team-shared$/);
+  });
+
+  test('the import\'s role runs the model; a copy larger than any instance is not refused, since nothing is known of the instances', () => {
+    const stack = new Stack(new App(), 'Stack', { env: ENV });
+    const role = iam.Role.fromRoleName(stack, 'Role', 'shared-endpoint-role');
+    const endpoint = SharedGpuEndpoint.fromEndpointAttributes(stack, 'Shared', { endpointName: 'shared', role });
+    new InferenceComponent(stack, 'Big', { endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 64, minMemory: Size.tebibytes(4) });
+    const model = Object.values(Template.fromStack(stack).findResources('AWS::SageMaker::Model'))[0];
+    expect(JSON.stringify(model.Properties.ExecutionRoleArn)).toMatch(/:role\/shared-endpoint-role"/);
+    Template.fromStack(stack).resourceCountIs('AWS::IAM::Role', 0);
+  });
+
+  test('with the instance type given, a JumpStart model sizes its copies for it', () => {
+    const { stack, endpoint } = imported({ instanceType: InstanceType.ML_G5_12XLARGE });
+    const ic = new InferenceComponent(stack, 'Mistral', { endpoint, model: JumpStartModel.of('huggingface-llm-mistral-7b-instruct', { version: '3.5.0' }) });
+    expect([ic.acceleratorCount, ic.minMemory.toMebibytes()]).toEqual([1, 49152]);
+  });
+
+  test('scale to zero: checked against the given instance scaling, warned about when it is unknown', () => {
+    const known = imported({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
+    const a = new InferenceComponent(known.stack, 'A', { endpoint: known.endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16) });
+    expect(() => a.autoScale({ minCapacity: 0, targetInvocationsPerCopy: 1 })).toThrow(/instanceScaling.minCapacity to be 0 too \(got 1\)/);
+
+    const unknown = imported();
+    const b = new InferenceComponent(unknown.stack, 'B', { endpoint: unknown.endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16) });
+    b.autoScale({ minCapacity: 0, targetInvocationsPerCopy: 1 });
+    Annotations.fromStack(unknown.stack).hasWarning('/Stack/B', Match.stringLikeRegexp('autoScale.minCapacity: 0 is not checked'));
+    Template.fromStack(unknown.stack).resourceCountIs('AWS::CloudWatch::Alarm', 1);
+  });
+
+  test('fromEndpointName imports the same way, and refuses a bad name', () => {
+    const stack = new Stack(new App(), 'Stack', { env: ENV });
+    const endpoint = SharedGpuEndpoint.fromEndpointName(stack, 'Shared', 'shared');
+    expect(endpoint.variantName).toBe('AllTraffic');
+    expect(() => SharedGpuEndpoint.fromEndpointName(stack, 'Bad', 'bad_name')).toThrow(/endpointName: got 'bad_name'/);
   });
 });

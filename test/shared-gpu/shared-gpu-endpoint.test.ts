@@ -1,4 +1,4 @@
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -21,7 +21,7 @@ function stackWith(props: Partial<SharedGpuEndpointProps> = {}): { app: App; sta
 }
 
 function addModel(endpoint: SharedGpuEndpoint, id = 'Model') {
-  return endpoint.addInferenceComponent(id, { model: ModelSource.fromContainer(LMI), acceleratorCount: 1, minMemoryMb: 16_384 });
+  return endpoint.addInferenceComponent(id, { model: ModelSource.fromContainer(LMI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
 }
 
 describe('SharedGpuEndpoint defaults', () => {
@@ -106,7 +106,7 @@ describe('cdk-nag acknowledgements of the created role', () => {
     endpoint.addInferenceComponent('Model', {
       model: ModelSource.fromContainer(LMI, { modelData: ModelData.fromBucket(artifacts, 'llama/') }),
       acceleratorCount: 1,
-      minMemoryMb: 16_384,
+      minMemory: Size.mebibytes(16_384),
     });
 
     // THEN
@@ -174,8 +174,8 @@ describe('SharedGpuEndpoint options', () => {
     // GIVEN / WHEN
     const { stack } = stackWith({
       instanceScaling: {
-        minInstanceCount: 0,
-        maxInstanceCount: 4,
+        minCapacity: 0,
+        maxCapacity: 4,
         scaleInStrategy: SharedGpuScaleInStrategy.CONSOLIDATION,
         scaleInMaximumStepSize: 2,
         scaleInCooldown: Duration.minutes(30),
@@ -196,7 +196,7 @@ describe('SharedGpuEndpoint options', () => {
   });
 
   test('managed instance scaling without a scale-in policy sends none', () => {
-    const { stack } = stackWith({ instanceScaling: { minInstanceCount: 1, maxInstanceCount: 2 } });
+    const { stack } = stackWith({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::EndpointConfig', {
       ProductionVariants: [Match.objectLike({
         ManagedInstanceScaling: { Status: 'ENABLED', MinInstanceCount: 1, MaxInstanceCount: 2, ScaleInPolicy: Match.absent() },
@@ -284,25 +284,25 @@ describe('SharedGpuEndpoint validation', () => {
   });
 
   test('fails if managed instance scaling min exceeds max, or initial count exceeds max', () => {
-    expect(() => stackWith({ initialInstanceCount: 3, instanceScaling: { minInstanceCount: 3, maxInstanceCount: 2 } }))
-      .toThrow(/instanceScaling.minInstanceCount: got 3, expected at most instanceScaling.maxInstanceCount \(2\)[\s\S]*initialInstanceCount: got 3, expected at most instanceScaling.maxInstanceCount \(2\)/);
+    expect(() => stackWith({ initialInstanceCount: 3, instanceScaling: { minCapacity: 3, maxCapacity: 2 } }))
+      .toThrow(/instanceScaling.minCapacity: got 3, expected at most instanceScaling.maxCapacity \(2\)[\s\S]*initialInstanceCount: got 3, expected at most instanceScaling.maxCapacity \(2\)/);
   });
 
-  test('fails if maxInstanceCount is 0', () => {
-    expect(() => stackWith({ instanceScaling: { minInstanceCount: 0, maxInstanceCount: 0 } }))
-      .toThrow(/instanceScaling.maxInstanceCount: got 0, expected an integer >= 1/);
+  test('fails if maxCapacity is 0', () => {
+    expect(() => stackWith({ instanceScaling: { minCapacity: 0, maxCapacity: 0 } }))
+      .toThrow(/instanceScaling.maxCapacity: got 0, expected an integer >= 1/);
   });
 
   test('fails if the scale-in cooldown is outside 5 minutes to 1 day', () => {
     expect(() => stackWith({
       instanceScaling: {
-        minInstanceCount: 0, maxInstanceCount: 2, scaleInStrategy: SharedGpuScaleInStrategy.IDLE_RELEASE, scaleInCooldown: Duration.minutes(2),
+        minCapacity: 0, maxCapacity: 2, scaleInStrategy: SharedGpuScaleInStrategy.IDLE_RELEASE, scaleInCooldown: Duration.minutes(2),
       },
     })).toThrow(/instanceScaling.scaleInCooldown: got '2 minutes', expected whole minutes between 5 minutes and 1 day/);
   });
 
   test('fails if scale-in settings are given without a strategy', () => {
-    expect(() => stackWith({ instanceScaling: { minInstanceCount: 0, maxInstanceCount: 2, scaleInMaximumStepSize: 200 } }))
+    expect(() => stackWith({ instanceScaling: { minCapacity: 0, maxCapacity: 2, scaleInMaximumStepSize: 200 } }))
       .toThrow(/scaleInMaximumStepSize: got 200, expected an integer between 1 and 100[\s\S]*scaleInStrategy: got nothing, expected IDLE_RELEASE or CONSOLIDATION/);
   });
 });

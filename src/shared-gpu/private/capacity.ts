@@ -1,6 +1,6 @@
-import { instanceSpecs } from '../core/instance-specs';
-import { InstanceType } from '../core/instance-type';
-import { PropValidator } from '../core/validation';
+import { instanceSpecs } from '../../core/instance-specs';
+import { InstanceType } from '../../core/instance-type';
+import { PropValidator } from '../../core/validation';
 
 /**
  * Internal: what one instance offers to inference-component copies, and the fit checks.
@@ -22,7 +22,7 @@ export interface CopyRequirement {
   /** How the component is named in messages. */
   readonly label: string;
   readonly acceleratorCount?: number;
-  readonly minMemoryMb?: number;
+  readonly minMemoryMib?: number;
   readonly cpuCores?: number;
   readonly copies: number;
 }
@@ -42,9 +42,9 @@ export function checkCopyFitsInstance(v: PropValidator, req: CopyRequirement, ca
     v.check(req.acceleratorCount <= cap.acceleratorCount, 'acceleratorCount', req.acceleratorCount,
       `at most ${cap.acceleratorCount}: each copy runs on a single instance and ${one} has ${cap.acceleratorCount} accelerator(s)`);
   }
-  if (req.minMemoryMb !== undefined) {
-    v.check(req.minMemoryMb <= cap.memoryMib, 'minMemoryMb', req.minMemoryMb,
-      `at most ${cap.memoryMib}: each copy runs on a single instance and ${one} has ${cap.memoryMib} MiB of host memory`);
+  if (req.minMemoryMib !== undefined && req.minMemoryMib > cap.memoryMib) {
+    v.add(`minMemory: got ${req.minMemoryMib} MiB, expected at most ${cap.memoryMib} MiB: each copy runs on a single instance and `
+      + `${one} has ${cap.memoryMib} MiB of host memory`);
   }
   if (req.cpuCores !== undefined) {
     v.check(req.cpuCores <= cap.vcpus, 'cpuCores', req.cpuCores,
@@ -71,9 +71,9 @@ export function checkInitialCopiesFit(
       + `expected at most ${have(cap.acceleratorCount)}: the endpoint's ${fleet} have ${cap.acceleratorCount} each `
       + '(raise initialInstanceCount, pick a larger instance type, or start with fewer copies)');
   }
-  const memory = sum((r) => r.minMemoryMb);
+  const memory = sum((r) => r.minMemoryMib);
   if (memory > have(cap.memoryMib)) {
-    v.add(`copies: the initial copies of all inference components need ${memory} MiB of memory (${breakdown((r) => r.minMemoryMb)}), `
+    v.add(`copies: the initial copies of all inference components need ${memory} MiB of memory (${breakdown((r) => r.minMemoryMib)}), `
       + `expected at most ${have(cap.memoryMib)}: the endpoint's ${fleet} have ${cap.memoryMib} MiB each `
       + '(raise initialInstanceCount, pick a larger instance type, or start with fewer copies)');
   }

@@ -1,0 +1,3 @@
+export * from './scalable-capacity';
+export * from './scalable-instance-count';
+export * from './scalable-copy-count';

@@ -1,0 +1,42 @@
+import { Duration } from 'aws-cdk-lib';
+
+/** Target tracking on a production variant's instance count. */
+export interface VariantAutoScalingProps {
+  /**
+   * The fewest instances. Realtime endpoints keep at least one: only async and inference-component endpoints scale to zero.
+   *
+   * @default 1
+   */
+  readonly minCapacity?: number;
+  /**
+   * The most instances.
+   *
+   * @default 8
+   */
+  readonly maxCapacity?: number;
+  /**
+   * Target of `SageMakerVariantInvocationsPerInstance`: invocations per instance per minute.
+   *
+   * @default 70
+   */
+  readonly targetInvocationsPerInstance?: number;
+  /**
+   * Wait after a scale-out before another. Keep it shorter than `scaleInCooldown`: bursts need capacity fast.
+   *
+   * @default Duration.seconds(60)
+   */
+  readonly scaleOutCooldown?: Duration;
+  /**
+   * Wait after a scale-in before another. Longer than scale-out, because a new instance takes minutes to load the model.
+   *
+   * @default Duration.seconds(300)
+   */
+  readonly scaleInCooldown?: Duration;
+  /**
+   * Also track `SageMakerVariantConcurrentRequestsPerModelHighResolution` (10-second metrics, faster reaction to bursts)
+   * at this many concurrent requests per model copy.
+   *
+   * @default - no concurrency policy
+   */
+  readonly targetConcurrentRequestsPerModel?: number;
+}

@@ -1,0 +1,46 @@
+import { Annotations } from 'aws-cdk-lib';
+import { Construct, IConstruct } from 'constructs';
+import { SharedGpuEndpointBase } from './shared-gpu-endpoint-base';
+import { DEFAULT_VARIANT_NAME, endpointArnForName } from '../../core/endpoint-base';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../../core/validation';
+import { InferenceComponentRequirement, SharedGpuEndpointAttributes, SharedGpuEndpointBinding } from '../shared-gpu-endpoint-interface';
+
+/**
+ * Internal: a shared endpoint defined elsewhere, on which inference components can be added. Its instances and the
+ * components already on it are unknown here, so components are not checked to fit (each gets a warning saying so).
+ */
+export class ImportedSharedGpuEndpoint extends SharedGpuEndpointBase {
+  public readonly endpointName: string;
+  public readonly endpointArn: string;
+  public readonly variantName: string;
+  protected readonly defaultVariantName: string;
+
+  constructor(scope: Construct, id: string, private readonly attrs: SharedGpuEndpointAttributes) {
+    super(scope, id);
+    new PropValidator(`imported shared endpoint '${id}'`)
+      .pattern('endpointName', attrs.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63)
+      .pattern('variantName', attrs.variantName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63)
+      .throwIfInvalid();
+    this.endpointName = attrs.endpointName;
+    // Endpoint ARNs are lowercase; one built from a mixed-case name would never match in IAM.
+    this.endpointArn = endpointArnForName(scope, attrs.endpointName);
+    this.variantName = attrs.variantName ?? DEFAULT_VARIANT_NAME;
+    this.defaultVariantName = this.variantName;
+  }
+
+  public bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
+    return {
+      instanceType: this.attrs.instanceType,
+      role: this.attrs.role,
+      instanceScaling: this.attrs.instanceScaling,
+      instanceScalingUnknown: this.attrs.instanceScaling === undefined,
+    };
+  }
+
+  public reserveCopies(component: IConstruct, _requirement: InferenceComponentRequirement): string[] {
+    Annotations.of(component).addWarningV2('cdk-sagemaker-mcp:sharedGpuImportedCapacity',
+      `endpoint: '${this.endpointName}' is imported, so this component's copies are not checked to fit its instances `
+      + '(their type, count and the other components are unknown here); a copy that does not fit fails at deployment');
+    return [];
+  }
+}

@@ -1,0 +1,45 @@
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { IConstruct } from 'constructs';
+import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoint-base';
+import { InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointBinding } from '../shared-gpu-endpoint-interface';
+
+/**
+ * Internal: what `SharedGpuEndpoint` and its imports share: the normalized instance metrics, and the binding of
+ * inference components each implements.
+ *
+ * @internal
+ */
+export abstract class SharedGpuEndpointBase extends SageMakerEndpointBase implements ISharedGpuEndpoint {
+  public abstract readonly variantName: string;
+
+  public abstract bindInferenceComponent(component: IConstruct): SharedGpuEndpointBinding;
+
+  public abstract reserveCopies(component: IConstruct, requirement: InferenceComponentRequirement): string[];
+
+  /**
+   * GPU utilization of the endpoint's instances, normalized to 0-100% (`GPUUtilizationNormalized`).
+   *
+   * @default - Average over 5 minutes
+   */
+  public metricGpuUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metricInstance('GPUUtilizationNormalized', { statistic: 'Average', ...props });
+  }
+
+  /**
+   * GPU memory utilization of the endpoint's instances, normalized to 0-100% (`GPUMemoryUtilizationNormalized`).
+   *
+   * @default - Average over 5 minutes
+   */
+  public metricGpuMemoryUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metricInstance('GPUMemoryUtilizationNormalized', { statistic: 'Average', ...props });
+  }
+
+  /**
+   * CPU utilization of the endpoint's instances, normalized to 0-100% (`CPUUtilizationNormalized`).
+   *
+   * @default - Average over 5 minutes
+   */
+  public metricCpuUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metricInstance('CPUUtilizationNormalized', { statistic: 'Average', ...props });
+  }
+}

@@ -19,6 +19,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
   packageManager: javascript.NodePackageManager.NPM,
   projenrcTs: true,
   prettier: false,
+  // One type-check-only config at the top for tests, examples, benchmarks and scripts (ts-jest, ts-node, eslint and the
+  // typecheck task use it); projen's default would put it in test/tsconfig.json.
+  tsconfigDevFile: 'tsconfig.dev.json',
 
   cdkVersion: CDK_FLOOR,
   constructsVersion: '10.5.1',
@@ -117,6 +120,16 @@ project.tryFindObjectFile('package.json')!.addOverride('jest.transform', {
 // packed size of the library); jsii accepts any value for these two (its tsconfig rule set "jsii-configured-options").
 project.tsconfig?.file.addOverride('compilerOptions.inlineSourceMap', false);
 project.tsconfig?.file.addOverride('compilerOptions.inlineSources', false);
+// jsii asks for the devDependency on aws-cdk-lib/constructs to equal the peer floor (JSII6, metadata/missing-dev-dependency)
+// so that tests run against the oldest release users may have. Here the floor is tested another way: test:consumer
+// installs the packed library with aws-cdk-lib ${CDK_FLOOR} (and ${CDK_TESTED}) and synthesizes every README example, while
+// the unit tests use ${CDK_TESTED}, whose CloudFormation schema validation the floor lacks. The peer range stays what it is.
+// jsii's own option silences that one diagnostic (`--silence-warnings`, which projen already uses for reserved-word:
+// `type` members are Go-reserved yet as common in aws-cdk as here, and jsii-pacmak renames them).
+for (const task of [project.compileTask, project.tasks.tryFind('watch')!]) {
+  const jsii = (task.steps[0] as { exec: string }).exec;
+  task.reset(`${jsii} --silence-warnings=metadata/missing-dev-dependency`);
+}
 
 // Local and CI packaging is JS-only: Python/Java/.NET/Go need registries this machine cannot reach. The release
 // workflow still packages every language; `npx projen pacmak:check` proves the bindings generate offline.
@@ -156,11 +169,12 @@ project.jest?.addModuleNameMappers({
   '^cdk-sagemaker-mcp-runtime/mcp$': '<rootDir>/packages/runtime/src/mcp-server.ts',
 });
 project.eslint?.addLintPattern('packages/runtime/src');
-// esbuild bundles the handlers with test/tsconfig.json (projen's tsconfigDev): map the package to its TypeScript sources
-// there, so esbuild sees ES modules and keeps only what each handler uses (from the CommonJS lib/ it would keep all).
+// esbuild bundles the handlers with tsconfig.dev.json (projen's tsconfigDev), which the type check also uses: map the
+// package to its TypeScript sources there, so esbuild sees ES modules and keeps only what each handler uses (from the
+// CommonJS lib/ it would keep all), and the tests type-check without a build.
 project.tsconfigDev.file.addOverride('compilerOptions.paths', {
-  'cdk-sagemaker-mcp-runtime': ['../packages/runtime/src/index.ts'],
-  'cdk-sagemaker-mcp-runtime/mcp': ['../packages/runtime/src/mcp-server.ts'],
+  'cdk-sagemaker-mcp-runtime': ['./packages/runtime/src/index.ts'],
+  'cdk-sagemaker-mcp-runtime/mcp': ['./packages/runtime/src/mcp-server.ts'],
 });
 
 // The README's quick start is `npx projen demo`, then `npx projen test`, on a fresh clone: the demo synthesizes stacks
@@ -175,7 +189,7 @@ demo.exec('ts-node --project examples/tsconfig.json --transpile-only examples/de
 // aws-cdk-lib at the floor and at the tested version, and synthesize every TypeScript block of the README unedited.
 project.addTask('test:consumer', {
   description: `Pack the library and cdk-synth every README TypeScript block in a new app (aws-cdk-lib ${CDK_FLOOR} and ${CDK_TESTED})`,
-  exec: 'ts-node --project test/tsconfig.json --transpile-only test/consumer/run.ts',
+  exec: 'ts-node --project tsconfig.dev.json --transpile-only test/consumer/run.ts',
   receiveArgs: true,
 });
 
@@ -241,26 +255,12 @@ for (const task of project.tasks.all) {
 }
 
 // ts-jest and ts-node run transpile-only; the types of tests, examples, benchmarks and scripts are checked here, once.
-// One program for the four folders: they all import src/, which four separate `tsc` runs checked four times.
-new JsonFile(project, 'tsconfig.typecheck.json', {
-  obj: {
-    extends: './tsconfig.json',
-    compilerOptions: {
-      rootDir: '.',
-      noEmit: true,
-      isolatedModules: true,
-      // the runtime package from its sources, as jest runs it (no build needed to type-check the tests)
-      paths: {
-        'cdk-sagemaker-mcp-runtime': ['./packages/runtime/src/index.ts'],
-        'cdk-sagemaker-mcp-runtime/mcp': ['./packages/runtime/src/mcp-server.ts'],
-      },
-    },
-    include: ['test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
-  },
-});
+// One program (tsconfig.dev.json) for the four folders: they all import src/, which four separate `tsc` runs checked
+// four times. Its projen default, `**/*.ts` from the top, would also check lib/ and assets/.
+project.tsconfigDev.file.addOverride('include', ['test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts']);
 const typecheck = project.addTask('typecheck', {
   description: 'Type-check tests, examples, benchmarks and scripts (src is checked by jsii)',
-  exec: 'tsc --noEmit -p tsconfig.typecheck.json',
+  exec: `tsc --noEmit -p ${project.tsconfigDev.fileName}`,
 });
 
 // `npx projen test` stays within 3 minutes on 2 cores: after jest (which uses both), eslint and the type check (one core
@@ -296,6 +296,6 @@ node22.exec([
   'test/pipelines/pipeline-router.lambda test/pipelines/runtime test/feature-store/features test/feature-store/offline-query',
 ].join(' '));
 project.gitignore.addPatterns('/.node22/');
-project.npmignore?.exclude('/.node22/', '/tsconfig.typecheck.json');
+project.npmignore?.exclude('/.node22/');
 
 project.synth();

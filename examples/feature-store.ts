@@ -8,8 +8,8 @@ import { Feature, FeatureGroup, OnlineStoreStorageType } from '../src/feature-st
  * Returns the group so the MCP example can expose it (`grantGetRecord`, `grantPutRecord`, `schema`).
  */
 export function addFeatureStoreExample(stack: Stack): FeatureGroup {
-  const userId = Feature.string('user_id');
-  const eventTime = Feature.string('event_time');
+  const userId = Feature.text('user_id');
+  const eventTime = Feature.text('event_time');
   return new FeatureGroup(stack, 'UserBehaviorFeatures', {
     featureGroupName: 'mcp-user-behavior-features',
     description: 'Per-user MCP tool usage features (seed Pattern 2)',
@@ -19,7 +19,7 @@ export function addFeatureStoreExample(stack: Stack): FeatureGroup {
       Feature.integral('tool_calls_last_7d'),
       Feature.fractional('avg_session_duration_s'),
       Feature.fractional('error_rate_last_24h'),
-      Feature.string('preferred_tool_category'),
+      Feature.text('preferred_tool_category'),
     ],
     recordIdentifier: userId,
     eventTime,

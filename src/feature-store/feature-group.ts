@@ -508,7 +508,8 @@ export class FeatureGroup extends FeatureGroupBase {
   public readonly schema: FeatureGroupSchema;
   /**
    * `schema` as a JSON string (`{featureGroupName, recordIdentifier, eventTime, features:[{name,type}]}`), ready for a
-   * Lambda environment variable (see `FEATURE_GROUP_SCHEMAS_ENV` in the contract).
+   * Lambda environment variable: the runtime's `featureGroupSchemasFromEnv` (`cdk-sagemaker-mcp/runtime`) reads it from
+   * `FEATURE_GROUP_SCHEMAS`.
    */
   public readonly schemaJson: string;
   /**

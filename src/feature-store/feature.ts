@@ -12,12 +12,14 @@ export enum FeatureType {
  * A typed feature definition of a feature group.
  *
  * @example
- * const userId = Feature.string('user_id');
+ * const userId = Feature.text('user_id');
  * const toolCalls = Feature.integral('tool_calls_last_7d');
  */
 export class Feature {
-  /** A `String` feature. */
-  public static string(name: string): Feature {
+  /**
+   * A `String` (UTF-8 text) feature. Named `text` rather than `string`, which is a reserved word in C# and Go.
+   */
+  public static text(name: string): Feature {
     return new Feature(name, FeatureType.STRING);
   }
 

@@ -18,8 +18,8 @@ import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
-const userId = Feature.string('user_id');
-const eventTime = Feature.string('event_time');
+const userId = Feature.text('user_id');
+const eventTime = Feature.text('event_time');
 const BASE: FeatureGroupProps = {
   featureGroupName: 'mcp-user-features',
   features: [userId, eventTime, Feature.integral('tool_calls_last_7d'), Feature.fractional('error_rate_last_24h')],
@@ -320,13 +320,13 @@ describe('validation', () => {
   });
 
   test('fails if a feature name does not match the pattern or is too long', () => {
-    const bad = Feature.string('has space');
+    const bad = Feature.text('has space');
     const long = Feature.integral('f'.repeat(65));
     failsWith({ features: [...BASE.features, bad, long] }, /features\[4\]\.name: got 'has space'/, /features\[5\]\.name: got 'f{65}', expected at most 64 characters/);
   });
 
   test('fails if a feature uses a reserved name', () => {
-    failsWith({ features: [...BASE.features, Feature.string('is_deleted'), Feature.string('write_time'), Feature.string('api_invocation_time')] },
+    failsWith({ features: [...BASE.features, Feature.text('is_deleted'), Feature.text('write_time'), Feature.text('api_invocation_time')] },
       /features\[4\]\.name: got 'is_deleted', expected not a reserved name \(is_deleted, write_time, api_invocation_time\)/,
       /features\[5\]\.name: got 'write_time'/, /features\[6\]\.name: got 'api_invocation_time'/);
   });
@@ -342,7 +342,7 @@ describe('validation', () => {
   });
 
   test('fails if the record identifier or event time is not among the features', () => {
-    failsWith({ recordIdentifier: Feature.string('other_id'), eventTime: Feature.string('ts') },
+    failsWith({ recordIdentifier: Feature.text('other_id'), eventTime: Feature.text('ts') },
       /recordIdentifier: got 'other_id', expected one of the features \(user_id, event_time, tool_calls_last_7d, error_rate_last_24h\)/,
       /eventTime: got 'ts', expected one of the features/);
   });
@@ -407,7 +407,7 @@ describe('validation', () => {
   });
 
   test('reports every problem in one error', () => {
-    failsWith({ featureGroupName: 'bad name', description: 'd'.repeat(200), features: [userId, eventTime, Feature.string('is_deleted')] }, /3 problems/);
+    failsWith({ featureGroupName: 'bad name', description: 'd'.repeat(200), features: [userId, eventTime, Feature.text('is_deleted')] }, /3 problems/);
   });
 });
 

@@ -63,8 +63,8 @@ export function sharedGpu(stack: Stack) {
 }
 
 export function featureGroup(stack: Stack): FeatureGroup {
-  const recordIdentifier = Feature.string('user_id');
-  const eventTime = Feature.string('event_time');
+  const recordIdentifier = Feature.text('user_id');
+  const eventTime = Feature.text('event_time');
   return new FeatureGroup(stack, 'Features', {
     features: [recordIdentifier, eventTime, Feature.integral('calls')],
     recordIdentifier,

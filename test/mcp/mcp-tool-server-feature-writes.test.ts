@@ -14,9 +14,9 @@ function build(maxEventTimeSkew?: Duration) {
   const app = new App();
   const stack = new Stack(app, 'Mcp', { env: ENV });
   const common = {
-    recordIdentifier: Feature.string('user_id'),
-    eventTime: Feature.string('event_time'),
-    features: [Feature.string('user_id'), Feature.string('event_time'), Feature.integral('calls')],
+    recordIdentifier: Feature.text('user_id'),
+    eventTime: Feature.text('event_time'),
+    features: [Feature.text('user_id'), Feature.text('event_time'), Feature.integral('calls')],
     offlineStore: { enabled: false },
   };
   const memory = new FeatureGroup(stack, 'Memory', { ...common, featureGroupName: 'memory', onlineStore: { storageType: OnlineStoreStorageType.IN_MEMORY } });

@@ -29,8 +29,8 @@ const sharedGpu = (stack: Stack, props: Record<string, unknown> = {}) =>
 const component = (stack: Stack, props: Record<string, unknown> = {}) =>
   sharedGpu(stack).addInferenceComponent('Ic', { model: model(), acceleratorCount: 1, minMemory: Size.mebibytes(4096), ...props } as any);
 
-const userId = () => Feature.string('user_id');
-const eventTime = () => Feature.string('event_time');
+const userId = () => Feature.text('user_id');
+const eventTime = () => Feature.text('event_time');
 const featureGroup = (stack: Stack, props: Record<string, unknown> = {}) => {
   const id = userId();
   const et = eventTime();
@@ -132,14 +132,14 @@ const rows: Row[] = [
   ['FeatureGroup', 'reserved feature name', (s) => {
     const id = userId();
     const et = eventTime();
-    return new FeatureGroup(s, 'Fg', { features: [id, et, Feature.string('write_time')], recordIdentifier: id, eventTime: et });
+    return new FeatureGroup(s, 'Fg', { features: [id, et, Feature.text('write_time')], recordIdentifier: id, eventTime: et });
   }, /features\[2\]\.name/, /'write_time'/, /not a reserved name/],
   ['FeatureGroup', 'two features with one name', (s) => {
     const id = userId();
     const et = eventTime();
     return new FeatureGroup(s, 'Fg', { features: [id, et, Feature.integral('clicks'), Feature.fractional('clicks')], recordIdentifier: id, eventTime: et });
   }, /features\[3\]\.name/, /'clicks'/, /a name not used by another feature/],
-  ['FeatureGroup', 'recordIdentifier not among the features', (s) => featureGroup(s, { recordIdentifier: Feature.string('account_id') }), /recordIdentifier/, /'account_id'/, /one of the features \(user_id, event_time, clicks\)/],
+  ['FeatureGroup', 'recordIdentifier not among the features', (s) => featureGroup(s, { recordIdentifier: Feature.text('account_id') }), /recordIdentifier/, /'account_id'/, /one of the features \(user_id, event_time, clicks\)/],
   ['FeatureGroup', 'eventTime of type Integral', (s) => {
     const id = userId();
     const et = Feature.integral('event_time');

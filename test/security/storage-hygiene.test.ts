@@ -42,8 +42,8 @@ function buildAll(opts: { alarmActions?: cloudwatch.IAlarmAction[]; logRetention
     alarms: { modelLatencyP99Threshold: Duration.seconds(1), invocation5XXRateThreshold: 1, alarmActions: opts.alarmActions },
   });
   new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_M5_XLARGE });
-  const userId = Feature.string('user_id');
-  const eventTime = Feature.string('event_time');
+  const userId = Feature.text('user_id');
+  const eventTime = Feature.text('event_time');
   new FeatureGroup(stack, 'Features', { featureGroupName: 'hygiene', features: [userId, eventTime], recordIdentifier: userId, eventTime });
   new PipelineEventRouter(stack, 'Router', { ...opts });
   new McpToolServer(stack, 'Mcp', { realtimeEndpoints: [{ endpoint: realtime }], asyncEndpoints: [{ endpoint: asyncEndpoint }], ...opts });

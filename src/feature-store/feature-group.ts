@@ -680,7 +680,8 @@ export class FeatureGroup extends FeatureGroupBase {
 
   /**
    * The inline equivalent of AmazonSageMakerFeatureStoreAccess, scoped to this store: that managed policy only
-   * matches buckets whose names contain "sagemaker" [FACTS 5].
+   * matches buckets whose names contain "sagemaker"
+   * (https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AmazonSageMakerFeatureStoreAccess.html).
    */
   private grantOfflineStoreWriter(role: iam.IRole, bucket: s3.IBucket, prefix: string, key: kms.IKey,
     databaseName: string, tableName: string): void {

@@ -6,7 +6,7 @@ import { AcceleratorKind, compareInstanceSpecs, InstanceSpec, instanceSpecs, kno
  *
  * required GiB = parameters (billions) x effective bytes per parameter + a fixed 7 GiB (CUDA context, the runtime's
  * KV-cache floor, activations). The effective bytes exceed the weights' own size because the KV cache and
- * activations stay 16-bit whatever the weight precision. The constants reproduce the seed's published minimums
+ * activations stay 16-bit whatever the weight precision. The constants reproduce the minimum instance types commonly published for these models
  * (Llama 3 8B: ml.g5.2xlarge at 4-bit, ml.g5.12xlarge at fp16; Llama 3 70B: ml.g5.48xlarge at 4-bit; Mistral 7B:
  * ml.g5.2xlarge; Falcon 40B: ml.g5.12xlarge). JumpStart's default instance type for a version is AWS's tested
  * configuration, so the estimate is capped at that instance's memory (Llama 3.1 8B runs at fp16 on its default 24 GiB

@@ -3,7 +3,10 @@ import { CheckRule, RuleFinding } from '../private/rule';
 import { dimensionOfPolicy } from '../private/sagemaker-scaling';
 import { literalNumber, literalString } from '../private/template-view';
 
-/** Seed checklist: target tracking with asymmetric cooldowns (ScaleOutCooldown 60, ScaleInCooldown 300). */
+/**
+ * Target tracking with asymmetric cooldowns (ScaleOutCooldown 60, ScaleInCooldown 300): scale out fast, scale in slowly
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-auto-scaling-prerequisites.html).
+ */
 export const asymmetricCooldowns: CheckRule = {
   id: 'SMCP-RT2',
   level: SageMakerMcpCheckLevel.WARNING,

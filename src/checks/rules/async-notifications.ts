@@ -2,7 +2,10 @@ import { SageMakerMcpCheckLevel } from '../check-level';
 import { CheckRule, RuleFinding } from '../private/rule';
 import { isAbsent, isPlainObject } from '../private/template-view';
 
-/** Seed checklist: SNS success and error topics in production, and a failure path to read errors from. */
+/**
+ * SNS success and error topics in production, and a failure path to read errors from
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-check-predictions.html).
+ */
 export const asyncNotifications: CheckRule = {
   id: 'SMCP-AS1',
   level: SageMakerMcpCheckLevel.ERROR,

@@ -23,7 +23,12 @@ function backlogAlarms(view: TemplateView): Array<{ alarm: ResourceRef; endpoint
   return out;
 }
 
-/** FACTS §3 async recipe: scale-to-zero needs a HasBacklogWithoutCapacity alarm to scale out from zero. */
+/**
+ * Scale-to-zero needs a HasBacklogWithoutCapacity alarm with a step policy to scale out from zero: "you must use step
+ * scaling if you want to enable an endpoint to scale out from zero active instances"
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-auto-scaling-policy.html,
+ * https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html).
+ */
 export const asyncScaleFromZeroAlarm: CheckRule = {
   id: 'SMCP-AS2',
   level: SageMakerMcpCheckLevel.ERROR,

@@ -2,7 +2,10 @@ import { SageMakerMcpCheckLevel } from '../check-level';
 import { CheckRule, RuleFinding } from '../private/rule';
 import { isPlainObject, literalString } from '../private/template-view';
 
-/** FACTS §4: the event-time feature must be String (ISO-8601) or Fractional (epoch seconds). */
+/**
+ * The event-time feature must be String (ISO-8601) or Fractional (epoch seconds): `EventTimeFeatureName` in
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateFeatureGroup.html
+ */
 export const featureEventTimeType: CheckRule = {
   id: 'SMCP-FS1',
   level: SageMakerMcpCheckLevel.ERROR,

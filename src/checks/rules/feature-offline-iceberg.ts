@@ -2,7 +2,10 @@ import { SageMakerMcpCheckLevel } from '../check-level';
 import { CheckRule, RuleFinding } from '../private/rule';
 import { isPlainObject, literalString } from '../private/template-view';
 
-/** Seed checklist: TableFormat Iceberg on feature groups that need time-travel training data. */
+/**
+ * TableFormat Iceberg on feature groups that need time-travel training data
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/feature-store-offline.html).
+ */
 export const featureOfflineIceberg: CheckRule = {
   id: 'SMCP-FS2',
   level: SageMakerMcpCheckLevel.WARNING,

@@ -3,8 +3,9 @@ import { CheckRule, RuleFinding } from '../private/rule';
 import { isAbsent, ResourceRef, variantsOf } from '../private/template-view';
 
 /**
- * FACTS §1/§2: an endpoint that hosts inference components has variants without ModelName, and its config needs an
- * ExecutionRoleArn (what the SageMaker SDK does whenever no variant has a model).
+ * An endpoint that hosts inference components has variants without ModelName, and its config needs an ExecutionRoleArn
+ * (what the SageMaker SDK does whenever no variant has a model;
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateEndpointConfig.html).
  */
 export const inferenceComponentConfig: CheckRule = {
   id: 'SMCP-IC1',

@@ -6,7 +6,10 @@ const GPU_INSTANCE = /^ml\.(g|p|inf|trn)\d/;
 /** Image repositories of LLM serving containers (TGI, DJL/LMI, vLLM). */
 const LLM_IMAGE = /\/[^/:]*(tgi|djl|lmi|vllm)[^/:]*(:|@|$)/i;
 
-/** Seed checklist: MaxConcurrentInvocationsPerInstance 1–2 for GPU LLMs. */
+/**
+ * MaxConcurrentInvocationsPerInstance 1–2 for GPU LLMs, which hold one or two generations in GPU memory at once
+ * (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_AsyncInferenceClientConfig.html).
+ */
 export const llmGpuConcurrency: CheckRule = {
   id: 'SMCP-AS3',
   level: SageMakerMcpCheckLevel.WARNING,

@@ -3,7 +3,10 @@ import { CheckRule } from '../private/rule';
 import { variantTargets } from '../private/sagemaker-scaling';
 import { literalNumber } from '../private/template-view';
 
-/** Realtime variants cannot scale to zero instances: only async endpoints and inference components can (FACTS §3). */
+/**
+ * Realtime variants cannot scale to zero instances: only async endpoints and inference components can
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-auto-scaling-zero-instances.html).
+ */
 export const realtimeScaleToZero: CheckRule = {
   id: 'SMCP-RT1',
   level: SageMakerMcpCheckLevel.ERROR,

@@ -14,11 +14,19 @@ import { ModelSourceConfig } from './model-source';
  * metrics. Model sources add ECR pull and S3 read for their image and artifacts when bound. Never a managed policy.
  */
 export function createExecutionRole(scope: Construct, id: string, description: string): iam.Role {
-  const stack = Stack.of(scope);
-  const role = new iam.Role(scope, id, {
-    assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
-    description,
-  });
+  const role = new iam.Role(scope, id, { assumedBy: executionRolePrincipal(), description });
+  addExecutionRoleBasics(role);
+  return role;
+}
+
+/** The principal of a model execution role. */
+export function executionRolePrincipal(): iam.IPrincipal {
+  return new iam.ServicePrincipal('sagemaker.amazonaws.com');
+}
+
+/** What every hosted container needs: writing its own logs and metrics (see `createExecutionRole`). */
+export function addExecutionRoleBasics(role: iam.IRole): void {
+  const stack = Stack.of(role);
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     actions: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'],
     // Endpoint log groups are named after the endpoint, which CloudFormation may generate.
@@ -30,7 +38,6 @@ export function createExecutionRole(scope: Construct, id: string, description: s
     resources: ['*'],
     conditions: { StringLike: { 'cloudwatch:namespace': ['/aws/sagemaker/*', 'AWS/SageMaker'] } },
   }));
-  return role;
 }
 
 /**

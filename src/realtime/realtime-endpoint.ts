@@ -9,8 +9,8 @@ import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime
 import { VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
-import { createExecutionRole, renderModel } from '../core/model';
+import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { addExecutionRoleBasics, executionRolePrincipal, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
 import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
@@ -123,14 +123,25 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
   }
 
+  /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
+  public static fromRealtimeEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
+  }
+
   public readonly endpointName: string;
   /** The endpoint's ARN as SageMaker returns it (lowercase). */
   public readonly endpointArn: string;
   /** The endpoint config's name. */
   public readonly endpointConfigName: string;
+  /** The AWS::SageMaker::Endpoint. */
+  public readonly cfnEndpoint: sagemaker.CfnEndpoint;
+  /** The AWS::SageMaker::EndpointConfig (its production variants render when the app synthesizes). */
+  public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
   protected readonly defaultVariantName: string;
 
-  private readonly resource: sagemaker.CfnEndpoint;
+  private firstModel?: sagemaker.CfnModel;
+  /** The role created for the models; it renders only once a model that needs it is bound (never for existing models). */
+  private modelRole?: iam.LazyRole;
   private readonly props: RealtimeEndpointProps;
   private readonly variants: Variant[] = [];
   private readonly scaledVariants = new Map<string, ScalableInstanceCount>();
@@ -162,7 +173,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     this.key = props.encryptionKey ?? (!hasNvmeInstanceStorage(props.instanceType) || createsCaptureBucket ? createKey(this, 'Key',
       `Encrypts the ML storage volumes and data captures of SageMaker endpoint ${this.node.path}`) : undefined);
 
-    const config = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
+    const config = this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: Lazy.any({ produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options)) }),
       kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes()) }),
       // Captures are written with the models' role: the created one, or `role` (required when the models already exist).
@@ -170,19 +181,28 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     });
     this.endpointConfigName = config.attrEndpointConfigName;
 
-    this.resource = new sagemaker.CfnEndpoint(this, 'Resource', {
+    this.cfnEndpoint = new sagemaker.CfnEndpoint(this, 'Resource', {
       endpointName: props.endpointName ?? Lazy.string({ produce: () => this.scaledName() }),
       endpointConfigName: config.attrEndpointConfigName,
     });
     // SageMaker checks the role's access to the image, artifacts and capture bucket while creating the endpoint.
-    if (this.executionRole) this.resource.node.addDependency(this.executionRole);
-    this.endpointName = props.endpointName ?? this.resource.attrEndpointName;
-    this.endpointArn = this.resource.attrEndpointArn;
+    if (this.executionRole) this.cfnEndpoint.node.addDependency(this.executionRole);
+    this.endpointName = props.endpointName ?? this.cfnEndpoint.attrEndpointName;
+    this.endpointArn = this.cfnEndpoint.attrEndpointArn;
 
     this.node.addValidation({ validate: () => this.validateVariants() });
 
     if (props.autoScaling) this.autoScaleVariant(this.defaultVariantName, props.autoScaling);
     if (props.alarms) this.addAlarms(props.alarms);
+  }
+
+  /**
+   * The AWS::SageMaker::Model of the first variant.
+   *
+   * @default - undefined when the first variant serves an existing model (`ModelSource.fromModelName`)
+   */
+  public get cfnModel(): sagemaker.CfnModel | undefined {
+    return this.firstModel;
   }
 
   /**
@@ -246,7 +266,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
       scalableDimension: VARIANT_SCALABLE_DIMENSION,
       minCapacity: props.minCapacity ?? SCALING_DEFAULTS.minCapacity,
       maxCapacity: props.maxCapacity ?? SCALING_DEFAULTS.maxCapacity,
-      dependsOn: this.resource,
+      dependsOn: this.cfnEndpoint,
     });
     const cooldowns = { scaleOutCooldown: props.scaleOutCooldown, scaleInCooldown: props.scaleInCooldown };
     addTargetTracking(scope, 'InvocationsPerInstance', target.ref, {
@@ -324,27 +344,32 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     // The first model binds in the endpoint's scope (ids Model, ModelImage, ModelData); later ones get their own scope.
     const scope = count === 0 ? this : new Construct(this, `Model${count + 1}`);
     const id = count === 0 ? 'Model' : 'Resource';
-    const hadRole = this.executionRole !== undefined;
-    const role = this.roleForModels();
+    const role = this.executionRole ?? this.createdModelRole();
     const config = source.bind(scope, { role, instanceType: options.instanceType });
-    if (config.modelName && !hadRole) {
-      // An existing model runs with its own role: drop the one created only to bind it.
-      this.node.tryRemoveChild('Role');
-      this.executionRole = undefined;
+    const { modelName, model } = renderModel(scope, id, config, role);
+    // A created model makes the created role the endpoint's; an existing model runs with its own role, and the created
+    // one, never used, renders nothing (LazyRole).
+    if (model && this.executionRole === undefined) {
+      this.executionRole = role;
+      // LazyRole's role is its child 'Default' (a hidden id: the logical IDs are those of a plain Role at this path).
+      acknowledgeModelRoleWildcards(role.node.findChild('Default') as iam.Role);
     }
-    const { modelName } = renderModel(scope, id, config, role);
+    if (count === 0) this.firstModel = model;
     const bound = { modelName, existing: config.modelName !== undefined };
     byType.set(options.instanceType.name, bound);
     return bound;
   }
 
-  private roleForModels(): iam.IRole {
-    if (!this.executionRole) {
-      const role = createExecutionRole(this, 'Role', `Runs the models of SageMaker endpoint ${this.node.path}`);
-      acknowledgeModelRoleWildcards(role);
-      this.executionRole = role;
+  /** The role for models, created once; its statements wait in the LazyRole until a model uses it. */
+  private createdModelRole(): iam.LazyRole {
+    if (!this.modelRole) {
+      this.modelRole = new iam.LazyRole(this, 'Role', {
+        assumedBy: executionRolePrincipal(),
+        description: `Runs the models of SageMaker endpoint ${this.node.path}`,
+      });
+      addExecutionRoleBasics(this.modelRole);
     }
-    return this.executionRole;
+    return this.modelRole;
   }
 
   private instanceTypes() {

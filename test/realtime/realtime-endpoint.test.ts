@@ -195,10 +195,27 @@ describe('RealtimeEndpoint options', () => {
     const ep = endpoint(stack, { model: ModelSource.fromModelName('my-model') });
     // THEN
     expect(ep.role).toBeUndefined();
+    expect(ep.cfnModel).toBeUndefined();
     const t = Template.fromStack(stack);
     t.resourceCountIs('AWS::SageMaker::Model', 0);
     t.resourceCountIs('AWS::IAM::Role', 0);
+    // nothing was created to be removed: no construct anywhere under the endpoint is an IAM role
+    expect(ep.node.findAll().filter((c) => c instanceof iam.Role)).toEqual([]);
     t.hasResourceProperties('AWS::SageMaker::EndpointConfig', { ProductionVariants: [{ ModelName: 'my-model' }] });
+  });
+
+  test('the L1s are exposed: cfnEndpoint, cfnEndpointConfig and the first variant\'s cfnModel', () => {
+    // GIVEN
+    const stack = newStack();
+    // WHEN
+    const ep = endpoint(stack, {});
+    ep.cfnEndpoint.addPropertyOverride('Tags', [{ Key: 'team', Value: 'ml' }]);
+    // THEN
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::SageMaker::Endpoint', { Tags: [{ Key: 'team', Value: 'ml' }] });
+    expect(stack.resolve(ep.cfnEndpoint.endpointConfigName)).toEqual(stack.resolve(ep.cfnEndpointConfig.attrEndpointConfigName));
+    expect(ep.cfnModel).toBeDefined();
+    expect(stack.resolve(ep.cfnModel!.executionRoleArn)).toEqual(stack.resolve(ep.role!.roleArn));
   });
 
   test('an image from an ECR repository of yours is pulled with rights on that repository only', () => {
@@ -811,7 +828,7 @@ describe('imports', () => {
     // GIVEN
     const stack = newStack();
     // WHEN
-    const ep = SageMakerEndpointBase.fromSageMakerEndpointAttributes(stack, 'Imported', { endpointName: 'chat', defaultVariantName: 'Blue' });
+    const ep = RealtimeEndpoint.fromRealtimeEndpointAttributes(stack, 'Imported', { endpointName: 'chat', defaultVariantName: 'Blue' });
     // THEN
     expect(ep.metricInvocations().dimensions).toEqual({ EndpointName: 'chat', VariantName: 'Blue' });
   });

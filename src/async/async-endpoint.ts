@@ -4,416 +4,28 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { AsyncEndpointAttributes, AsyncEndpointProps, AsyncWorkload, IAsyncEndpoint } from './async-endpoint-props';
 import { AsyncResults } from './async-results';
 import { addBacklogScaling, validateBacklogScaling } from './async-scaling';
-import { AsyncAutoScalingProps } from './async-scaling-props';
-import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from '../private/contract.generated';
+import { DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from '../private/contract.generated';
 import { acknowledgePolicyWildcards } from './nag';
+import { AsyncEndpointBase } from './private/async-endpoint-base';
+import { DEFAULT_EXPIRATION, defaultWorkload, validatePrefixes, WORKLOAD_RANGES } from './private/async-validation';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { addAlarmActions, createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, endpointArnForName, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
-import { instanceSpecs } from '../core/instance-specs';
+import { DEFAULT_VARIANT_NAME, endpointArnForName, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
-import { ModelSource } from '../core/model-source';
-import { acknowledgeGrantWildcards } from '../core/nag';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../core/private/endpoint-kms';
 import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
-import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
-
-/** What the endpoint's instances mostly do; sets the default (and the expected range) of concurrent invocations. */
-export enum AsyncWorkload {
-  /** LLMs and other large models on GPUs: 1-2 concurrent invocations per instance (default 1). */
-  GPU_LLM = 'GPU_LLM',
-  /** Document and data processing on CPUs: 4-8 concurrent invocations per instance (default 4). */
-  CPU_PROCESSING = 'CPU_PROCESSING',
-}
-
-/** The notification topics that can carry the inference response inline (when it is at most 128 KB). */
-export enum AsyncNotificationTopic {
-  /** `SUCCESS_NOTIFICATION_TOPIC` */
-  SUCCESS = 'SUCCESS_NOTIFICATION_TOPIC',
-  /** `ERROR_NOTIFICATION_TOPIC` */
-  ERROR = 'ERROR_NOTIFICATION_TOPIC',
-}
-
-const WORKLOAD_RANGES: Record<AsyncWorkload, { min: number; max: number; default: number; label: string }> = {
-  [AsyncWorkload.GPU_LLM]: { min: 1, max: 2, default: 1, label: 'GPU LLM' },
-  [AsyncWorkload.CPU_PROCESSING]: { min: 4, max: 8, default: 4, label: 'CPU processing' },
-};
-
-/** Default lifecycle expirations. */
-const DEFAULT_EXPIRATION = { input: Duration.days(7), output: Duration.days(30), failure: Duration.days(30) };
-
-/** An async inference endpoint: created here or imported. */
-export interface IAsyncEndpoint extends ISageMakerEndpoint {
-  /** The bucket inputs are uploaded to and SageMaker writes outputs and failures to. */
-  readonly bucket: s3.IBucket;
-  /** Key prefix of uploaded inputs (ends with `/`). */
-  readonly inputPrefix: string;
-  /** Key prefix of outputs (ends with `/`). */
-  readonly outputPrefix: string;
-  /** Key prefix of failure objects (ends with `/`). */
-  readonly failurePrefix: string;
-  /**
-   * The job table the result recorder writes.
-   *
-   * @default - none: results are found by polling the output and failure objects
-   */
-  readonly jobTable?: dynamodb.ITable;
-  /**
-   * The key SageMaker encrypts outputs and failures with.
-   *
-   * @default - none known (S3 default encryption applies)
-   */
-  readonly encryptionKey?: kms.IKey;
-  /** Environment variables that configure the runtime's async-jobs client (`submitAsyncJob`, `getAsyncJob`). */
-  readonly runtimeEnvironment: { [key: string]: string };
-
-  /**
-   * Grants what submitting a job takes: `sagemaker:InvokeEndpointAsync` on this endpoint, `s3:PutObject` on the input
-   * prefix, and `kms:GenerateDataKey` on the bucket's key.
-   */
-  grantSubmit(grantee: iam.IGrantable): iam.Grant;
-
-  /**
-   * Grants what reading results takes: `dynamodb:GetItem` on the job table (and `kms:Decrypt` on its key),
-   * `s3:GetObject` on the output and failure prefixes, `s3:ListBucket` on the bucket limited by an `s3:prefix`
-   * (StringLike) condition to those two prefixes, and `kms:Decrypt` on the output key.
-   *
-   * ListBucket is what makes S3 answer GetObject on a result that does not exist yet (a pending job) with 404
-   * NoSuchKey; without it S3 answers 403 AccessDenied, which the runtime must treat as an error.
-   */
-  grantReadResults(grantee: iam.IGrantable): iam.Grant;
-
-  /**
-   * Requests waiting in the endpoint's queue (`ApproximateBacklogSize`, dimension EndpointName).
-   *
-   * @default - Average over 5 minutes
-   */
-  metricApproximateBacklogSize(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
-
-  /**
-   * Queued requests per instance (`ApproximateBacklogSizePerInstance`), the metric autoscaling tracks.
-   *
-   * @default - Average over 5 minutes
-   */
-  metricApproximateBacklogSizePerInstance(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
-
-  /**
-   * Age of the oldest queued request, in seconds (`ApproximateAgeOfOldestRequest`).
-   *
-   * @default - Maximum over 5 minutes
-   */
-  metricApproximateAgeOfOldestRequest(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
-
-  /**
-   * 1 while requests are queued and the endpoint has no instance (`HasBacklogWithoutCapacity`).
-   *
-   * @default - Average over 1 minute
-   */
-  metricHasBacklogWithoutCapacity(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
-
-  /**
-   * Async invocations that failed (`InvocationFailures`, dimensions EndpointName and VariantName).
-   *
-   * @default - Sum over 5 minutes
-   */
-  metricInvocationFailures(props?: EndpointMetricOptions): cloudwatch.Metric;
-}
-
-/** What identifies an async endpoint defined elsewhere. */
-export interface AsyncEndpointAttributes {
-  /** The endpoint's name, in its exact case. */
-  readonly endpointName: string;
-  /** The endpoint's input/output bucket. */
-  readonly bucket: s3.IBucket;
-  /** @default 'inputs/' */
-  readonly inputPrefix?: string;
-  /** @default 'outputs/' */
-  readonly outputPrefix?: string;
-  /** @default 'failures/' */
-  readonly failurePrefix?: string;
-  /**
-   * The job table its result recorder writes.
-   *
-   * @default - none
-   */
-  readonly jobTable?: dynamodb.ITable;
-  /**
-   * The key its outputs are encrypted with.
-   *
-   * @default - none known
-   */
-  readonly encryptionKey?: kms.IKey;
-  /**
-   * The variant metrics default to.
-   *
-   * @default 'AllTraffic'
-   */
-  readonly variantName?: string;
-}
-
-/** Props of an `AsyncEndpoint`. */
-export interface AsyncEndpointProps extends ProductionVariantOptions {
-  /** Where the model comes from: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)`, JumpStart. */
-  readonly model: ModelSource;
-  /**
-   * The endpoint's name.
-   *
-   * @default - CloudFormation generates one
-   */
-  readonly endpointName?: string;
-  /**
-   * The production variant's name.
-   *
-   * @default 'AllTraffic'
-   */
-  readonly variantName?: string;
-  /**
-   * The role SageMaker runs the model with. It is granted reading inputs, writing outputs and failures, publishing to
-   * both topics, and the KMS key uses these need.
-   *
-   * @default - a role with only the endpoint's logs and metrics, plus the grants above
-   */
-  readonly role?: iam.IRole;
-  /**
-   * The customer-managed key for everything this construct stores: the bucket (when created), outputs, topics, queues,
-   * the job table, and the endpoint config's storage volumes (left out for NVMe instance types, with a warning).
-   *
-   * @default - a key is created, with rotation enabled
-   */
-  readonly encryptionKey?: kms.IKey;
-  /**
-   * The bucket for inputs, outputs and failures. A bucket of yours gets lifecycle rules only if it is an `s3.Bucket`
-   * defined in this app; for an imported one, expire the prefixes yourself.
-   *
-   * @default - a bucket is created: KMS (`encryptionKey`), TLS only, public access blocked, versioned, with a rule that
-   * deletes noncurrent versions a day after the prefix expirations below expire them
-   */
-  readonly bucket?: s3.IBucket;
-  /**
-   * Key prefix of uploaded inputs; must end with `/` and not overlap the other prefixes.
-   *
-   * @default 'inputs/'
-   */
-  readonly inputPrefix?: string;
-  /**
-   * Key prefix SageMaker writes outputs under (`S3OutputPath`).
-   *
-   * @default 'outputs/'
-   */
-  readonly outputPrefix?: string;
-  /**
-   * Key prefix SageMaker writes failures under (`S3FailurePath`).
-   *
-   * @default 'failures/'
-   */
-  readonly failurePrefix?: string;
-  /**
-   * How long inputs are kept (whole days).
-   *
-   * @default Duration.days(7)
-   */
-  readonly inputExpiration?: Duration;
-  /**
-   * How long outputs are kept (whole days).
-   *
-   * @default Duration.days(30)
-   */
-  readonly outputExpiration?: Duration;
-  /**
-   * How long failure objects are kept (whole days).
-   *
-   * @default Duration.days(30)
-   */
-  readonly failureExpiration?: Duration;
-  /**
-   * A bucket for the created bucket's server access logs.
-   *
-   * @default - no access logs (requests can be audited with CloudTrail data events)
-   */
-  readonly serverAccessLogsBucket?: s3.IBucket;
-  /**
-   * Topics whose notification carries the inference response inline (`IncludeInferenceResponseIn`; responses up to
-   * 128 KB). The key it arrives under is not documented; the result recorder ignores it and records locations.
-   *
-   * @default - no inline responses
-   */
-  readonly includeInferenceResponseIn?: AsyncNotificationTopic[];
-  /**
-   * What the instances mostly do; sets the default of `maxConcurrentInvocationsPerInstance` and the range outside of
-   * which it warns.
-   *
-   * @default - GPU_LLM for instance types with accelerators (g*, p*, inf*, trn*), CPU_PROCESSING otherwise
-   */
-  readonly workload?: AsyncWorkload;
-  /**
-   * Requests each instance processes at once (1-1000).
-   *
-   * @default - 1 for GPU_LLM, 4 for CPU_PROCESSING
-   */
-  readonly maxConcurrentInvocationsPerInstance?: number;
-  /**
-   * The default `InvocationTimeoutSeconds` the runtime submits with (1-3600 s, whole seconds).
-   *
-   * @default Duration.seconds(900)
-   */
-  readonly invocationTimeout?: Duration;
-  /**
-   * The default `RequestTTLSeconds` the runtime submits with (60-21600 s, and at least twice `invocationTimeout`).
-   *
-   * @default Duration.hours(1)
-   */
-  readonly requestTtl?: Duration;
-  /**
-   * Record results in a DynamoDB job table (SNS -> SQS -> bundled recorder), so `getAsyncJob` is one read.
-   *
-   * @default true
-   */
-  readonly recordResults?: boolean;
-  /**
-   * How long job items live in the table (its TTL).
-   *
-   * @default - `outputExpiration`
-   */
-  readonly resultRetention?: Duration;
-  /**
-   * How far past the result recorder's clock a notification's `eventTime` may lie; a later one is refused (DLQ). The job
-   * table keeps the newest event, so one notification dated far ahead would replace a Completed result and outrank
-   * every genuine redelivery. Whole seconds, 0 to 1 hour.
-   *
-   * @default Duration.minutes(5)
-   */
-  readonly maxEventTimeSkew?: Duration;
-  /**
-   * Scale the instance count on `ApproximateBacklogSizePerInstance`. With `minCapacity: 0` the scale-from-zero recipe
-   * (a `HasBacklogWithoutCapacity` alarm driving a +1 step policy) is added.
-   *
-   * @default - no autoscaling: the endpoint keeps `initialInstanceCount` instances
-   */
-  readonly autoScaling?: AsyncAutoScalingProps;
-  /**
-   * Alarm when the oldest queued request is older than this.
-   *
-   * @default - no alarm
-   */
-  readonly oldestRequestAgeAlarmThreshold?: Duration;
-  /**
-   * What the alarms this endpoint creates do when they fire (the oldest-request-age alarm and the result recorder's
-   * dead-letter alarm), e.g. `[new cloudwatch_actions.SnsAction(topic)]`. The scale-from-zero alarm is not affected: its
-   * action is the scaling policy.
-   *
-   * @default - the alarms change state but notify nobody
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
-  /**
-   * How long the result recorder's log group (KMS-encrypted with `encryptionKey`) keeps its logs.
-   *
-   * @default logs.RetentionDays.ONE_MONTH
-   */
-  readonly logRetention?: logs.RetentionDays;
-}
-
-abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsyncEndpoint {
-  public abstract readonly bucket: s3.IBucket;
-  public abstract readonly inputPrefix: string;
-  public abstract readonly outputPrefix: string;
-  public abstract readonly failurePrefix: string;
-  public abstract readonly jobTable?: dynamodb.ITable;
-  public abstract readonly encryptionKey?: kms.IKey;
-  protected abstract readonly defaultInvocationTimeoutSeconds: number;
-  protected abstract readonly defaultRequestTtlSeconds: number;
-
-  public get runtimeEnvironment(): { [key: string]: string } {
-    const env: { [key: string]: string } = {
-      [ASYNC_ENV.ENDPOINT_NAME]: this.endpointName,
-      [ASYNC_ENV.INPUT_BUCKET]: this.bucket.bucketName,
-      [ASYNC_ENV.INPUT_PREFIX]: this.inputPrefix,
-      [ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS]: String(this.defaultInvocationTimeoutSeconds),
-      [ASYNC_ENV.REQUEST_TTL_SECONDS]: String(this.defaultRequestTtlSeconds),
-    };
-    if (this.jobTable) env[ASYNC_ENV.JOB_TABLE_NAME] = this.jobTable.tableName;
-    return env;
-  }
-
-  /**
-   * Sets the runtime's environment variables on `fn` and grants it `grantSubmit` and `grantReadResults`.
-   */
-  public bindToFunction(fn: lambda.Function): void {
-    for (const [name, value] of Object.entries(this.runtimeEnvironment)) fn.addEnvironment(name, value);
-    this.grantSubmit(fn);
-    this.grantReadResults(fn);
-  }
-
-  public grantSubmit(grantee: iam.IGrantable): iam.Grant {
-    let grant = this.grant(grantee, 'sagemaker:InvokeEndpointAsync');
-    grant = grant.combine(acknowledgeGrantWildcards(this,
-      iam.Grant.addToPrincipal({ grantee, actions: ['s3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
-      'Async inference inputs: one new object per request under the endpoint\'s input prefix only; keys are generated per request (IAsyncEndpoint.grantSubmit).',
-    ));
-    const key = this.bucket.encryptionKey?.grant(grantee, 'kms:GenerateDataKey');
-    return key ? grant.combine(key) : grant;
-  }
-
-  public grantReadResults(grantee: iam.IGrantable): iam.Grant {
-    let grant = acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['s3:GetObject'],
-      resourceArns: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
-    }), 'Async inference results: SageMaker writes one object per request under the endpoint\'s output and failure prefixes only, with generated keys (IAsyncEndpoint.grantReadResults).');
-    // Without ListBucket, GetObject on a missing key (a job still pending) is 403 instead of 404.
-    grant = grant.combine(iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['s3:ListBucket'],
-      resourceArns: [this.bucket.bucketArn],
-      conditions: { StringLike: { 's3:prefix': [`${this.outputPrefix}*`, `${this.failurePrefix}*`] } },
-    }));
-    for (const key of new Set([this.encryptionKey, this.bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))) {
-      grant = grant.combine(key.grant(grantee, 'kms:Decrypt'));
-    }
-    if (this.jobTable) {
-      grant = grant.combine(this.jobTable.grant(grantee, 'dynamodb:GetItem'));
-      const tableKey = this.jobTable.encryptionKey?.grant(grantee, 'kms:Decrypt');
-      if (tableKey) grant = grant.combine(tableKey);
-    }
-    return grant;
-  }
-
-  public metricApproximateBacklogSize(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.endpointMetric('ApproximateBacklogSize', { statistic: 'Average', ...props });
-  }
-
-  public metricApproximateBacklogSizePerInstance(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.endpointMetric('ApproximateBacklogSizePerInstance', { statistic: 'Average', ...props });
-  }
-
-  public metricApproximateAgeOfOldestRequest(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.endpointMetric('ApproximateAgeOfOldestRequest', { statistic: 'Maximum', ...props });
-  }
-
-  public metricHasBacklogWithoutCapacity(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.endpointMetric('HasBacklogWithoutCapacity', { statistic: 'Average', period: Duration.minutes(1), ...props });
-  }
-
-  public metricInvocationFailures(props?: EndpointMetricOptions): cloudwatch.Metric {
-    return this.metric('InvocationFailures', { statistic: 'Sum', ...props });
-  }
-
-  /** The async backlog metrics have the EndpointName dimension only. */
-  private endpointMetric(metricName: string, props: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return new cloudwatch.Metric({ namespace: 'AWS/SageMaker', metricName, dimensionsMap: { EndpointName: this.endpointName }, ...props });
-  }
-}
 
 /**
  * A SageMaker asynchronous inference endpoint for model calls from seconds to an hour: inputs are uploaded to S3,
@@ -429,6 +41,23 @@ abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsync
  * endpoint.bindToFunction(toolFunction);
  */
 export class AsyncEndpoint extends AsyncEndpointBase {
+  /**
+   * Imports an async endpoint by name (exact case; the ARN is built lowercase): invoke grants and variant metrics. The
+   * async grants and metrics (`grantSubmit`, `grantReadResults`, backlog metrics) need its bucket and prefixes: use
+   * `fromAsyncEndpointAttributes` for those.
+   */
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+  }
+
+  /**
+   * Imports an async endpoint by ARN (its name is parsed from the ARN, so it is lowercase): invoke grants and variant
+   * metrics; see `fromEndpointName`.
+   */
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+  }
+
   /** An async endpoint defined elsewhere (for grants, metrics and the runtime environment). */
   public static fromAsyncEndpointAttributes(scope: Construct, id: string, attrs: AsyncEndpointAttributes): IAsyncEndpoint {
     const v = new PropValidator(`imported AsyncEndpoint '${id}'`);
@@ -528,6 +157,12 @@ export class AsyncEndpoint extends AsyncEndpointBase {
   public readonly cfnEndpoint: sagemaker.CfnEndpoint;
   /** The AWS::SageMaker::EndpointConfig. */
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
+  /**
+   * The AWS::SageMaker::Model.
+   *
+   * @default - undefined when the endpoint serves an existing model (`ModelSource.fromModelName`)
+   */
+  public readonly cfnModel?: sagemaker.CfnModel;
 
   protected readonly defaultVariantName: string;
   protected readonly defaultInvocationTimeoutSeconds: number;
@@ -601,7 +236,8 @@ export class AsyncEndpoint extends AsyncEndpointBase {
 
     // -- model, config, endpoint
     const modelConfig = props.model.bind(this, { role: this.role, instanceType: props.instanceType });
-    const { modelName } = renderModel(this, 'Model', modelConfig, this.role);
+    const { modelName, model } = renderModel(this, 'Model', modelConfig, this.role);
+    this.cfnModel = model;
     const s3Url = (prefix: string) => `s3://${this.bucket.bucketName}/${prefix.replace(/\/$/, '')}`;
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: [renderProductionVariant(this.variantName, modelName, props)],
@@ -735,29 +371,5 @@ export class AsyncEndpoint extends AsyncEndpointBase {
     ]);
     if (ownRole && role instanceof iam.Role) acknowledgeModelRoleWildcards(role);
     return policy;
-  }
-}
-
-function defaultWorkload(props: AsyncEndpointProps): AsyncWorkload {
-  if (props.instanceType.isUnresolved) return AsyncWorkload.CPU_PROCESSING;
-  const spec = instanceSpecs(props.instanceType.name);
-  const accelerated = spec ? spec.accelerators > 0 : /^(g|p|inf|trn)\d/.test(props.instanceType.family ?? '');
-  return accelerated ? AsyncWorkload.GPU_LLM : AsyncWorkload.CPU_PROCESSING;
-}
-
-const PREFIX = /^[a-zA-Z0-9!_.*'()-][a-zA-Z0-9!_.*'()/-]*\/$/;
-
-function validatePrefixes(v: PropValidator, input: string, output: string, failure: string): void {
-  const named: Array<[string, string]> = [['inputPrefix', input], ['outputPrefix', output], ['failurePrefix', failure]];
-  for (const [name, prefix] of named) {
-    v.pattern(name, prefix, PREFIX, "a key prefix of safe characters ending with '/' and not starting with '/', e.g. 'inputs/'", 400);
-  }
-  for (let i = 0; i < named.length; i++) {
-    for (let j = i + 1; j < named.length; j++) {
-      const [a, pa] = named[i];
-      const [b, pb] = named[j];
-      if (Token.isUnresolved(pa) || Token.isUnresolved(pb)) continue;
-      v.check(!pa.startsWith(pb) && !pb.startsWith(pa), b, pb, `a prefix that does not overlap ${a} ('${pa}'): grants and lifecycle rules are per prefix`);
-    }
   }
 }

@@ -1,2 +1,3 @@
+export * from './async-endpoint-props';
 export * from './async-endpoint';
 export * from './async-scaling-props';

@@ -11,7 +11,7 @@ import { McpApiGatewayOptions } from './mcp-api-gateway';
 import { McpRestApi, validateMcpApiGatewayOptions } from './mcp-rest-api';
 import { acknowledgeServerRoleWildcards } from './nag';
 import { ServerFunction } from './server-function';
-import { IAsyncEndpoint } from '../async/async-endpoint';
+import { IAsyncEndpoint } from '../async/async-endpoint-props';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { PropValidator } from '../core/validation';

@@ -527,6 +527,24 @@ describe('grants', () => {
     });
   });
 
+  test('fromEndpointName and fromEndpointArn import by name (exact case) or ARN, with invoke grants and variant metrics', () => {
+    const stack = new Stack(new App(), 'Test', { env: ENV });
+    const byName = AsyncEndpoint.fromEndpointName(stack, 'ByName', 'Doc-Async');
+    const byArn = AsyncEndpoint.fromEndpointArn(stack, 'ByArn', 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/Doc-Async');
+    expect(byName.endpointName).toBe('Doc-Async');
+    expect(stack.resolve(byName.endpointArn)).toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:endpoint/doc-async']] });
+    expect(byArn.endpointArn).toBe('arn:aws:sagemaker:us-east-1:123456789012:endpoint/doc-async');
+    expect(byName.metricInvocations().dimensions).toEqual({ EndpointName: 'Doc-Async', VariantName: 'AllTraffic' });
+  });
+
+  test('exposes its L1s: cfnEndpoint, cfnEndpointConfig, and cfnModel (none for an existing model)', () => {
+    const { stack, endpoint } = build();
+    expect(stack.resolve(endpoint.cfnEndpoint.endpointConfigName)).toEqual(stack.resolve(endpoint.cfnEndpointConfig.attrEndpointConfigName));
+    expect(stack.resolve(endpoint.cfnModel!.executionRoleArn)).toEqual(stack.resolve(endpoint.role.roleArn));
+    const existing = build({ model: ModelSource.fromModelName('my-model') }).endpoint;
+    expect(existing.cfnModel).toBeUndefined();
+  });
+
   test('fails if an imported endpoint has overlapping prefixes', () => {
     const stack = new Stack(new App(), 'Test', { env: ENV });
     expect(() => AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'I', {

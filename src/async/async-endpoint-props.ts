@@ -1,0 +1,299 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { AsyncAutoScalingProps } from './async-scaling-props';
+import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
+import { ProductionVariantOptions } from '../core/production-variant';
+import { ModelSource } from '../core/model-source';
+
+// The async endpoint's public types: its interface (imports implement it too), its attributes and its props.
+
+/** What the endpoint's instances mostly do; sets the default (and the expected range) of concurrent invocations. */
+export enum AsyncWorkload {
+  /** LLMs and other large models on GPUs: 1-2 concurrent invocations per instance (default 1). */
+  GPU_LLM = 'GPU_LLM',
+  /** Document and data processing on CPUs: 4-8 concurrent invocations per instance (default 4). */
+  CPU_PROCESSING = 'CPU_PROCESSING',
+}
+
+/** The notification topics that can carry the inference response inline (when it is at most 128 KB). */
+export enum AsyncNotificationTopic {
+  /** `SUCCESS_NOTIFICATION_TOPIC` */
+  SUCCESS = 'SUCCESS_NOTIFICATION_TOPIC',
+  /** `ERROR_NOTIFICATION_TOPIC` */
+  ERROR = 'ERROR_NOTIFICATION_TOPIC',
+}
+
+/** An async inference endpoint: created here or imported. */
+export interface IAsyncEndpoint extends ISageMakerEndpoint {
+  /** The bucket inputs are uploaded to and SageMaker writes outputs and failures to. */
+  readonly bucket: s3.IBucket;
+  /** Key prefix of uploaded inputs (ends with `/`). */
+  readonly inputPrefix: string;
+  /** Key prefix of outputs (ends with `/`). */
+  readonly outputPrefix: string;
+  /** Key prefix of failure objects (ends with `/`). */
+  readonly failurePrefix: string;
+  /**
+   * The job table the result recorder writes.
+   *
+   * @default - none: results are found by polling the output and failure objects
+   */
+  readonly jobTable?: dynamodb.ITable;
+  /**
+   * The key SageMaker encrypts outputs and failures with.
+   *
+   * @default - none known (S3 default encryption applies)
+   */
+  readonly encryptionKey?: kms.IKey;
+  /** Environment variables that configure the runtime's async-jobs client (`submitAsyncJob`, `getAsyncJob`). */
+  readonly runtimeEnvironment: { [key: string]: string };
+
+  /**
+   * Grants what submitting a job takes: `sagemaker:InvokeEndpointAsync` on this endpoint, `s3:PutObject` on the input
+   * prefix, and `kms:GenerateDataKey` on the bucket's key.
+   */
+  grantSubmit(grantee: iam.IGrantable): iam.Grant;
+
+  /**
+   * Grants what reading results takes: `dynamodb:GetItem` on the job table (and `kms:Decrypt` on its key),
+   * `s3:GetObject` on the output and failure prefixes, `s3:ListBucket` on the bucket limited by an `s3:prefix`
+   * (StringLike) condition to those two prefixes, and `kms:Decrypt` on the output key.
+   *
+   * ListBucket is what makes S3 answer GetObject on a result that does not exist yet (a pending job) with 404
+   * NoSuchKey; without it S3 answers 403 AccessDenied, which the runtime must treat as an error.
+   */
+  grantReadResults(grantee: iam.IGrantable): iam.Grant;
+
+  /**
+   * Requests waiting in the endpoint's queue (`ApproximateBacklogSize`, dimension EndpointName).
+   *
+   * @default - Average over 5 minutes
+   */
+  metricApproximateBacklogSize(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
+
+  /**
+   * Queued requests per instance (`ApproximateBacklogSizePerInstance`), the metric autoscaling tracks.
+   *
+   * @default - Average over 5 minutes
+   */
+  metricApproximateBacklogSizePerInstance(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
+
+  /**
+   * Age of the oldest queued request, in seconds (`ApproximateAgeOfOldestRequest`).
+   *
+   * @default - Maximum over 5 minutes
+   */
+  metricApproximateAgeOfOldestRequest(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
+
+  /**
+   * 1 while requests are queued and the endpoint has no instance (`HasBacklogWithoutCapacity`).
+   *
+   * @default - Average over 1 minute
+   */
+  metricHasBacklogWithoutCapacity(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
+
+  /**
+   * Async invocations that failed (`InvocationFailures`, dimensions EndpointName and VariantName).
+   *
+   * @default - Sum over 5 minutes
+   */
+  metricInvocationFailures(props?: EndpointMetricOptions): cloudwatch.Metric;
+}
+
+/** What identifies an async endpoint defined elsewhere. */
+export interface AsyncEndpointAttributes {
+  /** The endpoint's name, in its exact case. */
+  readonly endpointName: string;
+  /** The endpoint's input/output bucket. */
+  readonly bucket: s3.IBucket;
+  /** @default 'inputs/' */
+  readonly inputPrefix?: string;
+  /** @default 'outputs/' */
+  readonly outputPrefix?: string;
+  /** @default 'failures/' */
+  readonly failurePrefix?: string;
+  /**
+   * The job table its result recorder writes.
+   *
+   * @default - none
+   */
+  readonly jobTable?: dynamodb.ITable;
+  /**
+   * The key its outputs are encrypted with.
+   *
+   * @default - none known
+   */
+  readonly encryptionKey?: kms.IKey;
+  /**
+   * The variant metrics default to.
+   *
+   * @default 'AllTraffic'
+   */
+  readonly variantName?: string;
+}
+
+/** Props of an `AsyncEndpoint`. */
+export interface AsyncEndpointProps extends ProductionVariantOptions {
+  /** Where the model comes from: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)`, JumpStart. */
+  readonly model: ModelSource;
+  /**
+   * The endpoint's name.
+   *
+   * @default - CloudFormation generates one
+   */
+  readonly endpointName?: string;
+  /**
+   * The production variant's name.
+   *
+   * @default 'AllTraffic'
+   */
+  readonly variantName?: string;
+  /**
+   * The role SageMaker runs the model with. It is granted reading inputs, writing outputs and failures, publishing to
+   * both topics, and the KMS key uses these need.
+   *
+   * @default - a role with only the endpoint's logs and metrics, plus the grants above
+   */
+  readonly role?: iam.IRole;
+  /**
+   * The customer-managed key for everything this construct stores: the bucket (when created), outputs, topics, queues,
+   * the job table, and the endpoint config's storage volumes (left out for NVMe instance types, with a warning).
+   *
+   * @default - a key is created, with rotation enabled
+   */
+  readonly encryptionKey?: kms.IKey;
+  /**
+   * The bucket for inputs, outputs and failures. A bucket of yours gets lifecycle rules only if it is an `s3.Bucket`
+   * defined in this app; for an imported one, expire the prefixes yourself.
+   *
+   * @default - a bucket is created: KMS (`encryptionKey`), TLS only, public access blocked, versioned, with a rule that
+   * deletes noncurrent versions a day after the prefix expirations below expire them
+   */
+  readonly bucket?: s3.IBucket;
+  /**
+   * Key prefix of uploaded inputs; must end with `/` and not overlap the other prefixes.
+   *
+   * @default 'inputs/'
+   */
+  readonly inputPrefix?: string;
+  /**
+   * Key prefix SageMaker writes outputs under (`S3OutputPath`).
+   *
+   * @default 'outputs/'
+   */
+  readonly outputPrefix?: string;
+  /**
+   * Key prefix SageMaker writes failures under (`S3FailurePath`).
+   *
+   * @default 'failures/'
+   */
+  readonly failurePrefix?: string;
+  /**
+   * How long inputs are kept (whole days).
+   *
+   * @default Duration.days(7)
+   */
+  readonly inputExpiration?: Duration;
+  /**
+   * How long outputs are kept (whole days).
+   *
+   * @default Duration.days(30)
+   */
+  readonly outputExpiration?: Duration;
+  /**
+   * How long failure objects are kept (whole days).
+   *
+   * @default Duration.days(30)
+   */
+  readonly failureExpiration?: Duration;
+  /**
+   * A bucket for the created bucket's server access logs.
+   *
+   * @default - no access logs (requests can be audited with CloudTrail data events)
+   */
+  readonly serverAccessLogsBucket?: s3.IBucket;
+  /**
+   * Topics whose notification carries the inference response inline (`IncludeInferenceResponseIn`; responses up to
+   * 128 KB). The key it arrives under is not documented; the result recorder ignores it and records locations.
+   *
+   * @default - no inline responses
+   */
+  readonly includeInferenceResponseIn?: AsyncNotificationTopic[];
+  /**
+   * What the instances mostly do; sets the default of `maxConcurrentInvocationsPerInstance` and the range outside of
+   * which it warns.
+   *
+   * @default - GPU_LLM for instance types with accelerators (g*, p*, inf*, trn*), CPU_PROCESSING otherwise
+   */
+  readonly workload?: AsyncWorkload;
+  /**
+   * Requests each instance processes at once (1-1000).
+   *
+   * @default - 1 for GPU_LLM, 4 for CPU_PROCESSING
+   */
+  readonly maxConcurrentInvocationsPerInstance?: number;
+  /**
+   * The default `InvocationTimeoutSeconds` the runtime submits with (1-3600 s, whole seconds).
+   *
+   * @default Duration.seconds(900)
+   */
+  readonly invocationTimeout?: Duration;
+  /**
+   * The default `RequestTTLSeconds` the runtime submits with (60-21600 s, and at least twice `invocationTimeout`).
+   *
+   * @default Duration.hours(1)
+   */
+  readonly requestTtl?: Duration;
+  /**
+   * Record results in a DynamoDB job table (SNS -> SQS -> bundled recorder), so `getAsyncJob` is one read.
+   *
+   * @default true
+   */
+  readonly recordResults?: boolean;
+  /**
+   * How long job items live in the table (its TTL).
+   *
+   * @default - `outputExpiration`
+   */
+  readonly resultRetention?: Duration;
+  /**
+   * How far past the result recorder's clock a notification's `eventTime` may lie; a later one is refused (DLQ). The job
+   * table keeps the newest event, so one notification dated far ahead would replace a Completed result and outrank
+   * every genuine redelivery. Whole seconds, 0 to 1 hour.
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly maxEventTimeSkew?: Duration;
+  /**
+   * Scale the instance count on `ApproximateBacklogSizePerInstance`. With `minCapacity: 0` the scale-from-zero recipe
+   * (a `HasBacklogWithoutCapacity` alarm driving a +1 step policy) is added.
+   *
+   * @default - no autoscaling: the endpoint keeps `initialInstanceCount` instances
+   */
+  readonly autoScaling?: AsyncAutoScalingProps;
+  /**
+   * Alarm when the oldest queued request is older than this.
+   *
+   * @default - no alarm
+   */
+  readonly oldestRequestAgeAlarmThreshold?: Duration;
+  /**
+   * What the alarms this endpoint creates do when they fire (the oldest-request-age alarm and the result recorder's
+   * dead-letter alarm), e.g. `[new cloudwatch_actions.SnsAction(topic)]`. The scale-from-zero alarm is not affected: its
+   * action is the scaling policy.
+   *
+   * @default - the alarms change state but notify nobody
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
+  /**
+   * How long the result recorder's log group (KMS-encrypted with `encryptionKey`) keeps its logs.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+}

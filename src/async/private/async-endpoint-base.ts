@@ -1,0 +1,103 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoint-base';
+import { acknowledgeGrantWildcards } from '../../core/nag';
+import { IAsyncEndpoint } from '../async-endpoint-props';
+import { ASYNC_ENV } from '../../private/contract.generated';
+
+/** What created and imported async endpoints share: the runtime environment, the grants and the async metrics. */
+export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsyncEndpoint {
+  public abstract readonly bucket: s3.IBucket;
+  public abstract readonly inputPrefix: string;
+  public abstract readonly outputPrefix: string;
+  public abstract readonly failurePrefix: string;
+  public abstract readonly jobTable?: dynamodb.ITable;
+  public abstract readonly encryptionKey?: kms.IKey;
+  protected abstract readonly defaultInvocationTimeoutSeconds: number;
+  protected abstract readonly defaultRequestTtlSeconds: number;
+
+  public get runtimeEnvironment(): { [key: string]: string } {
+    const env: { [key: string]: string } = {
+      [ASYNC_ENV.ENDPOINT_NAME]: this.endpointName,
+      [ASYNC_ENV.INPUT_BUCKET]: this.bucket.bucketName,
+      [ASYNC_ENV.INPUT_PREFIX]: this.inputPrefix,
+      [ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS]: String(this.defaultInvocationTimeoutSeconds),
+      [ASYNC_ENV.REQUEST_TTL_SECONDS]: String(this.defaultRequestTtlSeconds),
+    };
+    if (this.jobTable) env[ASYNC_ENV.JOB_TABLE_NAME] = this.jobTable.tableName;
+    return env;
+  }
+
+  /**
+   * Sets the runtime's environment variables on `fn` and grants it `grantSubmit` and `grantReadResults`.
+   */
+  public bindToFunction(fn: lambda.Function): void {
+    for (const [name, value] of Object.entries(this.runtimeEnvironment)) fn.addEnvironment(name, value);
+    this.grantSubmit(fn);
+    this.grantReadResults(fn);
+  }
+
+  public grantSubmit(grantee: iam.IGrantable): iam.Grant {
+    let grant = this.grant(grantee, 'sagemaker:InvokeEndpointAsync');
+    grant = grant.combine(acknowledgeGrantWildcards(this,
+      iam.Grant.addToPrincipal({ grantee, actions: ['s3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
+      'Async inference inputs: one new object per request under the endpoint\'s input prefix only; keys are generated per request (IAsyncEndpoint.grantSubmit).',
+    ));
+    const key = this.bucket.encryptionKey?.grant(grantee, 'kms:GenerateDataKey');
+    return key ? grant.combine(key) : grant;
+  }
+
+  public grantReadResults(grantee: iam.IGrantable): iam.Grant {
+    let grant = acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['s3:GetObject'],
+      resourceArns: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
+    }), 'Async inference results: SageMaker writes one object per request under the endpoint\'s output and failure prefixes only, with generated keys (IAsyncEndpoint.grantReadResults).');
+    // Without ListBucket, GetObject on a missing key (a job still pending) is 403 instead of 404.
+    grant = grant.combine(iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['s3:ListBucket'],
+      resourceArns: [this.bucket.bucketArn],
+      conditions: { StringLike: { 's3:prefix': [`${this.outputPrefix}*`, `${this.failurePrefix}*`] } },
+    }));
+    for (const key of new Set([this.encryptionKey, this.bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))) {
+      grant = grant.combine(key.grant(grantee, 'kms:Decrypt'));
+    }
+    if (this.jobTable) {
+      grant = grant.combine(this.jobTable.grant(grantee, 'dynamodb:GetItem'));
+      const tableKey = this.jobTable.encryptionKey?.grant(grantee, 'kms:Decrypt');
+      if (tableKey) grant = grant.combine(tableKey);
+    }
+    return grant;
+  }
+
+  public metricApproximateBacklogSize(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.endpointMetric('ApproximateBacklogSize', { statistic: 'Average', ...props });
+  }
+
+  public metricApproximateBacklogSizePerInstance(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.endpointMetric('ApproximateBacklogSizePerInstance', { statistic: 'Average', ...props });
+  }
+
+  public metricApproximateAgeOfOldestRequest(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.endpointMetric('ApproximateAgeOfOldestRequest', { statistic: 'Maximum', ...props });
+  }
+
+  public metricHasBacklogWithoutCapacity(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.endpointMetric('HasBacklogWithoutCapacity', { statistic: 'Average', period: Duration.minutes(1), ...props });
+  }
+
+  public metricInvocationFailures(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metric('InvocationFailures', { statistic: 'Sum', ...props });
+  }
+
+  /** The async backlog metrics have the EndpointName dimension only. */
+  private endpointMetric(metricName: string, props: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return new cloudwatch.Metric({ namespace: 'AWS/SageMaker', metricName, dimensionsMap: { EndpointName: this.endpointName }, ...props });
+  }
+}

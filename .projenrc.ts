@@ -22,6 +22,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
   // One type-check-only config at the top for tests, examples, benchmarks and scripts (ts-jest, ts-node, eslint and the
   // typecheck task use it); projen's default would put it in test/tsconfig.json.
   tsconfigDevFile: 'tsconfig.dev.json',
+  // eslint's project service finds the NEAREST tsconfig.json, which for test/ would be the src-only one: lint everything
+  // with the one dev program instead.
+  eslintOptions: { dirs: ['src'], devdirs: ['test'], projectService: false, tsconfigPath: './tsconfig.dev.json' },
 
   cdkVersion: CDK_FLOOR,
   constructsVersion: '10.5.1',
@@ -255,9 +258,9 @@ for (const task of project.tasks.all) {
 }
 
 // ts-jest and ts-node run transpile-only; the types of tests, examples, benchmarks and scripts are checked here, once.
-// One program (tsconfig.dev.json) for the four folders: they all import src/, which four separate `tsc` runs checked
-// four times. Its projen default, `**/*.ts` from the top, would also check lib/ and assets/.
-project.tsconfigDev.file.addOverride('include', ['test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts']);
+// One program (tsconfig.dev.json) for src/ and the four folders, which all import src/ (four separate `tsc` runs checked it
+// four times); eslint uses the same program. Its projen default, `**/*.ts` from the top, would also check lib/ and assets/.
+project.tsconfigDev.file.addOverride('include', ['src/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'packages/runtime/src/**/*.ts', '.projenrc.ts']);
 const typecheck = project.addTask('typecheck', {
   description: 'Type-check tests, examples, benchmarks and scripts (src is checked by jsii)',
   exec: `tsc --noEmit -p ${project.tsconfigDev.fileName}`,

@@ -1,4 +1,4 @@
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, IResource, Resource, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -8,7 +8,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct, IConstruct } from 'constructs';
+import { Construct } from 'constructs';
 import {
   DEFAULT_RESULT_TTL_DAYS,
   PIPELINE_EXECUTION_DETAIL_TYPE,
@@ -97,7 +97,7 @@ export interface PipelineEventRouterProps {
 }
 
 /** A pipeline results table written by a `PipelineEventRouter`, created here or imported. */
-export interface IPipelineEventRouter extends IConstruct {
+export interface IPipelineEventRouter extends IResource {
   /** One item per execution (key `executionArn`), with the sparse `BySession` index (key `sessionId`, sort `startedAt`). */
   readonly resultsTable: dynamodb.ITable;
   /** The customer-managed key encrypting the results table (every router encrypts it with one). */
@@ -118,15 +118,9 @@ export interface IPipelineEventRouter extends IConstruct {
 /** An existing router's results table, for `PipelineEventRouter.fromPipelineEventRouterAttributes`. */
 export interface PipelineEventRouterAttributes {
   /**
-   * The results table. Give this or `resultsTableArn`.
-   * @default - imported from `resultsTableArn`
+   * The results table, e.g. `dynamodb.Table.fromTableArn(this, 'Results', arn)` for a router deployed elsewhere.
    */
-  readonly resultsTable?: dynamodb.ITable;
-  /**
-   * The results table's ARN. Give this or `resultsTable`.
-   * @default - `resultsTable` is used
-   */
-  readonly resultsTableArn?: string;
+  readonly resultsTable: dynamodb.ITable;
   /**
    * The customer-managed key encrypting the results table. Required unless `resultsTable` carries its `encryptionKey`.
    * @default - the given `resultsTable`'s `encryptionKey`
@@ -153,27 +147,20 @@ function grantResults(grantee: iam.IGrantable, table: dynamodb.ITable, key: kms.
  * events never regress a final status. Events the function cannot process are retried by Lambda and then land in
  * `deadLetterQueue`, as do events EventBridge could not deliver; `deadLetterAlarm` fires on its first message.
  */
-export class PipelineEventRouter extends Construct implements IPipelineEventRouter {
+export class PipelineEventRouter extends Resource implements IPipelineEventRouter {
   /**
    * Imports the results table of a router deployed elsewhere (another stack or app), e.g. for an `McpToolServer`'s
    * `trainingResults`.
    */
   public static fromPipelineEventRouterAttributes(scope: Construct, id: string, attrs: PipelineEventRouterAttributes): IPipelineEventRouter {
-    const key = attrs.encryptionKey ?? attrs.resultsTable?.encryptionKey;
+    const key = attrs.encryptionKey ?? attrs.resultsTable.encryptionKey;
     new PropValidator(`PipelineEventRouter.fromPipelineEventRouterAttributes '${id}'`)
-      .check((attrs.resultsTable === undefined) !== (attrs.resultsTableArn === undefined), 'resultsTable/resultsTableArn',
-        attrs.resultsTable && attrs.resultsTableArn ? 'both' : undefined, 'exactly one of them')
       .check(key !== undefined, 'encryptionKey', undefined,
         'the customer-managed key of the results table (readers need kms:Decrypt on it), or a resultsTable with its encryptionKey')
       .throwIfInvalid();
-    class Import extends Construct implements IPipelineEventRouter {
-      public readonly resultsTable: dynamodb.ITable;
+    class Import extends Resource implements IPipelineEventRouter {
+      public readonly resultsTable = attrs.resultsTable;
       public readonly encryptionKey = key!;
-      constructor() {
-        super(scope, id);
-        this.resultsTable = attrs.resultsTable
-          ?? dynamodb.Table.fromTableAttributes(this, 'ResultsTable', { tableArn: attrs.resultsTableArn!, encryptionKey: this.encryptionKey });
-      }
       public grantReadResults(grantee: iam.IGrantable): iam.Grant {
         return grantResults(grantee, this.resultsTable, this.encryptionKey, false);
       }
@@ -181,7 +168,7 @@ export class PipelineEventRouter extends Construct implements IPipelineEventRout
         return grantResults(grantee, this.resultsTable, this.encryptionKey, true);
       }
     }
-    return new Import();
+    return new Import(scope, id);
   }
 
   /** One item per execution (key `executionArn`), with the sparse `BySession` index (key `sessionId`, sort `startedAt`). */

@@ -247,7 +247,7 @@ describe('grants', () => {
     const tableArn = 'arn:aws:dynamodb:us-east-1:123456789012:table/pipeline-results';
     const keyArn = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
     const trainingResults = PipelineEventRouter.fromPipelineEventRouterAttributes(stack, 'Router', {
-      resultsTableArn: tableArn,
+      resultsTable: dynamodb.Table.fromTableArn(stack, 'Results', tableArn),
       encryptionKey: kms.Key.fromKeyArn(stack, 'ResultsKey', keyArn),
     });
     // WHEN

@@ -205,7 +205,9 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
       ],
       featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'Users', 'users'), schema: USERS_SCHEMA, allowWrites: true }],
       pipelines: [{ pipeline }],
-      trainingResults: PipelineEventRouter.fromPipelineEventRouterAttributes(stack, 'Results', { resultsTableArn: arn('dynamodb', `table/${RESULTS_TABLE}`), encryptionKey: key }),
+      trainingResults: PipelineEventRouter.fromPipelineEventRouterAttributes(stack, 'Results', {
+        resultsTable: dynamodb.Table.fromTableArn(stack, 'ResultsTable', arn('dynamodb', `table/${RESULTS_TABLE}`)), encryptionKey: key,
+      }),
       modelProvenance: true,
     });
     const role = server.serverFunction.role as iam.Role;

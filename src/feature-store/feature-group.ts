@@ -237,6 +237,11 @@ export interface FeatureGroupAttributes {
    * @default - unknown: grantQueryOffline throws
    */
   readonly tableName?: string;
+  /**
+   * The group's schema (record identifier, event time, features), e.g. the `schema` of the `FeatureGroup` that created it.
+   * @default - unknown: an `McpToolServer` exposing the group then needs the schema in its options
+   */
+  readonly schema?: FeatureGroupSchema;
 }
 
 /** Options of `grantQueryOffline`. */
@@ -325,6 +330,13 @@ export interface IFeatureGroup extends IResource {
   metricConsumedReadCapacityUnits(props?: FeatureGroupMetricOptions): cloudwatch.Metric;
   /** Write capacity units consumed in provisioned mode. Default statistic: Sum. */
   metricConsumedWriteCapacityUnits(props?: FeatureGroupMetricOptions): cloudwatch.Metric;
+  /**
+   * The schema the runtime and the MCP tools read and write records with (record identifier, event time, features,
+   * online storage type).
+   *
+   * @default - unknown for an imported group unless its attributes give it
+   */
+  readonly schema?: FeatureGroupSchema;
 }
 
 /** Where the offline store of a group lives (known for created groups, optional for imported ones). */
@@ -481,6 +493,7 @@ export class FeatureGroup extends FeatureGroupBase {
   public static fromFeatureGroupAttributes(scope: Construct, id: string, attrs: FeatureGroupAttributes): IFeatureGroup {
     class Import extends FeatureGroupBase {
       public readonly featureGroupName = attrs.featureGroupName;
+      public readonly schema = attrs.schema;
       public readonly featureGroupArn = Stack.of(scope).formatArn({ service: 'sagemaker', resource: 'feature-group', resourceName: attrs.featureGroupName });
       /** @internal */
       protected readonly _onlineKey = attrs.onlineStoreEncryptionKey;
@@ -504,8 +517,12 @@ export class FeatureGroup extends FeatureGroupBase {
   public readonly recordIdentifierFeatureName: string;
   /** Name of the event time feature. */
   public readonly eventTimeFeatureName: string;
-  /** The schema handed to the runtime: record identifier, event time and every feature with its type. */
-  public readonly schema: FeatureGroupSchema;
+  /**
+   * The schema handed to the runtime: record identifier, event time and every feature with its type.
+   *
+   * @default - always set for a created group (optional only because imported groups may not know it)
+   */
+  public readonly schema?: FeatureGroupSchema;
   /**
    * `schema` as a JSON string (`{featureGroupName, recordIdentifier, eventTime, features:[{name,type}]}`), ready for a
    * Lambda environment variable: the runtime's `featureGroupSchemasFromEnv` (`cdk-sagemaker-mcp/runtime`) reads it from

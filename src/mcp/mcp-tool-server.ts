@@ -15,13 +15,12 @@ import { IAsyncEndpoint } from '../async/async-endpoint-props';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { PropValidator } from '../core/validation';
-import { FeatureGroup, IFeatureGroup } from '../feature-store/feature-group';
+import { IFeatureGroup } from '../feature-store/feature-group';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
-import { ITrainingPipeline, TrainingPipeline } from '../pipelines/training-pipeline';
+import { ITrainingPipeline } from '../pipelines/training-pipeline';
 import {
   ASYNC_ENV, FeatureGroupSchema, handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec,
 } from '../private/contract.generated';
-import { InferenceComponent } from '../shared-gpu/inference-component';
 import { IInferenceComponent } from '../shared-gpu/inference-component-interface';
 
 const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon'];
@@ -85,7 +84,8 @@ export interface McpFeatureGroupOptions {
   /**
    * The group's schema (record identifier, event time, features and types).
    *
-   * @default - the schema of a `FeatureGroup` created in this app; required for an imported group
+   * @default - `featureGroup.schema` (a created `FeatureGroup`'s, or an imported one's from its attributes); required when
+   * neither is known
    */
   readonly schema?: FeatureGroupSchema;
   /**
@@ -455,7 +455,7 @@ export class McpToolServer extends Construct {
     const byEndpoint = new Map<string, SharedEndpointSpec>();
     (props.inferenceComponents ?? []).forEach((c, i) => {
       v.oneOf(`inferenceComponents[${i}].modelFamily`, c.modelFamily, MODEL_FAMILIES);
-      const own = c.component instanceof InferenceComponent && MODEL_FAMILIES.includes(c.component.modelFamily ?? '') ? c.component.modelFamily : undefined;
+      const own = MODEL_FAMILIES.includes(c.component.modelFamily ?? '') ? c.component.modelFamily : undefined;
       const entry: SharedEndpointSpec = byEndpoint.get(c.component.endpointName)
         ?? { name: c.component.endpointName, inferenceComponents: [], componentModelFamilies: [] };
       entry.inferenceComponents.push(c.component.inferenceComponentName);
@@ -484,14 +484,14 @@ export class McpToolServer extends Construct {
       };
     });
     const featureGroups = (props.featureGroups ?? []).map((g, i) => {
-      const schema = g.schema ?? (g.featureGroup instanceof FeatureGroup ? g.featureGroup.schema : undefined);
+      const schema = g.schema ?? g.featureGroup.schema;
       v.check(schema !== undefined, `featureGroups[${i}].schema`, undefined, `the schema of imported feature group '${g.featureGroup.featureGroupName}' (record identifier, event time, features)`);
       return { schema: schema!, allowWrites: g.allowWrites ?? false, description: g.description };
     });
     const pipelines = (props.pipelines ?? []).map((p) => ({
       name: p.pipeline.pipelineName,
       description: p.description,
-      parameters: p.overridableParameters ?? (p.pipeline instanceof TrainingPipeline ? p.pipeline.parameters.map((x) => x.name) : []),
+      parameters: p.overridableParameters ?? p.pipeline.parameters?.map((x) => x.name) ?? [],
     }));
     if (props.trainingResults) {
       v.check(pipelines.length > 0, 'trainingResults', 'a PipelineEventRouter', 'at least one entry in pipelines (get_training_result reads runs started by start_training)');
@@ -534,7 +534,7 @@ export class McpToolServer extends Construct {
     for (const g of props.featureGroups ?? []) {
       g.featureGroup.grantGetRecord(fn);
       if (g.allowWrites) g.featureGroup.grantPutRecord(fn);
-      const storage = (g.schema ?? (g.featureGroup instanceof FeatureGroup ? g.featureGroup.schema : undefined))?.onlineStorageType;
+      const storage = (g.schema ?? g.featureGroup.schema)?.onlineStorageType;
       if (g.allowWrites && (storage === 'Standard_V2' || storage === 'InMemory')) g.featureGroup.grantUpdateRecord(fn);
     }
     for (const p of props.pipelines ?? []) {

@@ -36,6 +36,13 @@ export interface ITrainingPipeline extends IResource {
    * @default - Sum over 5 minutes
    */
   metricExecutionFailed(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
+
+  /**
+   * The parameters callers (MCP tools) may set per execution.
+   *
+   * @default - unknown for an imported pipeline
+   */
+  readonly parameters?: PipelineParameter[];
 }
 
 abstract class TrainingPipelineBase extends Resource implements ITrainingPipeline {
@@ -171,8 +178,12 @@ export class TrainingPipeline extends TrainingPipelineBase {
   public readonly pipelineArn: string;
   /** Content hash (16 hex characters) of the deployed definition; changes exactly when the definition changes. */
   public readonly definitionVersion: string;
-  /** The parameters callers may set (the declared ones, or all the definition's). */
-  public readonly parameters: PipelineParameter[];
+  /**
+   * The parameters callers may set (the declared ones, or all the definition's).
+   *
+   * @default - always set for a created pipeline (optional only because imported pipelines do not know theirs)
+   */
+  public readonly parameters?: PipelineParameter[];
   /** The role SageMaker runs the pipeline as. */
   public readonly role: iam.IRole;
   /** The AWS::SageMaker::Pipeline. */

@@ -196,8 +196,8 @@ describe('defaults', () => {
   });
 
   test('the schema carries the online store type, which decides how the runtime writes some features of a record', () => {
-    expect(setup({ onlineStore: { storageType: OnlineStoreStorageType.IN_MEMORY } }).group.schema.onlineStorageType).toBe('InMemory');
-    expect(setup({ onlineStore: { enabled: false } }).group.schema.onlineStorageType).toBe('None');
+    expect(setup({ onlineStore: { storageType: OnlineStoreStorageType.IN_MEMORY } }).group.schema!.onlineStorageType).toBe('InMemory');
+    expect(setup({ onlineStore: { enabled: false } }).group.schema!.onlineStorageType).toBe('None');
   });
 
   test('snapshot', () => {

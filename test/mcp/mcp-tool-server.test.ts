@@ -157,6 +157,18 @@ describe('McpToolServer', () => {
     }
   });
 
+  test('an imported feature group whose attributes carry its schema needs no schema in the options', () => {
+    // GIVEN
+    const stack = new Stack(new App(), 'Mcp', { env: ENV });
+    const featureGroup = FeatureGroup.fromFeatureGroupAttributes(stack, 'Users', { featureGroupName: 'users', schema: USERS });
+    // WHEN
+    new McpToolServer(stack, 'Mcp', { featureGroups: [{ featureGroup }] });
+    // THEN
+    const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+    const spec = parseMcpServerSpec<any>(Object.values<any>(fn)[0].Properties.Environment.Variables[MCP_ENV.SPEC]);
+    expect(spec.featureGroups).toEqual([{ schema: USERS, allowWrites: false }]);
+  });
+
   test('fails if trainingResults is given without pipelines', () => {
     const { stack } = importedStack();
     const app2 = new App();

@@ -39,8 +39,8 @@ describe('TrainingPipeline', () => {
     });
     expect(pipeline.definitionVersion).toMatch(/^[0-9a-f]{16}$/);
     expect(stack.resolve(pipeline.pipelineArn)).toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:pipeline/churn']] });
-    expect(pipeline.parameters.map((p) => p.name)).toEqual(['InputDataUri', 'MaxRounds', 'TrainingInstanceType']);
-    expect(pipeline.parameters[1]).toEqual({ name: 'MaxRounds', type: PipelineParameterType.INTEGER, defaultValue: '10' });
+    expect(pipeline.parameters!.map((p) => p.name)).toEqual(['InputDataUri', 'MaxRounds', 'TrainingInstanceType']);
+    expect(pipeline.parameters![1]).toEqual({ name: 'MaxRounds', type: PipelineParameterType.INTEGER, defaultValue: '10' });
     expectValidTemplate(stack);
   });
 

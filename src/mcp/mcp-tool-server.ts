@@ -15,7 +15,7 @@ import { IAsyncEndpoint } from '../async/async-endpoint-props';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { PropValidator } from '../core/validation';
-import { IFeatureGroup } from '../feature-store/feature-group';
+import { IFeatureGroup } from '../feature-store/feature-group-props';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline } from '../pipelines/training-pipeline';
 import {

@@ -14,6 +14,12 @@ export interface ITrainingPipeline extends IResource {
   readonly pipelineName: string;
   /** The pipeline ARN (`arn:<partition>:sagemaker:<region>:<account>:pipeline/<name>`). @attribute */
   readonly pipelineArn: string;
+  /**
+   * The parameters callers (MCP tools) may set per execution.
+   *
+   * @default - unknown for an imported pipeline
+   */
+  readonly parameters?: PipelineParameter[];
 
   /** Grants `sagemaker:StartPipelineExecution` on this pipeline. */
   grantStartExecution(grantee: iam.IGrantable): iam.Grant;
@@ -36,13 +42,6 @@ export interface ITrainingPipeline extends IResource {
    * @default - Sum over 5 minutes
    */
   metricExecutionFailed(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
-
-  /**
-   * The parameters callers (MCP tools) may set per execution.
-   *
-   * @default - unknown for an imported pipeline
-   */
-  readonly parameters?: PipelineParameter[];
 }
 
 abstract class TrainingPipelineBase extends Resource implements ITrainingPipeline {

@@ -1,0 +1,226 @@
+import { Duration, Size } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { McpApiGatewayOptions } from './mcp-api-gateway';
+import { IAsyncEndpoint } from '../async/async-endpoint-props';
+import { ISageMakerEndpoint } from '../core/endpoint-base';
+import { IFeatureGroup } from '../feature-store/feature-group-props';
+import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
+import { ITrainingPipeline } from '../pipelines/training-pipeline';
+import { FeatureGroupSchema } from '../private/contract.generated';
+import { IInferenceComponent } from '../shared-gpu/inference-component-interface';
+
+// The MCP tool server's props: what it exposes and how.
+
+/** A realtime endpoint exposed through `invoke_endpoint` and `describe_endpoint`. */
+export interface McpRealtimeEndpointOptions {
+  /** The endpoint (a `RealtimeEndpoint`, or any imported `ISageMakerEndpoint`). */
+  readonly endpoint: ISageMakerEndpoint;
+  /**
+   * What the model does and what input it expects, shown to the agent in the tool description.
+   *
+   * @default - the endpoint name only
+   */
+  readonly description?: string;
+  /**
+   * Payload family for `prompt` payloads: `tgi`, `llama3`, `mistral` or `falcon`.
+   *
+   * @default - `tgi` request shape
+   */
+  readonly modelFamily?: string;
+}
+
+/** An inference component of a shared-GPU endpoint, exposed through `invoke_endpoint`. */
+export interface McpInferenceComponentOptions {
+  readonly component: IInferenceComponent;
+  /**
+   * Shown to the agent.
+   *
+   * @default - the component name only
+   */
+  readonly description?: string;
+  /**
+   * Payload family for `prompt` payloads (`tgi`, `llama3`, `mistral`, `falcon`).
+   *
+   * @default - the component's own model family when it is an `InferenceComponent` that knows it, else `tgi`
+   */
+  readonly modelFamily?: string;
+}
+
+/** An async endpoint exposed through `start_async_inference` and `get_async_inference_result`. */
+export interface McpAsyncEndpointOptions {
+  readonly endpoint: IAsyncEndpoint;
+  /**
+   * Shown to the agent.
+   *
+   * @default - the endpoint name only
+   */
+  readonly description?: string;
+}
+
+/** A feature group exposed through `get_online_features` (and `put_feature_record` when writes are allowed). */
+export interface McpFeatureGroupOptions {
+  readonly featureGroup: IFeatureGroup;
+  /**
+   * The group's schema (record identifier, event time, features and types).
+   *
+   * @default - `featureGroup.schema` (a created `FeatureGroup`'s, or an imported one's from its attributes); required when
+   * neither is known
+   */
+  readonly schema?: FeatureGroupSchema;
+  /**
+   * Register `put_feature_record` for this group and grant `grantPutRecord` (`sagemaker:PutRecord`; no tool deletes),
+   * plus `grantUpdateRecord` when the schema's `onlineStorageType` is `Standard_V2` or `InMemory` (partial writes use
+   * UpdateRecord there; on `Standard` they read the record first, with the GetRecord every exposed group is granted).
+   *
+   * @default false
+   */
+  readonly allowWrites?: boolean;
+  /**
+   * Shown to the agent.
+   *
+   * @default - the schema only
+   */
+  readonly description?: string;
+}
+
+/** A pipeline exposed through `start_training` and `get_training_status`. */
+export interface McpPipelineOptions {
+  readonly pipeline: ITrainingPipeline;
+  /**
+   * Parameters the agent may override.
+   *
+   * @default - every parameter of a `TrainingPipeline` created in this app; none for an imported pipeline
+   */
+  readonly overridableParameters?: string[];
+  /**
+   * Shown to the agent.
+   *
+   * @default - the pipeline name only
+   */
+  readonly description?: string;
+}
+
+export interface McpToolServerProps {
+  /**
+   * Realtime endpoints the agent may invoke.
+   *
+   * @default - none
+   */
+  readonly realtimeEndpoints?: McpRealtimeEndpointOptions[];
+  /**
+   * Inference components (shared-GPU endpoints) the agent may invoke; grouped by endpoint.
+   *
+   * @default - none
+   */
+  readonly inferenceComponents?: McpInferenceComponentOptions[];
+  /**
+   * Async endpoints the agent may submit jobs to.
+   *
+   * @default - none
+   */
+  readonly asyncEndpoints?: McpAsyncEndpointOptions[];
+  /**
+   * Feature groups the agent may read (and write, per group).
+   *
+   * @default - none
+   */
+  readonly featureGroups?: McpFeatureGroupOptions[];
+  /**
+   * Pipelines the agent may start and watch.
+   *
+   * @default - none
+   */
+  readonly pipelines?: McpPipelineOptions[];
+  /**
+   * The router recording pipeline results (a `PipelineEventRouter`, or one imported with
+   * `PipelineEventRouter.fromPipelineEventRouterAttributes`): registers `get_training_result` and grants
+   * `grantReadResultsByExecution` (`dynamodb:GetItem`, the only read that tool makes).
+   *
+   * @default - no `get_training_result` tool
+   */
+  readonly trainingResults?: IPipelineEventRouter;
+  /**
+   * Register `get_model_provenance`. Lineage reads are not resource-scoped: this grants `sagemaker:ListAssociations`
+   * on `*` and `sagemaker:DescribeArtifact`, `sagemaker:DescribeModelPackage`, `sagemaker:DescribeTrainingJob`,
+   * `sagemaker:DescribePipelineExecution` on this account and region's artifacts, model packages, training jobs and
+   * pipeline executions.
+   *
+   * @default false
+   */
+  readonly modelProvenance?: boolean;
+  /**
+   * How far past the server's clock an event time written by `put_feature_record` may lie; later ones are refused. The
+   * online store keeps the record with the greatest event time, so one write dated far ahead would make every later
+   * write historic (offline only).
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly maxEventTimeSkew?: Duration;
+  /**
+   * Server name reported to MCP clients.
+   *
+   * @default 'cdk-sagemaker-mcp'
+   */
+  readonly serverName?: string;
+  /**
+   * Function timeout. Must exceed the 70 s `invoke_endpoint` deadline (60 s SageMaker limit plus one retry wait).
+   *
+   * @default Duration.seconds(90)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Function memory.
+   *
+   * @default Size.mebibytes(512)
+   */
+  readonly memorySize?: Size;
+  /**
+   * Reserved concurrency: caps the requests the server runs at once (and so its load on the endpoints), and
+   * guarantees it that much of the account's concurrency. Requests beyond it are throttled (HTTP 429, retryable).
+   * Lambda lets an account reserve concurrency only while at least 100 stays unreserved (reservable = the account's
+   * concurrency quota minus 100): new accounts often have a quota of 10 or 50, where any reservation fails the deploy
+   * (https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html). Set it once the account's quota
+   * allows; the API front (`apiGateway`) throttles requests either way.
+   *
+   * @default - no reservation: the function shares the account's unreserved concurrency
+   */
+  readonly reservedConcurrentExecutions?: number;
+  /**
+   * Retention of the function's log group.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * How long a handle (`start_async_inference`, `start_training`) stays valid; a call with an older one gets a
+   * non-retryable `HandleExpiredError`. Whole seconds from 1 hour to 365 days. Keep it longer than your longest job
+   * (an async request may queue up to `requestTtl` and run up to `invocationTimeout`).
+   *
+   * @default Duration.days(7)
+   */
+  readonly handleTtl?: Duration;
+  /**
+   * The KMS key the function's log group is encrypted with. Its key policy must let CloudWatch Logs use it
+   * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/encrypt-log-data-kms.html): added for a key defined in
+   * this app, a synth warning for an imported one.
+   *
+   * @default - a new key (rotation on, CreateGrant limited to AWS services)
+   */
+  readonly logEncryptionKey?: kms.IKey;
+  /**
+   * What the errors and throttles alarms do when they fire, e.g. `[new cloudwatch_actions.SnsAction(topic)]`.
+   *
+   * @default - the alarms change state but notify nobody
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
+  /**
+   * Serve MCP through an API Gateway REST API with the authorizer you choose (Cognito user pool, Lambda token/request
+   * authorizer, or IAM) instead of the function URL: `POST|GET|DELETE /mcp`, KMS-encrypted JSON access log, X-Ray
+   * tracing, stage throttling. The function URL is then not created unless `keepFunctionUrl` is set.
+   *
+   * @default - no API: the AWS_IAM function URL is the endpoint
+   */
+  readonly apiGateway?: McpApiGatewayOptions;
+}

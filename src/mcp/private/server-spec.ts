@@ -1,0 +1,123 @@
+import { Stack, Token } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { PropValidator } from '../../core/validation';
+import { ASYNC_ENV, McpServerSpec } from '../../private/contract.generated';
+import { McpToolServerProps } from '../mcp-tool-server-props';
+
+// What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
+
+const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon'];
+
+interface SharedEndpointSpec {
+  name: string;
+  description?: string;
+  inferenceComponents: string[];
+  componentModelFamilies: Array<{ component: string; modelFamily: string }>;
+}
+
+export function buildServerSpec(props: McpToolServerProps, v: PropValidator): McpServerSpec {
+  const realtime = (props.realtimeEndpoints ?? []).map((e, i) => {
+    v.oneOf(`realtimeEndpoints[${i}].modelFamily`, e.modelFamily, MODEL_FAMILIES);
+    return { name: e.endpoint.endpointName, description: e.description, modelFamily: e.modelFamily };
+  });
+  const byEndpoint = new Map<string, SharedEndpointSpec>();
+  (props.inferenceComponents ?? []).forEach((c, i) => {
+    v.oneOf(`inferenceComponents[${i}].modelFamily`, c.modelFamily, MODEL_FAMILIES);
+    const own = MODEL_FAMILIES.includes(c.component.modelFamily ?? '') ? c.component.modelFamily : undefined;
+    const entry: SharedEndpointSpec = byEndpoint.get(c.component.endpointName)
+      ?? { name: c.component.endpointName, inferenceComponents: [], componentModelFamilies: [] };
+    entry.inferenceComponents.push(c.component.inferenceComponentName);
+    const family = c.modelFamily ?? own;
+    if (family) entry.componentModelFamilies.push({ component: c.component.inferenceComponentName, modelFamily: family });
+    if (c.description) entry.description = [entry.description, `${c.component.inferenceComponentName}: ${c.description}`].filter(Boolean).join('; ');
+    byEndpoint.set(c.component.endpointName, entry);
+  });
+  const asyncEndpoints = (props.asyncEndpoints ?? []).map((a) => {
+    // The endpoint's own submission defaults (e.g. a 30-minute invocationTimeout), as its runtimeEnvironment states
+    // them: without them the tool would submit with the library's 900 s default.
+    const env = a.endpoint.runtimeEnvironment;
+    const seconds = (name: string) => {
+      const value = env[name];
+      if (value === undefined) return undefined;
+      return Token.isUnresolved(value) ? Token.asNumber(value) : Number(value);
+    };
+    return {
+      name: a.endpoint.endpointName,
+      description: a.description,
+      inputBucket: a.endpoint.bucket.bucketName,
+      inputPrefix: a.endpoint.inputPrefix,
+      jobTableName: a.endpoint.jobTable?.tableName,
+      invocationTimeoutSeconds: seconds(ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS),
+      requestTtlSeconds: seconds(ASYNC_ENV.REQUEST_TTL_SECONDS),
+    };
+  });
+  const featureGroups = (props.featureGroups ?? []).map((g, i) => {
+    const schema = g.schema ?? g.featureGroup.schema;
+    v.check(schema !== undefined, `featureGroups[${i}].schema`, undefined, `the schema of imported feature group '${g.featureGroup.featureGroupName}' (record identifier, event time, features)`);
+    return { schema: schema!, allowWrites: g.allowWrites ?? false, description: g.description };
+  });
+  const pipelines = (props.pipelines ?? []).map((p) => ({
+    name: p.pipeline.pipelineName,
+    description: p.description,
+    parameters: p.overridableParameters ?? p.pipeline.parameters?.map((x) => x.name) ?? [],
+  }));
+  if (props.trainingResults) {
+    v.check(pipelines.length > 0, 'trainingResults', 'a PipelineEventRouter', 'at least one entry in pipelines (get_training_result reads runs started by start_training)');
+  }
+  return {
+    serverName: props.serverName,
+    realtimeEndpoints: [...realtime, ...byEndpoint.values()],
+    asyncEndpoints,
+    featureGroups,
+    pipelines,
+    trainingResultsTable: props.trainingResults?.resultsTable.tableName,
+    modelProvenance: props.modelProvenance ?? false,
+    maxEventTimeSkewSeconds: props.maxEventTimeSkew?.toSeconds(),
+    handleTtlSeconds: props.handleTtl?.toSeconds({ integral: false }),
+  };
+}
+
+export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpToolServerProps): void {
+  for (const e of props.realtimeEndpoints ?? []) {
+    e.endpoint.grantInvoke(fn);
+    e.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
+  }
+  const describedEndpoints = new Set<string>();
+  for (const c of props.inferenceComponents ?? []) {
+    c.component.grantInvoke(fn);
+    if (!describedEndpoints.has(c.component.endpointArn)) {
+      describedEndpoints.add(c.component.endpointArn);
+      iam.Grant.addToPrincipal({ grantee: fn, actions: ['sagemaker:DescribeEndpoint'], resourceArns: [c.component.endpointArn] });
+    }
+  }
+  for (const a of props.asyncEndpoints ?? []) {
+    a.endpoint.grantSubmit(fn);
+    a.endpoint.grantReadResults(fn);
+    a.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
+  }
+  // Only the calls the tools make: get_online_features reads one record (GetRecord), put_feature_record writes one
+  // (PutRecord; UpdateRecord on Standard_V2/InMemory stores, GetRecord to merge on others), get_training_result reads
+  // one execution's item (GetItem).
+  for (const g of props.featureGroups ?? []) {
+    g.featureGroup.grantGetRecord(fn);
+    if (g.allowWrites) g.featureGroup.grantPutRecord(fn);
+    const storage = (g.schema ?? g.featureGroup.schema)?.onlineStorageType;
+    if (g.allowWrites && (storage === 'Standard_V2' || storage === 'InMemory')) g.featureGroup.grantUpdateRecord(fn);
+  }
+  for (const p of props.pipelines ?? []) {
+    p.pipeline.grantStartExecution(fn);
+    p.pipeline.grantReadExecutions(fn);
+  }
+  props.trainingResults?.grantReadResultsByExecution(fn);
+  if (props.modelProvenance) {
+    const stack = Stack.of(scope);
+    const arn = (resource: string) => stack.formatArn({ service: 'sagemaker', resource, resourceName: '*' });
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sagemaker:ListAssociations'], resources: ['*'] }));
+    fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: ['sagemaker:DescribeArtifact', 'sagemaker:DescribeModelPackage', 'sagemaker:DescribeTrainingJob', 'sagemaker:DescribePipelineExecution'],
+      resources: [arn('artifact'), arn('model-package'), arn('training-job'), arn('pipeline')],
+    }));
+  }
+}

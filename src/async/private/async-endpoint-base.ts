@@ -10,7 +10,11 @@ import { acknowledgeGrantWildcards } from '../../core/nag';
 import { IAsyncEndpoint } from '../async-endpoint-props';
 import { ASYNC_ENV } from '../../private/contract.generated';
 
-/** What created and imported async endpoints share: the runtime environment, the grants and the async metrics. */
+/**
+ * What created and imported async endpoints share: the runtime environment, the grants and the async metrics.
+ *
+ * @internal
+ */
 export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsyncEndpoint {
   public abstract readonly bucket: s3.IBucket;
   public abstract readonly inputPrefix: string;

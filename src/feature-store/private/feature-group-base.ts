@@ -16,7 +16,11 @@ export interface OfflineLocation {
   readonly tableName?: string;
 }
 
-/** What created and imported feature groups share: their grants and metrics. */
+/**
+ * What created and imported feature groups share: their grants and metrics.
+ *
+ * @internal
+ */
 export abstract class FeatureGroupBase extends Resource implements IFeatureGroup {
   public abstract readonly featureGroupName: string;
   public abstract readonly featureGroupArn: string;

@@ -6,8 +6,8 @@
  */
 import { GetRecordCommand, SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { Bench, BenchRow, interleavedMs } from './harness';
-import { batchGetFeatures } from '../packages/runtime/src/features';
 import { FeatureGroupSchema } from '../packages/runtime/src/contract/feature-store';
+import { batchGetFeatures } from '../packages/runtime/src/features';
 import { startFeatureStoreRuntimeServer } from '../test/support/featurestore-runtime-server';
 
 const IDS_PER_GROUP = 500;

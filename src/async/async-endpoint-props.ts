@@ -7,8 +7,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncAutoScalingProps } from './async-scaling-props';
 import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
-import { ProductionVariantOptions } from '../core/production-variant';
 import { ModelSource } from '../core/model-source';
+import { ProductionVariantOptions } from '../core/production-variant';
 
 // The async endpoint's public types: its interface (imports implement it too), its attributes and its props.
 

@@ -9,9 +9,9 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
 import { ResultRecorderFunction } from './result-recorder-function';
 import { addAlarmActions, createEncryptedLogGroup } from '../core/encryption';
+import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
 
 /** Internal: what the job-results pipeline needs. */
 export interface AsyncResultsProps {

@@ -3,8 +3,8 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { FeatureGroupSchema } from '../private/contract.generated';
 import { Feature } from './feature';
+import { FeatureGroupSchema } from '../private/contract.generated';
 
 // The feature group's public types: store options, throughput, props, attributes and its interface.
 

@@ -4,11 +4,11 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { CfnFeatureGroup } from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { FeatureGroupSchema } from '../private/contract.generated';
 import { Feature } from './feature';
 import { FeatureGroupAttributes, FeatureGroupProps, FeatureGroupThroughput, IFeatureGroup, OfflineStoreOptions, OfflineStoreTableFormat, OnlineStoreOptions, OnlineStoreStorageType } from './feature-group-props';
 import { createKey } from '../core/encryption';
 import { createEncryptedBucket } from '../core/storage';
+import { FeatureGroupSchema } from '../private/contract.generated';
 import { FeatureGroupBase, OfflineLocation } from './private/feature-group-base';
 import { glueArns, objectsFinding, renderTtl, stackIdSuffix, validate } from './private/feature-group-helpers';
 

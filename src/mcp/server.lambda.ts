@@ -10,8 +10,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
-import { MCP_ENV } from '../private/contract.generated';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
+import { MCP_ENV } from '../private/contract.generated';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const logger = new Logger({ serviceName: 'sagemaker-mcp' });

@@ -9,6 +9,10 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { PipelineRouterFunction } from './pipeline-router-function';
+import { ITrainingPipeline } from './training-pipeline';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
+import { PropValidator } from '../core/validation';
 import {
   DEFAULT_RESULT_TTL_DAYS,
   PIPELINE_EXECUTION_DETAIL_TYPE,
@@ -22,10 +26,6 @@ import {
   RESULTS_TABLE_ENV,
   RESULTS_TTL_ATTRIBUTE,
 } from '../private/contract.generated';
-import { PipelineRouterFunction } from './pipeline-router-function';
-import { ITrainingPipeline } from './training-pipeline';
-import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
-import { PropValidator } from '../core/validation';
 
 /** Pipeline execution statuses (`PipelineExecutionStatus`). */
 export enum PipelineExecutionStatus {

@@ -5,8 +5,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { AsyncEndpoint, AsyncEndpointProps, AsyncNotificationTopic, AsyncWorkload } from '../../src/async';
 import { ASYNC_ENV } from '../../packages/runtime/src/contract/async';
+import { AsyncEndpoint, AsyncEndpointProps, AsyncNotificationTopic, AsyncWorkload } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { templateSnapshot } from '../support/snapshot';
 

@@ -13,8 +13,8 @@ import {
   AsyncJobRequestError, AsyncJobsDeps, AsyncJobTimeoutError, asyncJobsConfigFromEnv, AsyncResultAccessDeniedError, fetchObject,
   getAsyncJob, parseAsyncNotification, parseS3Location, recordAsyncResult, submitAsyncJob, waitForAsyncJob,
 } from '../../packages/runtime/src/async-jobs';
-import { EndpointValidationError, TransientEndpointError } from '../../packages/runtime/src/errors';
 import { ASYNC_ENV } from '../../packages/runtime/src/contract/async';
+import { EndpointValidationError, TransientEndpointError } from '../../packages/runtime/src/errors';
 import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../support/local-aws';
 import { accepted, fail, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 

@@ -2,9 +2,9 @@ import { AthenaClient } from '@aws-sdk/client-athena';
 import { DuckDBConnection } from '@duckdb/node-api';
 import { decodeAthenaLiteral, LocalAthena, openFixture, runInDuckDb, startLocalAthena } from './athena-duckdb';
 import { MCP_USER_FEATURES_WITH_CATEGORY } from './fixtures';
+import { FeatureGroupSchema } from '../../packages/runtime/src/contract/feature-store';
 import { FeatureValueError } from '../../packages/runtime/src/features';
 import { athenaLiteral, buildOfflineQuery, OfflineQueryError, runOfflineQuery } from '../../packages/runtime/src/offline-query';
-import { FeatureGroupSchema } from '../../packages/runtime/src/contract/feature-store';
 
 const schema = MCP_USER_FEATURES_WITH_CATEGORY;
 const table = { schema, database: 'sagemaker_featurestore', table: 'mcp_user_features' };

@@ -12,10 +12,10 @@ import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/cli
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from '../../packages/runtime/src/contract/pipelines';
 import { recordPipelineEvent } from '../../packages/runtime/src/pipeline-events';
 import { getTrainingResult, getTrainingResultByExecution } from '../../packages/runtime/src/pipelines';
 import { PipelineEventRouter } from '../../src/pipelines';
-import { RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from '../../packages/runtime/src/contract/pipelines';
 import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '../support/local-aws';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');

@@ -4,9 +4,9 @@
  * steps, and a lineage walk with paging, a depth limit and a cycle.
  */
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { parseCorrelationDescription } from '../../packages/runtime/src/contract/pipelines';
 import { getModelProvenance, lineageKindOf } from '../../packages/runtime/src/lineage';
 import { getTrainingStatus, startTraining, trainingRequestToken, TrainingRequestError } from '../../packages/runtime/src/pipelines';
-import { parseCorrelationDescription } from '../../packages/runtime/src/contract/pipelines';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 
 let cp: SageMakerControlServer;

@@ -16,7 +16,6 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { DeliveryReport, deliverViaEventBridgeAsync, shuffle } from './delivery';
 import { scanTable, useReplayEnv } from './replay-env';
-import { PipelineEventRouter } from '../../src/pipelines';
 import {
   PIPELINE_EXECUTION_DETAIL_TYPE,
   PIPELINE_STEP_DETAIL_TYPE,
@@ -26,6 +25,7 @@ import {
   RESULTS_TABLE_ENV,
   statusRank,
 } from '../../packages/runtime/src/contract/pipelines';
+import { PipelineEventRouter } from '../../src/pipelines';
 import { seededRandom } from '../support/throttling-proxy';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'pipelines', 'pipeline-router.lambda', 'index.js');

@@ -7,8 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline } from '../../packages/runtime/src/bounded';
-import { isTransient } from '../../packages/runtime/src/errors';
 import { RESULTS_TABLE_ENV } from '../../packages/runtime/src/contract/pipelines';
+import { isTransient } from '../../packages/runtime/src/errors';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
 

@@ -7,8 +7,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoint-base';
 import { acknowledgeGrantWildcards } from '../../core/nag';
-import { IAsyncEndpoint } from '../async-endpoint-props';
 import { ASYNC_ENV } from '../../private/contract.generated';
+import { IAsyncEndpoint } from '../async-endpoint-props';
 
 /**
  * What created and imported async endpoints share: the runtime environment, the grants and the async metrics.

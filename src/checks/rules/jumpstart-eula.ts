@@ -4,7 +4,10 @@ import { isPlainObject, literalShape } from '../private/template-view';
 
 const GATED_BUCKET = 'jumpstart-private-cache-prod-';
 
-/** FACTS §8: gated JumpStart artifacts need ModelAccessConfig.AcceptEula true on the S3 data source. */
+/**
+ * Gated JumpStart artifacts need ModelAccessConfig.AcceptEula true on the S3 data source
+ * (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ModelAccessConfig.html).
+ */
 export const jumpStartEula: CheckRule = {
   id: 'SMCP-JS1',
   level: SageMakerMcpCheckLevel.ERROR,

@@ -4,7 +4,7 @@
  * from a file. Defined once here (zod schemas, constants, and dependency-free rules); the construct library gets a
  * generated mirror (src/private/contract.generated.ts, `npx projen contract:generate`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { lines } from './describe';
 import { FeatureGroupSchemaSchema } from './feature-store';
 

@@ -92,6 +92,7 @@ function checkBounds(config: SageMakerMcpServerConfig, problems: string[]): void
   };
   ms(config.toolDeadlineMs, 'toolDeadlineMs');
   ms(config.invokeDeadlineMs, 'invokeDeadlineMs');
+  ms(config.waitPollIntervalMs, 'waitPollIntervalMs');
   for (const [tool, value] of Object.entries(config.toolDeadlines ?? {})) ms(value, `toolDeadlines.${tool}`);
   ms(config.httpTimeouts?.connectionTimeoutMs, 'httpTimeouts.connectionTimeoutMs');
   ms(config.httpTimeouts?.requestTimeoutMs, 'httpTimeouts.requestTimeoutMs');

@@ -49,8 +49,9 @@ async function readHandleKey(): Promise<string> {
 async function startServer(): Promise<McpHttpHandler> {
   const config = mcpServerConfigFromEnv();
   const handleKey = await readHandleKey();
-  // 'auto' answers with one JSON body: no tool emits notifications before its result, so nothing needs a stream
-  // (a buffered function URL would deliver one only once complete anyway).
+  // 'auto': one JSON body, unless a wait_for_* tool sends progress notifications (only when the request carries a
+  // progressToken); the answer is then an SSE stream that a buffered function URL or API Gateway delivers whole, once the
+  // result is in: the client gets every notification, but only with the result, not live (docs/mcp.md).
   // Failed tool calls are logged whole here; the agent gets them redacted with the same correlation id.
   return createSageMakerMcpHandler({ ...config, handleKey, log: (entry) => logger.error('MCP tool call failed', entry) }, {
     onerror: (error) => logger.warn('MCP request rejected or failed out of band', { error }),

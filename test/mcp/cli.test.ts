@@ -78,7 +78,7 @@ describe('stdio server (SDK client)', () => {
   test('lists the tools with their schemas (2026-07-28 revision negotiated over stdio)', async () => {
     expect(client.getProtocolEra()).toBe('modern');
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(10);
+    expect(tools).toHaveLength(12);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');

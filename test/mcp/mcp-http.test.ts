@@ -45,8 +45,9 @@ describe('tools/list', () => {
     // THEN
     expect(tools.map((t) => t.name)).toEqual(sageMakerMcpToolNames(env.config));
     expect(tools.map((t) => t.name)).toEqual([
-      'invoke_endpoint', 'describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'get_online_features',
-      'put_feature_record', 'start_training', 'get_training_status', 'get_training_result', 'get_model_provenance',
+      'invoke_endpoint', 'describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'wait_for_async_inference',
+      'get_online_features', 'put_feature_record', 'start_training', 'get_training_status', 'wait_for_training_run', 'get_training_result',
+      'get_model_provenance',
     ]);
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(80);

@@ -118,7 +118,7 @@ describe('McpToolServer', () => {
     expect(Object.keys(env).sort()).toEqual(['AWS_NODEJS_CONNECTION_REUSE_ENABLED', MCP_ENV.HANDLE_KEY_SECRET_ARN, MCP_ENV.SPEC, 'POWERTOOLS_SERVICE_NAME']);
     expect(JSON.stringify(env)).not.toContain('resolve:secretsmanager');
     expect(env[MCP_ENV.HANDLE_KEY_SECRET_ARN]).toEqual({ Ref: expect.stringMatching(/^McpHandleKey/) });
-    expect(server.toolNames).toEqual(['invoke_endpoint', 'describe_endpoint', 'get_online_features', 'start_training', 'get_training_status']);
+    expect(server.toolNames).toEqual(['invoke_endpoint', 'describe_endpoint', 'get_online_features', 'start_training', 'get_training_status', 'wait_for_training_run']);
   });
 
   test('default configuration snapshot', () => {
@@ -248,8 +248,8 @@ describe('grants', () => {
       expect(actual.filter((p) => p.startsWith(`${unused} `))).toEqual([]);
     }
     expect(mcpExampleToolNames(server)).toEqual([
-      'invoke_endpoint', 'describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'get_online_features',
-      'put_feature_record', 'start_training', 'get_training_status', 'get_training_result',
+      'invoke_endpoint', 'describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'wait_for_async_inference',
+      'get_online_features', 'put_feature_record', 'start_training', 'get_training_status', 'wait_for_training_run', 'get_training_result',
     ]);
   });
 
@@ -311,7 +311,7 @@ describe('grants', () => {
       'dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject',
       'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync', 'secretsmanager:GetSecretValue',
     ]);
-    expect(server.toolNames).toEqual(['describe_endpoint', 'start_async_inference', 'get_async_inference_result']);
+    expect(server.toolNames).toEqual(['describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'wait_for_async_inference']);
   });
 });
 

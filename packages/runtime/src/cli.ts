@@ -21,15 +21,15 @@ import { createSageMakerMcpHandler, MCP_SERVER_VERSION, parseMcpServerSpec, Sage
 /** The config keys that register tools (see `toolNamesForSpec` in src/mcp/contract.ts), for the "no tools" error. */
 const TOOL_KEYS: Record<string, string> = {
   realtimeEndpoints: '[{ "name": "<endpoint>" }] -> invoke_endpoint, describe_endpoint',
-  asyncEndpoints: '[{ "name": "<endpoint>", "inputBucket": "<bucket>" }] -> start_async_inference, get_async_inference_result',
+  asyncEndpoints: '[{ "name": "<endpoint>", "inputBucket": "<bucket>" }] -> start_async_inference, get_async_inference_result, wait_for_async_inference',
   featureGroups: '[{ "schema": { "featureGroupName", "recordIdentifier", "eventTime", "features" } }] -> get_online_features'
     + ' (and put_feature_record with "allowWrites": true)',
-  pipelines: '[{ "name": "<pipeline>" }] -> start_training, get_training_status',
+  pipelines: '[{ "name": "<pipeline>" }] -> start_training, get_training_status, wait_for_training_run',
   modelProvenance: 'true -> get_model_provenance',
 };
 /** Keys a config may carry besides the tool keys (SageMakerMcpServerConfig). */
 const OTHER_KEYS = ['serverName', 'trainingResultsTable', 'region', 'credentials', 'endpoints', 'handleKey', 's3ForcePathStyle',
-  'asyncCheckAfterSeconds', 'trainingCheckAfterSeconds', 'invokeDeadlineMs', 'maxEventTimeSkewSeconds'];
+  'asyncCheckAfterSeconds', 'trainingCheckAfterSeconds', 'invokeDeadlineMs', 'maxEventTimeSkewSeconds', 'waitPollIntervalMs'];
 
 const USAGE = `Usage:
   cdk-sagemaker-mcp mcp --config <file> [--http <port>]

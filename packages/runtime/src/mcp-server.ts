@@ -15,6 +15,7 @@ import { registerFeatureTools } from './mcp-tools/feature-tools';
 import { guardTools } from './mcp-tools/guard';
 import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
 import { toolFailure } from './mcp-tools/results';
+import { withCachedSchemas } from './mcp-tools/schema-cache';
 import { registerTrainingTools } from './mcp-tools/training-tools';
 
 export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials } from './mcp-tools/context';
@@ -91,6 +92,7 @@ function checkBounds(config: SageMakerMcpServerConfig, problems: string[]): void
   };
   ms(config.toolDeadlineMs, 'toolDeadlineMs');
   ms(config.invokeDeadlineMs, 'invokeDeadlineMs');
+  ms(config.waitPollIntervalMs, 'waitPollIntervalMs');
   for (const [tool, value] of Object.entries(config.toolDeadlines ?? {})) ms(value, `toolDeadlines.${tool}`);
   ms(config.httpTimeouts?.connectionTimeoutMs, 'httpTimeouts.connectionTimeoutMs');
   ms(config.httpTimeouts?.requestTimeoutMs, 'httpTimeouts.requestTimeoutMs');
@@ -144,7 +146,7 @@ function buildServer(shared: ToolContext, build: McpServerBuildContext = {}, def
   const ctx: ToolContext = { ...shared, caller: callerIdentity(build.authInfo) ?? defaultCaller };
   const server = new McpServer({ name: ctx.config.serverName ?? 'cdk-sagemaker-mcp', version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
   const structuredErrors = build.era === 'modern';
-  register(guardTools(withErrorShape(server as unknown as ToolRegistrar, structuredErrors), ctx), ctx);
+  register(guardTools(withErrorShape(withCachedSchemas(server as unknown as ToolRegistrar), structuredErrors), ctx), ctx);
   // The SDK reports arguments that fail the input schema as a plain-text tool error; give them the same shape as every
   // other failure so an agent reads one format (errorName InvalidArguments, not retryable).
   const internals = server as unknown as { createToolError?: (message: string) => unknown };

@@ -4,7 +4,7 @@
  * types only: no AWS SDK, no aws-cdk-lib. Defined once here; the construct library gets a generated mirror
  * (src/private/contract.generated.ts, `npx projen contract:generate`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Environment variables the construct sets (`AsyncEndpoint.runtimeEnvironment`) and the runtime reads. */
 export const ASYNC_ENV = {

@@ -3,7 +3,7 @@
  * zod schemas. The construct library gets a generated mirror (src/private/contract.generated.ts, `npx projen
  * contract:generate`): the constants below as they are, and a plain interface per schema.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Name of the environment variable through which a construct (for example the MCP tool server) hands feature-group

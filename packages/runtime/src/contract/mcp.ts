@@ -4,7 +4,7 @@
  * from a file. Defined once here (zod schemas, constants, and dependency-free rules); the construct library gets a
  * generated mirror (src/private/contract.generated.ts, `npx projen contract:generate`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { lines } from './describe';
 import { FeatureGroupSchemaSchema } from './feature-store';
 
@@ -101,10 +101,12 @@ export const MCP_TOOL_NAMES = {
   DESCRIBE_ENDPOINT: 'describe_endpoint',
   START_ASYNC_INFERENCE: 'start_async_inference',
   GET_ASYNC_INFERENCE_RESULT: 'get_async_inference_result',
+  WAIT_FOR_ASYNC_INFERENCE: 'wait_for_async_inference',
   GET_ONLINE_FEATURES: 'get_online_features',
   PUT_FEATURE_RECORD: 'put_feature_record',
   START_TRAINING: 'start_training',
   GET_TRAINING_STATUS: 'get_training_status',
+  WAIT_FOR_TRAINING_RUN: 'wait_for_training_run',
   GET_TRAINING_RESULT: 'get_training_result',
   GET_MODEL_PROVENANCE: 'get_model_provenance',
 } as const;
@@ -114,11 +116,11 @@ export function toolNamesForSpec(spec: McpServerSpec): string[] {
   const names: string[] = [];
   if (spec.realtimeEndpoints?.length) names.push(MCP_TOOL_NAMES.INVOKE_ENDPOINT);
   if (spec.realtimeEndpoints?.length || spec.asyncEndpoints?.length) names.push(MCP_TOOL_NAMES.DESCRIBE_ENDPOINT);
-  if (spec.asyncEndpoints?.length) names.push(MCP_TOOL_NAMES.START_ASYNC_INFERENCE, MCP_TOOL_NAMES.GET_ASYNC_INFERENCE_RESULT);
+  if (spec.asyncEndpoints?.length) names.push(MCP_TOOL_NAMES.START_ASYNC_INFERENCE, MCP_TOOL_NAMES.GET_ASYNC_INFERENCE_RESULT, MCP_TOOL_NAMES.WAIT_FOR_ASYNC_INFERENCE);
   if (spec.featureGroups?.length) names.push(MCP_TOOL_NAMES.GET_ONLINE_FEATURES);
   if (spec.featureGroups?.some((g) => g.allowWrites)) names.push(MCP_TOOL_NAMES.PUT_FEATURE_RECORD);
   if (spec.pipelines?.length) {
-    names.push(MCP_TOOL_NAMES.START_TRAINING, MCP_TOOL_NAMES.GET_TRAINING_STATUS);
+    names.push(MCP_TOOL_NAMES.START_TRAINING, MCP_TOOL_NAMES.GET_TRAINING_STATUS, MCP_TOOL_NAMES.WAIT_FOR_TRAINING_RUN);
     if (spec.trainingResultsTable) names.push(MCP_TOOL_NAMES.GET_TRAINING_RESULT);
   }
   if (spec.modelProvenance) names.push(MCP_TOOL_NAMES.GET_MODEL_PROVENANCE);

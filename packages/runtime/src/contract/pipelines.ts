@@ -4,7 +4,7 @@
  * into `PipelineExecutionDescription`, and status ordering. No SDK, no aws-cdk-lib. Defined once here; the construct
  * library gets a generated mirror (src/private/contract.generated.ts, `npx projen contract:generate`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Env var: name of the DynamoDB results table the router writes. */
 export const RESULTS_TABLE_ENV = 'PIPELINE_RESULTS_TABLE';

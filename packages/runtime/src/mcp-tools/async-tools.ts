@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
+import { maxWaitSecondsSchema, waitUntilDone, WaitRequestContext } from './waiting';
 import { AsyncJobOutput, AsyncJobsDeps, AsyncJobState, AsyncJobTimeoutError, getAsyncJob, submitAsyncJob, waitForAsyncJob } from '../async-jobs';
 import { McpAsyncEndpointSpec, MCP_TOOL_NAMES } from '../contract/mcp';
 
@@ -46,6 +47,15 @@ export const getAsyncOutputSchema = z.object({
     location: z.string().describe('S3 location of the whole output.'),
   }).optional(),
   failureReason: z.string().optional(),
+});
+
+export const waitAsyncInputSchema = z.object({
+  handle: z.string().min(1).describe('The handle start_async_inference returned.'),
+  maxWaitSeconds: maxWaitSecondsSchema,
+});
+
+export const waitAsyncOutputSchema = getAsyncOutputSchema.extend({
+  waitedSeconds: z.number().int().describe('How long this call waited.'),
 });
 
 interface AsyncHandle {
@@ -145,6 +155,21 @@ export async function getAsyncTool(ctx: ToolContext, args: z.infer<typeof getAsy
   }
 }
 
+/** get_async_inference_result again and again (same answer shape) until the job is no longer pending. */
+export async function waitAsyncTool(ctx: ToolContext, args: z.infer<typeof waitAsyncInputSchema>, request?: WaitRequestContext): Promise<ToolResult> {
+  const { value, waitedSeconds } = await waitUntilDone(request, {
+    maxWaitSeconds: args.maxWaitSeconds,
+    pollIntervalMs: ctx.config.waitPollIntervalMs,
+    check: async () => {
+      const result = await getAsyncTool(ctx, { handle: args.handle });
+      const status = result.isError ? 'failed to check' : String(result.structuredContent?.status);
+      return { done: result.isError === true || status !== 'pending', value: result, message: `async inference ${status}` };
+    },
+  });
+  if (value.isError) return value;
+  return toolResult({ ...value.structuredContent, waitedSeconds });
+}
+
 export function registerAsyncTools(server: ToolRegistrar, ctx: ToolContext): void {
   const endpoints = ctx.config.asyncEndpoints ?? [];
   if (endpoints.length === 0) return;
@@ -165,4 +190,13 @@ export function registerAsyncTools(server: ToolRegistrar, ctx: ToolContext): voi
     outputSchema: getAsyncOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args: z.infer<typeof getAsyncInputSchema>) => getAsyncTool(ctx, args));
+  server.registerTool(MCP_TOOL_NAMES.WAIT_FOR_ASYNC_INFERENCE, {
+    title: 'Wait for an async inference result',
+    description: 'Like get_async_inference_result, but keeps checking within one call until the job completes or fails, maxWaitSeconds '
+      + 'pass, or this server\'s time limit for one call comes near; then answers as get_async_inference_result does (pending: call again). '
+      + `Sends progress notifications while it waits when the request carries a progressToken. ${ERROR_NOTE}`,
+    inputSchema: waitAsyncInputSchema,
+    outputSchema: waitAsyncOutputSchema,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, (args: z.infer<typeof waitAsyncInputSchema>, request?: WaitRequestContext) => waitAsyncTool(ctx, args, request));
 }

@@ -55,6 +55,11 @@ export interface SageMakerMcpServerConfig extends McpServerSpec {
   readonly asyncCheckAfterSeconds?: number;
   /** Seconds suggested to the agent before checking a training run again. @default 60 */
   readonly trainingCheckAfterSeconds?: number;
+  /**
+   * How often `wait_for_async_inference` and `wait_for_training_run` check again within one call (each check sends a
+   * progress notification when the client asked for them). @default 5000
+   */
+  readonly waitPollIntervalMs?: number;
   /** Per-invocation deadline of `invoke_endpoint`, retries included. @default 70000 */
   readonly invokeDeadlineMs?: number;
   /**

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
+import { maxWaitSecondsSchema, waitUntilDone, WaitRequestContext } from './waiting';
 import { MCP_TOOL_NAMES, McpPipelineSpec } from '../contract/mcp';
 import { FINAL_PIPELINE_STATUSES, SESSION_ID_PATTERN } from '../contract/pipelines';
 import { getModelProvenance } from '../lineage';
@@ -43,6 +44,12 @@ export const trainingStatusOutputSchema = z.object({
   stepsTruncated: z.enum(['page-cap', 'repeated-token']).optional()
     .describe('Set when not every page of steps was read (the page cap, or the service repeated a page token).'),
   checkAfterSeconds: z.number().int().optional().describe('When not final: check again no sooner than this.'),
+});
+
+export const waitTrainingInputSchema = trainingHandleInputSchema.extend({ maxWaitSeconds: maxWaitSecondsSchema });
+
+export const waitTrainingOutputSchema = trainingStatusOutputSchema.extend({
+  waitedSeconds: z.number().int().describe('How long this call waited.'),
 });
 
 export const trainingResultOutputSchema = z.object({
@@ -138,6 +145,23 @@ export async function trainingStatusTool(ctx: ToolContext, args: z.infer<typeof 
   }
 }
 
+/** get_training_status again and again (same answer shape) until the run is final. */
+export async function waitTrainingTool(ctx: ToolContext, args: z.infer<typeof waitTrainingInputSchema>, request?: WaitRequestContext): Promise<ToolResult> {
+  const { value, waitedSeconds } = await waitUntilDone(request, {
+    maxWaitSeconds: args.maxWaitSeconds,
+    pollIntervalMs: ctx.config.waitPollIntervalMs,
+    check: async () => {
+      const result = await trainingStatusTool(ctx, { handle: args.handle });
+      const s = result.structuredContent as { status?: string; final?: boolean; steps?: Array<{ status: string }> } | undefined;
+      if (result.isError || !s) return { done: true, value: result, message: 'training run: failed to check' };
+      const succeeded = (s.steps ?? []).filter((step) => step.status === 'Succeeded').length;
+      return { done: s.final === true, value: result, message: `training run ${s.status}: ${succeeded} of ${(s.steps ?? []).length} steps succeeded` };
+    },
+  });
+  if (value.isError) return value;
+  return toolResult({ ...value.structuredContent, waitedSeconds });
+}
+
 export async function trainingResultTool(ctx: ToolContext, args: z.infer<typeof trainingHandleInputSchema>): Promise<ToolResult> {
   try {
     const h = openHandle(ctx, args.handle);
@@ -201,6 +225,15 @@ export function registerTrainingTools(server: ToolRegistrar, ctx: ToolContext): 
       outputSchema: trainingStatusOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     }, (args: z.infer<typeof trainingHandleInputSchema>) => trainingStatusTool(ctx, args));
+    server.registerTool(MCP_TOOL_NAMES.WAIT_FOR_TRAINING_RUN, {
+      title: 'Wait for a training run',
+      description: 'Like get_training_status, but keeps checking within one call until the run is final, maxWaitSeconds pass, or this '
+        + 'server\'s time limit for one call comes near; then answers as get_training_status does (final false: call again). '
+        + `Sends progress notifications (status and steps done) while it waits when the request carries a progressToken. ${ERROR_NOTE}`,
+      inputSchema: waitTrainingInputSchema,
+      outputSchema: waitTrainingOutputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    }, (args: z.infer<typeof waitTrainingInputSchema>, request?: WaitRequestContext) => waitTrainingTool(ctx, args, request));
     if (ctx.config.trainingResultsTable) {
       server.registerTool(MCP_TOOL_NAMES.GET_TRAINING_RESULT, {
         title: 'Get a training run\'s recorded result',

@@ -116,7 +116,9 @@ export function toolNamesForSpec(spec: McpServerSpec): string[] {
   const names: string[] = [];
   if (spec.realtimeEndpoints?.length) names.push(MCP_TOOL_NAMES.INVOKE_ENDPOINT);
   if (spec.realtimeEndpoints?.length || spec.asyncEndpoints?.length) names.push(MCP_TOOL_NAMES.DESCRIBE_ENDPOINT);
-  if (spec.asyncEndpoints?.length) names.push(MCP_TOOL_NAMES.START_ASYNC_INFERENCE, MCP_TOOL_NAMES.GET_ASYNC_INFERENCE_RESULT, MCP_TOOL_NAMES.WAIT_FOR_ASYNC_INFERENCE);
+  if (spec.asyncEndpoints?.length) {
+    names.push(MCP_TOOL_NAMES.START_ASYNC_INFERENCE, MCP_TOOL_NAMES.GET_ASYNC_INFERENCE_RESULT, MCP_TOOL_NAMES.WAIT_FOR_ASYNC_INFERENCE);
+  }
   if (spec.featureGroups?.length) names.push(MCP_TOOL_NAMES.GET_ONLINE_FEATURES);
   if (spec.featureGroups?.some((g) => g.allowWrites)) names.push(MCP_TOOL_NAMES.PUT_FEATURE_RECORD);
   if (spec.pipelines?.length) {

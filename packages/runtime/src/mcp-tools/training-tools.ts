@@ -146,7 +146,9 @@ export async function trainingStatusTool(ctx: ToolContext, args: z.infer<typeof 
 }
 
 /** get_training_status again and again (same answer shape) until the run is final. */
-export async function waitTrainingTool(ctx: ToolContext, args: z.infer<typeof waitTrainingInputSchema>, request?: WaitRequestContext): Promise<ToolResult> {
+export async function waitTrainingTool(
+  ctx: ToolContext, args: z.infer<typeof waitTrainingInputSchema>, request?: WaitRequestContext,
+): Promise<ToolResult> {
   const { value, waitedSeconds } = await waitUntilDone(request, {
     maxWaitSeconds: args.maxWaitSeconds,
     pollIntervalMs: ctx.config.waitPollIntervalMs,

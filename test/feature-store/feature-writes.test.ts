@@ -135,5 +135,5 @@ describe('event times', () => {
 
 test('the schema\'s onlineStorageType is checked', () => {
   expect(parseFeatureGroupSchema({ ...v2 }).onlineStorageType).toBe('Standard_V2');
-  expect(() => parseFeatureGroupSchema({ ...v2, onlineStorageType: 'StandardV2' })).toThrow(/onlineStorageType "StandardV2" is not one of Standard, Standard_V2, InMemory, None/);
+  expect(() => parseFeatureGroupSchema({ ...v2, onlineStorageType: 'StandardV2' })).toThrow(/onlineStorageType: expected one of Standard, Standard_V2, InMemory, None, got "StandardV2"/);
 });

@@ -8,13 +8,13 @@ import { createMcpHandler, CreateMcpHandlerOptions, McpHttpHandler, McpServer } 
 import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { McpServerSpec, toolNamesForSpec } from './contract/mcp';
 import { parseMcpServerSpec } from './mcp-config';
+import { validateToolArguments } from './mcp-tools/arguments';
 import { registerAsyncTools } from './mcp-tools/async-tools';
 import { callerIdentity, McpCallerAuthInfo, processCallerIdentity } from './mcp-tools/caller';
 import { createToolContext, SageMakerMcpServerConfig, ToolContext } from './mcp-tools/context';
 import { registerFeatureTools } from './mcp-tools/feature-tools';
 import { guardTools } from './mcp-tools/guard';
 import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
-import { toolFailure } from './mcp-tools/results';
 import { registerTrainingTools } from './mcp-tools/training-tools';
 
 export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials } from './mcp-tools/context';
@@ -69,18 +69,7 @@ function buildServer(shared: ToolContext, build: McpServerBuildContext = {}, def
   const ctx: ToolContext = { ...shared, caller: callerIdentity(build.authInfo) ?? defaultCaller };
   const server = new McpServer({ name: ctx.config.serverName ?? 'cdk-sagemaker-mcp', version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
   const structuredErrors = build.era === 'modern';
-  register(guardTools(withErrorShape(server as unknown as ToolRegistrar, structuredErrors), ctx), ctx);
-  // The SDK reports arguments that fail the input schema as a plain-text tool error; give them the same shape as every
-  // other failure so an agent reads one format (errorName InvalidArguments, not retryable).
-  const internals = server as unknown as { createToolError?: (message: string) => unknown };
-  if (typeof internals.createToolError === 'function') {
-    internals.createToolError = (message: string) => {
-      const result = toolFailure(Object.assign(new Error(message), { name: 'InvalidArguments', retryable: false }));
-      if (structuredErrors) return result;
-      const { structuredContent: _omitted, ...rest } = result;
-      return rest;
-    };
-  }
+  register(validateToolArguments(guardTools(withErrorShape(server as unknown as ToolRegistrar, structuredErrors), ctx)), ctx);
   return server;
 }
 

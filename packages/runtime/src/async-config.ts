@@ -74,7 +74,8 @@ export function resolveConfig(deps: AsyncJobsDeps): AsyncJobsConfig {
 // Clients are created lazily and reused when not injected, so a Lambda container keeps its connections warm.
 let defaultClients: { sagemakerRuntime?: SageMakerRuntimeClient; s3?: S3Client; dynamodb?: DynamoDBClient } = {};
 // Built with connection and request timeouts (./bounded), so the recorder handler never waits on a silent service.
-export const smClient = (deps: AsyncJobsDeps) => deps.sagemakerRuntime ?? (defaultClients.sagemakerRuntime ??= boundedClient(SageMakerRuntimeClient, {}));
+export const smClient = (deps: AsyncJobsDeps) =>
+  deps.sagemakerRuntime ?? (defaultClients.sagemakerRuntime ??= boundedClient(SageMakerRuntimeClient, {}));
 export const s3Client = (deps: AsyncJobsDeps) => deps.s3 ?? (defaultClients.s3 ??= boundedClient(S3Client, {}));
 export const ddbClient = (deps: AsyncJobsDeps) => deps.dynamodb ?? (defaultClients.dynamodb ??= boundedClient(DynamoDBClient, {}));
 /** Forgets the lazily created default clients (tests that change the environment). */

@@ -102,9 +102,12 @@ export function contractProblems(schema: z.ZodType, input: unknown, options: Con
   return tryParseContract(schema, input, options).problems ?? [];
 }
 
-/** `input` parsed with `schema` (`data`), or one line per problem (`problems`). */
-export function tryParseContract<S extends z.ZodType>(schema: S, input: unknown, options: ContractParseOptions): { data?: z.output<S>; problems?: string[] } {
-  const result = schema.safeParse(input, { reportInput: true, error: (issue) => expectation(issue) });
+/** `value` parsed with `schema` (`data`), or one line per problem (`problems`). */
+export function tryParseContract<S extends z.ZodType>(schema: S, value: unknown, options: ContractParseOptions): {
+  data?: z.output<S>;
+  problems?: string[];
+} {
+  const result = schema.safeParse(value, { reportInput: true, error: (issue) => expectation(issue) });
   if (result.success) return { data: result.data };
   const secret = new Set(options.secretFields ?? []);
   const problems: string[] = [];

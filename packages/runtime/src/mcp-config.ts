@@ -5,8 +5,8 @@
  * field path and what was expected.
  */
 import { z } from 'zod';
-import { contractProblems, parseJsonText } from './contract-parse';
 import { McpServerSpec, McpServerSpecSchema, MCP_ENV } from './contract/mcp';
+import { contractProblems, parseJsonText } from './contract-parse';
 import type { SageMakerMcpServerConfig } from './mcp-tools/context';
 
 /** Thrown for a configuration that cannot serve: each problem names the field, the value and the expectation. */

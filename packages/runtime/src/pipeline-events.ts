@@ -8,7 +8,6 @@ import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand, Update
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 /* eslint-enable import/no-extraneous-dependencies */
 import { boundedClient } from './bounded';
-import { ContractConfigError, parseContract } from './contract-parse';
 import {
   DEFAULT_RESULT_TTL_DAYS,
   isPipelineExecutionStatus,
@@ -25,6 +24,7 @@ import {
   statusRank,
   TrainingResultRecord,
 } from './contract/pipelines';
+import { ContractConfigError, parseContract } from './contract-parse';
 import { TrainingResultsTableAccess, trainingResultFromItem } from './pipelines';
 
 function dynamodbOf(access: TrainingResultsTableAccess): DynamoDBClient {

@@ -36,13 +36,13 @@ export const FeatureGroupSchemaSchema = z.object({
   onlineStorageType: z.string()
     .refine((t) => ONLINE_STORAGE_TYPES.includes(t), { error: (issue) => `expected one of ${ONLINE_STORAGE_TYPES.join(', ')}, got ${JSON.stringify(issue.input)}` })
     .optional().describe([
-    'The online store\'s `StorageType` (`Standard`, `Standard_V2` or `InMemory`), or `None` when the group has no online',
-    'store. It decides how a write of some features keeps the others: UpdateRecord on `Standard_V2` and `InMemory`,',
-    'GetRecord + merge + PutRecord on `Standard`, and a partial record is refused with `None` (see docs/feature-store.md).',
-    'Set `Standard_V2` here for a group migrated with UpdateFeatureGroup (CloudFormation cannot create one).',
-    '',
-    '@default - unknown: treated as `Standard` (GetRecord + merge + PutRecord, which works on every online store)',
-  ].join('\n')),
+      'The online store\'s `StorageType` (`Standard`, `Standard_V2` or `InMemory`), or `None` when the group has no online',
+      'store. It decides how a write of some features keeps the others: UpdateRecord on `Standard_V2` and `InMemory`,',
+      'GetRecord + merge + PutRecord on `Standard`, and a partial record is refused with `None` (see docs/feature-store.md).',
+      'Set `Standard_V2` here for a group migrated with UpdateFeatureGroup (CloudFormation cannot create one).',
+      '',
+      '@default - unknown: treated as `Standard` (GetRecord + merge + PutRecord, which works on every online store)',
+    ].join('\n')),
 }).check(z.superRefine((schema, ctx) => {
   // Rules across fields, checked even when a field above is wrong (`when`), so every problem is reported at once.
   const features = Array.isArray(schema.features) ? schema.features : [];

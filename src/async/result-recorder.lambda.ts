@@ -6,8 +6,9 @@
  * moves it to the DLQ.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { AsyncJobsDeps, MalformedAsyncNotificationError, parseAsyncNotification, recordAsyncResult } from 'cdk-sagemaker-mcp-runtime';
-import { ASYNC_ENV, DEFAULT_JOB_RETENTION_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS } from '../private/contract.generated';
+import {
+  AsyncJobsDeps, MalformedAsyncNotificationError, parseAsyncNotification, recordAsyncResult, resultRecorderConfigFromEnv,
+} from 'cdk-sagemaker-mcp-runtime';
 
 /**
  * The SageMaker notification inside one SQS record (SNS envelope, raw delivery off), if the envelope is an SNS
@@ -70,26 +71,13 @@ export async function recordBatch(event: SQSEvent, options: RecorderOptions): Pr
   return { batchItemFailures: failures };
 }
 
-/** The recorder's configuration from the environment the construct sets; every problem at once. */
+/**
+ * The recorder's configuration from the environment the construct sets, parsed with the contract's schema (the
+ * runtime's `resultRecorderConfigFromEnv`); every problem at once.
+ */
 export function recorderOptionsFromEnv(env: Record<string, string | undefined> = process.env): RecorderOptions {
-  const problems: string[] = [];
-  const tableName = env[ASYNC_ENV.JOB_TABLE_NAME];
-  if (!tableName) problems.push(`${ASYNC_ENV.JOB_TABLE_NAME}: not set, expected the job table name`);
-  const topics = [ASYNC_ENV.SUCCESS_TOPIC_ARN, ASYNC_ENV.ERROR_TOPIC_ARN].map((name) => {
-    const arn = env[name];
-    if (!arn || !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w.-]+$/.test(arn)) problems.push(`${name}: got ${JSON.stringify(arn)}, expected an SNS topic ARN`);
-    return arn ?? '';
-  });
-  const seconds = (name: string, fallback: number) => {
-    const raw = env[name];
-    const value = raw === undefined || raw === '' ? fallback : Number(raw);
-    if (!Number.isInteger(value) || value < 0) problems.push(`${name}: got ${JSON.stringify(raw)}, expected a whole number of seconds >= 0`);
-    return value;
-  };
-  const retentionSeconds = seconds(ASYNC_ENV.JOB_RETENTION_SECONDS, DEFAULT_JOB_RETENTION_SECONDS);
-  const maxEventTimeSkewSeconds = seconds(ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS);
-  if (problems.length > 0) throw new Error(`The result recorder is misconfigured:\n  - ${problems.join('\n  - ')}`);
-  return { tableName: tableName!, retentionSeconds, topicArns: new Set(topics), maxEventTimeSkewSeconds };
+  const config = resultRecorderConfigFromEnv(env);
+  return { ...config, topicArns: new Set(config.topicArns) };
 }
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {

@@ -5,17 +5,15 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { boundedClient, recordPipelineEvent, PipelineRecordOutcome } from 'cdk-sagemaker-mcp-runtime';
-import { RESULT_TTL_DAYS_ENV, RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV } from '../private/contract.generated';
+import { boundedClient, pipelineRouterConfigFromEnv, recordPipelineEvent, PipelineRecordOutcome } from 'cdk-sagemaker-mcp-runtime';
 
 let dynamodb: DynamoDBClient | undefined;
 let sqs: SQSClient | undefined;
 
 export async function handler(event: unknown): Promise<PipelineRecordOutcome> {
-  const tableName = process.env[RESULTS_TABLE_ENV];
-  if (!tableName) throw new Error(`${RESULTS_TABLE_ENV} is not set`);
-  const queueUrl = process.env[RESULTS_QUEUE_URL_ENV] || undefined;
-  const ttlDays = process.env[RESULT_TTL_DAYS_ENV] ? Number(process.env[RESULT_TTL_DAYS_ENV]) : undefined;
+  // The env the construct sets, parsed with the contract's schema: a misconfigured router fails every attempt, naming
+  // each variable, and the event is retried and then dead-lettered, never dropped.
+  const { tableName, queueUrl, ttlDays } = pipelineRouterConfigFromEnv();
   // Connection and request timeouts: a silent service fails the attempt (Lambda retries, then dead-letters the event).
   dynamodb ??= boundedClient(DynamoDBClient, {});
   if (queueUrl) sqs ??= boundedClient(SQSClient, {});

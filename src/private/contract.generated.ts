@@ -10,6 +10,12 @@
  */
 export const FEATURE_GROUP_SCHEMAS_ENV = 'FEATURE_GROUP_SCHEMAS';
 
+/** The Feature Store feature types (`FeatureDefinition.FeatureType`). */
+export const FEATURE_VALUE_TYPES: readonly string[] = ['String', 'Integral', 'Fractional'];
+
+/** `FeatureGroupSchema.onlineStorageType`: the online `StorageType` values, or `None` for a group without online store. */
+export const ONLINE_STORAGE_TYPES: readonly string[] = ['Standard', 'Standard_V2', 'InMemory', 'None'];
+
 /** One declared feature: its name and Feature Store type. */
 export interface FeatureSchemaEntry {
   /** The feature name, as declared in FeatureDefinitions. */
@@ -169,6 +175,14 @@ export const MCP_ENV = {
 /** Lambda caps all env vars of a function at 4 KB together; the construct warns above this many spec characters. */
 export const MCP_SPEC_WARN_LENGTH = 3_000;
 
+/** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
+export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
+
+/** The range a handle lifetime may be configured in: an hour (an async request may queue for 6 h) to a year. */
+export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
+
+const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`;
+
 /** A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call. */
 export interface McpRealtimeEndpointSpec {
   /** The endpoint name. */
@@ -248,17 +262,11 @@ export interface McpServerSpec {
   readonly handleTtlSeconds?: number;
 }
 
-/** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
-export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
-
-/** The range a handle lifetime may be configured in: an hour (an async request may queue for 6 h) to a year. */
-export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
-
 /** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */
 export function handleTtlProblems(field: string, value: unknown): string[] {
   if (value === undefined) return [];
   const ok = typeof value === 'number' && Number.isInteger(value) && value >= HANDLE_TTL_RANGE.min && value <= HANDLE_TTL_RANGE.max;
-  return ok ? [] : [`${field}: got ${JSON.stringify(value)} seconds, expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`];
+  return ok ? [] : [`${field}: got ${JSON.stringify(value)} seconds, ${HANDLE_TTL_EXPECTED}`];
 }
 
 /** Tool names, in the order they are registered. */

@@ -63,6 +63,8 @@ beforeAll(async () => {
   process.env.SAGEMAKER_ASYNC_JOB_RETENTION_SECONDS = '86400';
   process.env.SAGEMAKER_ASYNC_SUCCESS_TOPIC_ARN = SUCCESS_TOPIC;
   process.env.SAGEMAKER_ASYNC_ERROR_TOPIC_ARN = ERROR_TOPIC;
+  // The construct's default bound (AsyncEndpoint sets every variable of the contract; see test/mcp/spec-seam.test.ts).
+  process.env.SAGEMAKER_ASYNC_MAX_EVENT_TIME_SKEW_SECONDS = '300';
   jest.spyOn(console, 'log').mockImplementation(() => undefined);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   handler = require('../../assets/async/result-recorder.lambda/index.js').handler;
@@ -259,7 +261,7 @@ describe('event times and sources that could freeze a result', () => {
       const ahead = fromTopic({ ...success, inferenceId: 'skew-0', eventTime: new Date(Date.now() + 30_000).toISOString() });
       expect((await handler(event(ahead))).batchItemFailures).toEqual([{ itemIdentifier: ahead.messageId }]);
     } finally {
-      delete process.env.SAGEMAKER_ASYNC_MAX_EVENT_TIME_SKEW_SECONDS;
+      process.env.SAGEMAKER_ASYNC_MAX_EVENT_TIME_SKEW_SECONDS = '300';
     }
   });
 
@@ -267,7 +269,7 @@ describe('event times and sources that could freeze a result', () => {
     const saved = process.env.SAGEMAKER_ASYNC_ERROR_TOPIC_ARN;
     delete process.env.SAGEMAKER_ASYNC_ERROR_TOPIC_ARN;
     try {
-      await expect(handler(event(fromTopic(success)))).rejects.toThrow(/SAGEMAKER_ASYNC_ERROR_TOPIC_ARN: got undefined, expected an SNS topic ARN/);
+      await expect(handler(event(fromTopic(success)))).rejects.toThrow(/SAGEMAKER_ASYNC_ERROR_TOPIC_ARN: expected a string, but it is not set/);
       expect(await itemCount()).toBe(0);
     } finally {
       process.env.SAGEMAKER_ASYNC_ERROR_TOPIC_ARN = saved;

@@ -322,6 +322,6 @@ describe('schema', () => {
 
   test('fails if a schema declares an unknown type or an event time that is not declared', () => {
     expect(() => parseFeatureGroupSchema({ ...users, features: [{ name: 'user_id', type: 'Text' }], eventTime: 'ts' }))
-      .toThrow(/feature 'user_id' has type "Text", expected one of String, Integral, Fractional; eventTime "ts" is not a declared feature/);
+      .toThrow(/features\[0\]\.type: expected one of String, Integral, Fractional, got "Text"; eventTime: expected one of the declared features \(user_id\), got "ts"/);
   });
 });

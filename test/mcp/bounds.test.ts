@@ -171,6 +171,6 @@ describe('pagination stops on a repeated NextToken', () => {
 describe('configuration of the bounds', () => {
   test('deadlines and timeouts must be positive integers of milliseconds; every problem is named at once', () => {
     expect(() => parseMcpServerSpec({ toolDeadlineMs: 0, toolDeadlines: { describe_endpoint: '5s' }, httpTimeouts: { requestTimeoutMs: -1 } }))
-      .toThrow(/toolDeadlineMs: got 0, expected a positive integer of milliseconds[\s\S]*toolDeadlines\.describe_endpoint: got "5s"[\s\S]*httpTimeouts\.requestTimeoutMs: got -1/);
+      .toThrow(/toolDeadlineMs: expected a positive integer of milliseconds, got 0[\s\S]*toolDeadlines\.describe_endpoint: expected a number, got "5s"[\s\S]*httpTimeouts\.requestTimeoutMs: expected a positive integer of milliseconds, got -1/);
   });
 });

@@ -204,6 +204,6 @@ describe('runtime configuration', () => {
 
   test('handleTtlSeconds outside 1 hour .. 365 days is refused', () => {
     expect(() => createSageMakerMcpServer({ ...handleTools, handleKey: 'k', handleTtlSeconds: 60 }))
-      .toThrow(/handleTtlSeconds: got 60 seconds, expected whole seconds from 3600 \(1 hour\) to 31536000 \(365 days\)/);
+      .toThrow(/handleTtlSeconds: expected whole seconds from 3600 \(1 hour\) to 31536000 \(365 days\), got 60/);
   });
 });

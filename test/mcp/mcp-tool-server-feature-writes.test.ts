@@ -81,5 +81,5 @@ test('the spec hands each group\'s online store type to the runtime', () => {
 test('maxEventTimeSkew reaches the spec in seconds (absent: the runtime default of 300 s); a bad value is refused by the runtime', () => {
   expect(specOf(build(Duration.minutes(2)).stack).maxEventTimeSkewSeconds).toBe(120);
   expect(specOf(build().stack).maxEventTimeSkewSeconds).toBeUndefined();
-  expect(() => parseMcpServerSpec({ maxEventTimeSkewSeconds: -1 })).toThrow(/maxEventTimeSkewSeconds: got -1, expected a number of seconds >= 0/);
+  expect(() => parseMcpServerSpec({ maxEventTimeSkewSeconds: -1 })).toThrow(/maxEventTimeSkewSeconds: expected a number of seconds >= 0, got -1/);
 });

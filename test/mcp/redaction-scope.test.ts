@@ -93,9 +93,9 @@ describe('errors that reach the agent are redacted; the log keeps them whole und
   test('redactForAgent: plain account ids, function and bucket ARNs, access key ids', () => {
     expect(redactForAgent('account 123456789012 called arn:aws:lambda:us-east-1:123456789012:function:my-fn on arn:aws:s3:::my-bucket/key with AKIAIOSFODNN7EXAMPLE'))
       .toBe('account <account> called <lambda ARN> on <s3 ARN> with <access key id>');
-    // A 13-digit epoch time, a decimal and a quantity with its unit are not account ids.
-    expect(redactForAgent('at 1704067200000 score 0.123456789012 is 251234567890 s past'))
-      .toBe('at 1704067200000 score 0.123456789012 is 251234567890 s past');
+    // A 13-digit epoch time and a decimal are not account ids; any other 12-digit number is redacted, whatever follows it.
+    expect(redactForAgent('at 1704067200000 score 0.123456789012 is 251234567890 s past, by 123456789012.'))
+      .toBe('at 1704067200000 score 0.123456789012 is <account> s past, by <account>.');
   });
 });
 

@@ -57,6 +57,7 @@ const local = useReplayEnv<Recorder>({
     [ASYNC_ENV.JOB_RETENTION_SECONDS]: String(30 * 86400),
     [ASYNC_ENV.SUCCESS_TOPIC_ARN]: SUCCESS_TOPIC,
     [ASYNC_ENV.ERROR_TOPIC_ARN]: ERROR_TOPIC,
+    [ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS]: '300',
   },
 });
 const jobsIn = (tableName: string) => scanTable(local.ddb, tableName, JOB_ATTRIBUTES.INFERENCE_ID);

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline } from '../../packages/runtime/src/bounded';
-import { RESULTS_TABLE_ENV } from '../../packages/runtime/src/contract/pipelines';
+import { RESULT_TTL_DAYS_ENV, RESULTS_TABLE_ENV } from '../../packages/runtime/src/contract/pipelines';
 import { isTransient } from '../../packages/runtime/src/errors';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
@@ -109,6 +109,7 @@ describe('handlers build their clients with timeouts', () => {
       AWS_ENDPOINT_URL_DYNAMODB: silent.endpoint,
       AWS_MAX_ATTEMPTS: '1',
       [RESULTS_TABLE_ENV]: 'results',
+      [RESULT_TTL_DAYS_ENV]: '30',
     });
     try {
       let handler: (event: unknown) => Promise<unknown> = async () => undefined;

@@ -16,9 +16,9 @@ import { readFileSync } from 'fs';
 import { createServer } from 'http';
 import { resolve } from 'path';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { createSageMakerMcpHandler, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, sageMakerMcpToolNames, serveSageMakerMcpStdio } from './mcp-server';
+import { createSageMakerMcpHandler, McpConfigError, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, sageMakerMcpToolNames, serveSageMakerMcpStdio } from './mcp-server';
 
-/** The config keys that register tools (see `toolNamesForSpec` in src/mcp/contract.ts), for the "no tools" error. */
+/** The config keys that register tools (see `toolNamesForSpec` in packages/runtime/src/contract/mcp.ts), for the "no tools" error. */
 const TOOL_KEYS: Record<string, string> = {
   realtimeEndpoints: '[{ "name": "<endpoint>" }] -> invoke_endpoint, describe_endpoint',
   asyncEndpoints: '[{ "name": "<endpoint>", "inputBucket": "<bucket>" }] -> start_async_inference, get_async_inference_result, wait_for_async_inference',
@@ -80,7 +80,14 @@ export function loadCliConfig(path: string): SageMakerMcpServerConfig {
   } catch (err) {
     throw new Error(`config file '${path}' is not JSON: ${(err as Error).message}`);
   }
-  const config = parseMcpServerSpec<SageMakerMcpServerConfig>(parsed);
+  let config: SageMakerMcpServerConfig;
+  try {
+    config = parseMcpServerSpec<SageMakerMcpServerConfig>(parsed);
+  } catch (err) {
+    // Name the file; each problem names the field path in it.
+    if (err instanceof McpConfigError) throw new McpConfigError(err.problems, `config file '${path}'`);
+    throw err;
+  }
   if (sageMakerMcpToolNames(config).length === 0) {
     const unknown = Object.keys(config).filter((k) => !(k in TOOL_KEYS) && !OTHER_KEYS.includes(k));
     throw new Error([

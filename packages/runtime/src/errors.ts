@@ -256,8 +256,11 @@ const ARN = /\barn:aws[a-z-]*:([a-z0-9-]+):[a-z0-9-]*:(\d{12})?:[^\s"'`,;()<>\]}
 const SIGNING = /\b(X-Amz-(?:Security-Token|Credential|Signature|SignedHeaders)|Credential|Signature|SignedHeaders|Security-Token)([=:]\s*)[^\s&"',;]+/gi;
 /** Access key ids (long-term AKIA, temporary ASIA). */
 const ACCESS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
-/** A bare 12-digit number, unless it is a quantity (followed by a unit, e.g. "251234567890 s past the clock"). */
-const ACCOUNT_ID = /(?<![\d.])\d{12}(?![\d.])(?!\s?(?:s|ms|seconds?|bytes?|[KMG]i?B|rows?|records?)\b)/g;
+/**
+ * Any 12-digit number that is not part of a longer number or of a decimal: it may be an account id. Messages that
+ * quote quantities or times must not print them as bare 12-digit numbers (event times are quoted as ISO-8601).
+ */
+const ACCOUNT_ID = /(?<![\d.])\d{12}(?!\d|\.\d)/g;
 
 /**
  * The text an agent may see: every ARN replaced by `<service ARN>` (role, user, function and resource ARNs name the

@@ -109,6 +109,11 @@ function eventTimeMs(value: string, type: FeatureValueType): number {
   return type === 'Fractional' ? Number(value) * 1000 : Date.parse(value);
 }
 
+/** `ms` as ISO-8601 when a Date can hold it, else the value as written. */
+function isoOrAsWritten(ms: number, value: string): string {
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : value;
+}
+
 /**
  * Refuses an event time more than `maxSkewSeconds` past `nowMs`. Exported for the other writers of event times.
  * @param value the event time as written (`yyyy-MM-ddTHH:mm:ss[.SSS]Z` or epoch seconds)
@@ -120,9 +125,10 @@ export function checkEventTimeSkew(value: string, type: FeatureValueType, maxSke
   const ms = eventTimeMs(value, type);
   const bound = nowMs + maxSkewSeconds * 1000;
   if (ms > bound) {
-    throw new FeatureEventTimeError(`event time ${value} is ${Math.round((ms - nowMs) / 1000)} s past the server clock `
-      + `(${new Date(nowMs).toISOString()}); at most ${maxSkewSeconds} s ahead is accepted (maxEventTimeSkewSeconds), `
-      + `i.e. up to ${new Date(bound).toISOString()}. The online store keeps the greatest event time, so a record dated `
+    // Times only, as ISO-8601: a bare count of seconds could be 12 digits, which redaction takes for an account id.
+    throw new FeatureEventTimeError(`event time ${isoOrAsWritten(ms, value)} is later than ${new Date(bound).toISOString()}, the latest accepted: `
+      + `the server clock (${new Date(nowMs).toISOString()}) plus at most ${maxSkewSeconds} s (maxEventTimeSkewSeconds). `
+      + 'The online store keeps the greatest event time, so a record dated '
       + 'in the future would make every later write historic (offline only).');
   }
 }

@@ -17,3 +17,5 @@ export * from './async-jobs';
 export * from './pipelines';
 export * from './pipeline-events';
 export * from './lineage';
+export { ContractConfigError, contractProblems, parseContract } from './contract-parse';
+export type { ContractParseOptions } from './contract-parse';

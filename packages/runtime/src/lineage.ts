@@ -115,7 +115,7 @@ function compact(obj: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined && v !== null && v !== ''));
 }
 
-/** Describes one entity, as the seed's provenance tool does; `undefined` for kinds with no Describe call here. */
+/** Describes one entity (its Describe* call); `undefined` for kinds with no Describe call here. */
 export async function describeLineageEntity(
   sagemaker: SageMakerClient,
   arn: string,

@@ -6,21 +6,22 @@
  */
 import { createMcpHandler, CreateMcpHandlerOptions, McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import { handleTtlProblems, McpServerSpec, MCP_ENV, toolNamesForSpec } from './contract/mcp';
-import { parseFeatureGroupSchema } from './features';
+import { McpServerSpec, toolNamesForSpec } from './contract/mcp';
+import { parseMcpServerSpec } from './mcp-config';
+import { validateToolArguments } from './mcp-tools/arguments';
 import { registerAsyncTools } from './mcp-tools/async-tools';
 import { callerIdentity, McpCallerAuthInfo, processCallerIdentity } from './mcp-tools/caller';
 import { createToolContext, SageMakerMcpServerConfig, ToolContext } from './mcp-tools/context';
 import { registerFeatureTools } from './mcp-tools/feature-tools';
 import { guardTools } from './mcp-tools/guard';
 import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
-import { toolFailure } from './mcp-tools/results';
 import { withCachedSchemas } from './mcp-tools/schema-cache';
 import { registerTrainingTools } from './mcp-tools/training-tools';
 
 export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials } from './mcp-tools/context';
 export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from './contract/mcp';
 export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from './contract/mcp';
+export { McpConfigError, mcpServerConfigFromEnv, parseMcpServerSpec, SageMakerMcpServerConfigSchema } from './mcp-config';
 export { createHandleCodec, DEFAULT_HANDLE_TTL_SECONDS, HandleExpiredError, InvalidHandleError, MissingHandleKeyError } from './mcp-tools/handles';
 
 /**
@@ -30,83 +31,6 @@ export { createHandleCodec, DEFAULT_HANDLE_TTL_SECONDS, HandleExpiredError, Inva
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const MCP_SERVER_VERSION: string = require('../package.json').version;
-
-/** Thrown for a configuration that cannot serve: each problem names the field, the value and the expectation. */
-export class McpConfigError extends Error {
-  constructor(problems: string[]) {
-    super(`Invalid MCP server configuration:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'McpConfigError';
-  }
-}
-
-/** Checks a spec (e.g. parsed from a file or an env var) and returns it typed. */
-export function parseMcpServerSpec<T extends McpServerSpec>(input: unknown): T {
-  const spec = (typeof input === 'string' ? JSON.parse(input) : input) as T;
-  const problems: string[] = [];
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new McpConfigError([`spec: got ${JSON.stringify(input)}, expected an object`]);
-  const names = (list: unknown, field: string, key: (item: any) => unknown) => {
-    if (list === undefined) return;
-    if (!Array.isArray(list)) {
-      problems.push(`${field}: got ${JSON.stringify(list)}, expected an array`);
-      return;
-    }
-    const seen = new Set<unknown>();
-    list.forEach((item, i) => {
-      const name = key(item);
-      if (typeof name !== 'string' || name === '') problems.push(`${field}[${i}]: got ${JSON.stringify(name)} as name, expected a non-empty string`);
-      else if (seen.has(name)) problems.push(`${field}[${i}]: "${name}" is listed twice`);
-      seen.add(name);
-    });
-  };
-  names(spec.realtimeEndpoints, 'realtimeEndpoints', (e) => e?.name);
-  names(spec.asyncEndpoints, 'asyncEndpoints', (e) => e?.name);
-  names(spec.pipelines, 'pipelines', (p) => p?.name);
-  names(spec.featureGroups, 'featureGroups', (g) => g?.schema?.featureGroupName);
-  (spec.asyncEndpoints ?? []).forEach((e, i) => {
-    if (typeof e?.inputBucket !== 'string' || e.inputBucket === '') problems.push(`asyncEndpoints[${i}].inputBucket: got ${JSON.stringify(e?.inputBucket)}, expected the bucket inputs are uploaded to`);
-  });
-  (spec.featureGroups ?? []).forEach((g, i) => {
-    try {
-      parseFeatureGroupSchema(g?.schema);
-    } catch (err) {
-      problems.push(`featureGroups[${i}].schema: ${(err as Error).message}`);
-    }
-  });
-  const skew = spec.maxEventTimeSkewSeconds;
-  if (skew !== undefined && (typeof skew !== 'number' || !Number.isFinite(skew) || skew < 0)) {
-    problems.push(`maxEventTimeSkewSeconds: got ${JSON.stringify(skew)}, expected a number of seconds >= 0`);
-  }
-  problems.push(...handleTtlProblems('handleTtlSeconds', spec.handleTtlSeconds));
-  if (spec.trainingResultsTable !== undefined && !spec.pipelines?.length) {
-    problems.push('trainingResultsTable: set, but no pipelines are listed (get_training_result needs a start_training handle)');
-  }
-  checkBounds(spec as SageMakerMcpServerConfig, problems);
-  if (problems.length > 0) throw new McpConfigError(problems);
-  return spec;
-}
-
-/** Deadlines and timeouts, when given, are positive integers of milliseconds. */
-function checkBounds(config: SageMakerMcpServerConfig, problems: string[]): void {
-  const ms = (value: unknown, field: string) => {
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) problems.push(`${field}: got ${JSON.stringify(value)}, expected a positive integer of milliseconds`);
-  };
-  ms(config.toolDeadlineMs, 'toolDeadlineMs');
-  ms(config.invokeDeadlineMs, 'invokeDeadlineMs');
-  ms(config.waitPollIntervalMs, 'waitPollIntervalMs');
-  for (const [tool, value] of Object.entries(config.toolDeadlines ?? {})) ms(value, `toolDeadlines.${tool}`);
-  ms(config.httpTimeouts?.connectionTimeoutMs, 'httpTimeouts.connectionTimeoutMs');
-  ms(config.httpTimeouts?.requestTimeoutMs, 'httpTimeouts.requestTimeoutMs');
-}
-
-/**
- * The spec a construct passed to its function (`MCP_ENV.SPEC`). The handle key is not in the environment: the bundled
- * handler reads it from the secret named by `MCP_ENV.HANDLE_KEY_SECRET_ARN` (see src/mcp/server.lambda.ts).
- */
-export function mcpServerConfigFromEnv(env: Record<string, string | undefined> = process.env): SageMakerMcpServerConfig {
-  const raw = env[MCP_ENV.SPEC];
-  if (!raw) throw new McpConfigError([`${MCP_ENV.SPEC}: not set, expected the JSON server spec`]);
-  return parseMcpServerSpec<McpServerSpec>(raw);
-}
 
 function register(server: ToolRegistrar, ctx: ToolContext): void {
   registerInvokeTools(server, ctx);
@@ -146,18 +70,7 @@ function buildServer(shared: ToolContext, build: McpServerBuildContext = {}, def
   const ctx: ToolContext = { ...shared, caller: callerIdentity(build.authInfo) ?? defaultCaller };
   const server = new McpServer({ name: ctx.config.serverName ?? 'cdk-sagemaker-mcp', version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
   const structuredErrors = build.era === 'modern';
-  register(guardTools(withErrorShape(withCachedSchemas(server as unknown as ToolRegistrar), structuredErrors), ctx), ctx);
-  // The SDK reports arguments that fail the input schema as a plain-text tool error; give them the same shape as every
-  // other failure so an agent reads one format (errorName InvalidArguments, not retryable).
-  const internals = server as unknown as { createToolError?: (message: string) => unknown };
-  if (typeof internals.createToolError === 'function') {
-    internals.createToolError = (message: string) => {
-      const result = toolFailure(Object.assign(new Error(message), { name: 'InvalidArguments', retryable: false }));
-      if (structuredErrors) return result;
-      const { structuredContent: _omitted, ...rest } = result;
-      return rest;
-    };
-  }
+  register(validateToolArguments(guardTools(withErrorShape(withCachedSchemas(server as unknown as ToolRegistrar), structuredErrors), ctx)), ctx);
   return server;
 }
 

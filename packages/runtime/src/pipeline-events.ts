@@ -15,15 +15,37 @@ import {
   PIPELINE_EXECUTION_DETAIL_TYPE,
   PIPELINE_STEP_DETAIL_TYPE,
   PipelineExecutionStatusValue,
+  PipelineRouterEnvSchema,
+  RESULT_TTL_DAYS_ENV,
   RESULTS_PARTITION_KEY,
+  RESULTS_QUEUE_URL_ENV,
+  RESULTS_TABLE_ENV,
   RESULTS_TTL_ATTRIBUTE,
   statusRank,
   TrainingResultRecord,
 } from './contract/pipelines';
+import { ContractConfigError, parseContract } from './contract-parse';
 import { TrainingResultsTableAccess, trainingResultFromItem } from './pipelines';
 
 function dynamodbOf(access: TrainingResultsTableAccess): DynamoDBClient {
   return access.dynamodb ?? boundedClient(DynamoDBClient, access.dynamodbConfig ?? {});
+}
+
+/** What the pipeline router needs, read from the environment `PipelineEventRouter` gives it. */
+export interface PipelineRouterConfig {
+  readonly tableName: string;
+  /** The queue each recorded result is also sent to; unset: table only. */
+  readonly queueUrl?: string;
+  readonly ttlDays: number;
+}
+
+/**
+ * The router's configuration from its environment, parsed with the contract's schema; every problem at once, each
+ * naming the variable (`PIPELINE_RESULT_TTL_DAYS: expected whole days, got "30d"`).
+ */
+export function pipelineRouterConfigFromEnv(env: Record<string, string | undefined> = process.env): PipelineRouterConfig {
+  const parsed = parseContract(PipelineRouterEnvSchema, env, { fail: (problems) => new ContractConfigError(problems, 'The pipeline router is misconfigured') });
+  return { tableName: parsed[RESULTS_TABLE_ENV], queueUrl: parsed[RESULTS_QUEUE_URL_ENV], ttlDays: Number(parsed[RESULT_TTL_DAYS_ENV]) };
 }
 
 /** The event cannot be processed; the handler throws it so Lambda retries and then dead-letters the event. */

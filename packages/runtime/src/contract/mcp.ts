@@ -23,6 +23,12 @@ export const MCP_ENV = {
 /** Lambda caps all env vars of a function at 4 KB together; the construct warns above this many spec characters. */
 export const MCP_SPEC_WARN_LENGTH = 3_000;
 
+/** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
+export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
+/** The range a handle lifetime may be configured in: an hour (an async request may queue for 6 h) to a year. */
+export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
+const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`;
+
 /** A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call. */
 export const McpRealtimeEndpointSpecSchema = z.object({
   name: z.string().min(1).describe('The endpoint name.'),
@@ -76,23 +82,40 @@ export const McpServerSpecSchema = z.object({
   pipelines: z.array(McpPipelineSpecSchema).optional().describe('Pipelines `start_training` may start.'),
   trainingResultsTable: z.string().optional().describe('The `PipelineEventRouter` results table; registers `get_training_result`.'),
   modelProvenance: z.boolean().optional().describe('Registers `get_model_provenance` (lineage reads; see docs/mcp.md for its IAM scope). Default false.'),
-  maxEventTimeSkewSeconds: z.number().optional().describe(lines(
+  maxEventTimeSkewSeconds: z.number().min(0, 'expected a number of seconds >= 0').optional().describe(lines(
     'Seconds an event time written by `put_feature_record` may lie past the server\'s clock; later ones are refused (the',
     'online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.')),
-  handleTtlSeconds: z.number().optional().describe('Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days).'),
-}).meta({ id: 'McpServerSpec', description: 'Everything the MCP server exposes. Absent sections register no tools.' });
+  handleTtlSeconds: z.number().int(HANDLE_TTL_EXPECTED).min(HANDLE_TTL_RANGE.min, HANDLE_TTL_EXPECTED).max(HANDLE_TTL_RANGE.max, HANDLE_TTL_EXPECTED)
+    .optional().describe('Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days).'),
+}).check(z.superRefine((spec, ctx) => {
+  // Rules across entries, checked even when an entry is malformed (`when`), so every problem is reported at once.
+  const unique = (section: 'realtimeEndpoints' | 'asyncEndpoints' | 'pipelines' | 'featureGroups', path: string[], nameOf: (item: any) => unknown) => {
+    const list: unknown = spec[section];
+    if (!Array.isArray(list)) return;
+    const seen = new Set<unknown>();
+    list.forEach((item, i) => {
+      const name = nameOf(item);
+      if (typeof name === 'string' && seen.has(name)) ctx.addIssue({ code: 'custom', path: [section, i, ...path], message: `${JSON.stringify(name)} is listed twice` });
+      seen.add(name);
+    });
+  };
+  unique('realtimeEndpoints', ['name'], (e) => e?.name);
+  unique('asyncEndpoints', ['name'], (e) => e?.name);
+  unique('pipelines', ['name'], (p) => p?.name);
+  unique('featureGroups', ['schema', 'featureGroupName'], (g) => g?.schema?.featureGroupName);
+  if (spec.trainingResultsTable !== undefined && !(Array.isArray(spec.pipelines) && spec.pipelines.length > 0)) {
+    ctx.addIssue({ code: 'custom', path: ['trainingResultsTable'], message: 'set, but no pipelines are listed (get_training_result needs a start_training handle)' });
+  }
+}, { when: (payload) => typeof payload.value === 'object' && payload.value !== null }))
+  .meta({ id: 'McpServerSpec', description: 'Everything the MCP server exposes. Absent sections register no tools.' });
 export type McpServerSpec = z.infer<typeof McpServerSpecSchema>;
 
-/** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
-export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
-/** The range a handle lifetime may be configured in: an hour (an async request may queue for 6 h) to a year. */
-export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
 
 /** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */
 export function handleTtlProblems(field: string, value: unknown): string[] {
   if (value === undefined) return [];
   const ok = typeof value === 'number' && Number.isInteger(value) && value >= HANDLE_TTL_RANGE.min && value <= HANDLE_TTL_RANGE.max;
-  return ok ? [] : [`${field}: got ${JSON.stringify(value)} seconds, expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`];
+  return ok ? [] : [`${field}: got ${JSON.stringify(value)} seconds, ${HANDLE_TTL_EXPECTED}`];
 }
 
 /** Tool names, in the order they are registered. */

@@ -10,3 +10,4 @@ export * from './async';
 export * from './realtime';
 export * from './pipelines';
 export * from './mcp';
+export * from './cost';

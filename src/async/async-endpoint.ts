@@ -25,6 +25,8 @@ import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
+import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
+import { estimateVariants } from '../cost/private/endpoint-estimates';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 /**
@@ -168,10 +170,13 @@ export class AsyncEndpoint extends AsyncEndpointBase {
   protected readonly defaultInvocationTimeoutSeconds: number;
   protected readonly defaultRequestTtlSeconds: number;
   private readonly key: kms.IKey;
+  /** The variant's instance type and fixed instance count, for `costEstimate`. */
+  private readonly variantInstances: { instanceType: string; initialInstanceCount: number };
 
   constructor(scope: Construct, id: string, props: AsyncEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
     this.variantName = props.variantName ?? DEFAULT_VARIANT_NAME;
+    this.variantInstances = { instanceType: props.instanceType.name, initialInstanceCount: props.initialInstanceCount ?? 1 };
     this.defaultVariantName = this.variantName;
     this.inputPrefix = props.inputPrefix ?? 'inputs/';
     this.outputPrefix = props.outputPrefix ?? 'outputs/';
@@ -371,5 +376,20 @@ export class AsyncEndpoint extends AsyncEndpointBase {
     ]);
     if (ownRole && role instanceof iam.Role) acknowledgeModelRoleWildcards(role);
     return policy;
+  }
+
+  /**
+   * What the endpoint costs per hour and per month (730 h) at its fewest and most instances (its autoscaling range,
+   * whose floor is 0 when it scales to zero, or `initialInstanceCount` when it is not autoscaled), from the bundled
+   * on-demand price table: an estimate, not a bill (S3, SNS, SQS and Lambda are not counted). A price the table lacks
+   * gives `priceKnown: false` and a summary saying how to give it.
+   */
+  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
+    const { instanceType, initialInstanceCount } = this.variantInstances;
+    return estimateVariants(`AsyncEndpoint '${this.node.id}' costEstimate`, this.stack.region, [{
+      instanceType,
+      minInstances: this.scalableInstanceCount?.minCapacity ?? initialInstanceCount,
+      maxInstances: this.scalableInstanceCount?.maxCapacity ?? initialInstanceCount,
+    }], options)[0];
   }
 }

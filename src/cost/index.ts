@@ -1,1 +1,2 @@
+export * from './cost-types';
 export * from './endpoint-cost';

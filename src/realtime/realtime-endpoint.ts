@@ -20,6 +20,8 @@ import {
   addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
 } from '../core/scaling/private/scaling-resources';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
+import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
+import { estimateVariants } from '../cost/private/endpoint-estimates';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 const MAX_VARIANTS = 10;
@@ -404,6 +406,24 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     } catch (e) {
       return [(e as Error).message];
     }
+  }
+
+  /**
+   * What each production variant costs per hour and per month (730 h) at its fewest and most instances (its
+   * autoscaling range, or `initialInstanceCount` when it is not autoscaled), from the bundled on-demand price table:
+   * an estimate, not a bill. A price the table lacks gives `priceKnown: false` and a summary saying how to give it.
+   */
+  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate[] {
+    return estimateVariants(`RealtimeEndpoint '${this.node.id}' costEstimate`, this.stack.region, this.variants.map((x) => {
+      const scaled = this.scaledVariants.get(x.name);
+      const initial = x.options.initialInstanceCount ?? 1;
+      return {
+        variantName: x.name,
+        instanceType: x.options.instanceType.name,
+        minInstances: scaled?.minCapacity ?? initial,
+        maxInstances: scaled?.maxCapacity ?? initial,
+      };
+    }), options);
   }
 }
 

@@ -14,11 +14,14 @@ import {
 } from './shared-gpu-endpoint-interface';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
+import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
 import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
+import { compareShared, estimateVariants } from '../cost/private/endpoint-estimates';
 
 /** Props of a `SharedGpuEndpoint`. */
 export interface SharedGpuEndpointProps {
@@ -283,6 +286,38 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase {
       }
     }
     v.throwIfInvalid();
+  }
+
+  /**
+   * What the endpoint's instances cost per hour and per month (730 h) at their fewest and most (managed instance
+   * scaling's range, whose floor is 0 when it scales to zero, or `initialInstanceCount` without it), from the bundled
+   * on-demand price table: an estimate, not a bill. A price the table lacks gives `priceKnown: false` and a summary
+   * saying how to give it.
+   */
+  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
+    return estimateVariants(`SharedGpuEndpoint '${this.node.id}' costEstimate`, this.stack.region, [{
+      instanceType: this.instanceType.name,
+      minInstances: this.instanceScaling?.minCapacity ?? this.initialInstanceCount,
+      maxInstances: this.instanceScaling?.maxCapacity ?? this.initialInstanceCount,
+    }], options)[0];
+  }
+
+  /**
+   * The components' initial copies packed on the endpoint's `initialInstanceCount` instances versus each copy on its own
+   * smallest instance of the same accelerator kind that gives it what it reserves here (its `acceleratorCount` devices,
+   * with their memory; host memory is not carried over, as it defaults to a proportional share rather than a need):
+   * an estimate from the bundled on-demand price table. Unknown prices leave the totals undefined and are listed.
+   */
+  public costComparison(options?: CostEstimateOptions): SharedGpuCostComparison {
+    const deviceMemoryGiB = this.instanceType.isUnresolved ? 0 : instanceSpecs(this.instanceType.name)?.acceleratorMemoryGiB ?? 0;
+    return compareShared(`SharedGpuEndpoint '${this.node.id}' costComparison`, this.stack.region,
+      { instanceType: this.instanceType.name, instanceCount: this.initialInstanceCount },
+      this.components.map((c) => ({
+        name: c.node.id,
+        accelerators: c.acceleratorCount,
+        acceleratorMemoryGiB: (c.acceleratorCount ?? 0) * deviceMemoryGiB,
+        copies: c.copies,
+      })), options);
   }
 }
 

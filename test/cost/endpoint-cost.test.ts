@@ -1,4 +1,4 @@
-import { EndpointCost, HOURS_PER_MONTH } from '../../src/cost';
+import { EndpointCost } from '../../src/cost';
 import { HOSTING_PRICES, PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
 
 describe('the price table', () => {
@@ -20,7 +20,7 @@ describe('EndpointCost.estimate', () => {
   test('hourly and monthly at min and max from the table, labelled an estimate with its source and date', () => {
     const e = EndpointCost.estimate({ instanceType: 'ml.m5.xlarge', region: 'us-east-1', minInstances: 1, maxInstances: 4 });
     expect(e).toMatchObject({ pricePerInstanceHourUsd: 0.269, hourlyAtMinUsd: 0.269, hourlyAtMaxUsd: 1.076, scalesToZero: false, priceAsOf: '2025-10' });
-    expect(e.monthlyAtMinUsd).toBeCloseTo(0.269 * HOURS_PER_MONTH, 3);
+    expect(e.monthlyAtMinUsd).toBeCloseTo(0.269 * EndpointCost.HOURS_PER_MONTH, 3);
     expect(e.monthlyAtMaxUsd).toBeCloseTo(0.269 * 4 * 730, 3);
     expect(e.summary).toMatch(/^Estimate \(on-demand .* as of 2025-10, https:\/\/.*\): 1-4 × ml\.m5\.xlarge in us-east-1 at \$0\.269\/h = \$196\.37-\$785\.48 per month \(730 h\)$/);
   });

@@ -1,0 +1,164 @@
+/** Inputs of `EndpointCost.estimate`. */
+export interface EndpointCostProps {
+  /** The instance type, e.g. `ml.g5.xlarge`. */
+  readonly instanceType: string;
+  /** The region, e.g. `us-east-1`. */
+  readonly region: string;
+  /** Instances when the endpoint is idle (0 when it scales to zero). */
+  readonly minInstances: number;
+  /** Instances at most (the autoscaling maximum). */
+  readonly maxInstances: number;
+  /**
+   * Your price per instance-hour in USD (a negotiated rate, or a row the table lacks).
+   * @default - the bundled price table's price for the type and region
+   */
+  readonly hourlyPriceUsd?: number;
+}
+
+/** Options of the endpoint constructs' `costEstimate` and `costComparison` methods. */
+export interface CostEstimateOptions {
+  /**
+   * The region whose prices apply.
+   * @default - the stack's region (an error asks for this option when the stack's region is unresolved)
+   */
+  readonly region?: string;
+  /**
+   * Your prices per instance-hour in USD by instance type, e.g. `{ 'ml.g5.2xlarge': 1.5 }` (a negotiated rate, or a
+   * price the bundled table lacks); they take precedence over the table.
+   * @default - the bundled price table only
+   */
+  readonly hourlyPricesUsd?: { [instanceType: string]: number };
+}
+
+/**
+ * What an endpoint (or one production variant) costs at its minimum and maximum capacity: an estimate, not a bill.
+ * When the price is unknown (`priceKnown` false) the USD figures are undefined and `summary` says which price is missing
+ * and how to give it.
+ */
+export interface EndpointCostEstimate {
+  /**
+   * The production variant the estimate is for.
+   * @default - not a variant's estimate (`EndpointCost.estimate`, async and shared-GPU endpoints)
+   */
+  readonly variantName?: string;
+  readonly instanceType: string;
+  readonly region: string;
+  readonly minInstances: number;
+  readonly maxInstances: number;
+  /** Whether the price of an instance-hour is known (from the table or given); the USD figures are undefined otherwise. */
+  readonly priceKnown: boolean;
+  /**
+   * On-demand price of one instance-hour, USD.
+   * @default - undefined when the price is unknown
+   */
+  readonly pricePerInstanceHourUsd?: number;
+  /**
+   * USD per hour at `minInstances` (0 when the endpoint scales to zero).
+   * @default - undefined when the price is unknown
+   */
+  readonly hourlyAtMinUsd?: number;
+  /**
+   * USD per hour at `maxInstances`.
+   * @default - undefined when the price is unknown
+   */
+  readonly hourlyAtMaxUsd?: number;
+  /**
+   * USD per month (730 hours) at `minInstances`: the floor you pay with no traffic.
+   * @default - undefined when the price is unknown
+   */
+  readonly monthlyAtMinUsd?: number;
+  /**
+   * USD per month (730 hours) at `maxInstances`: the ceiling.
+   * @default - undefined when the price is unknown
+   */
+  readonly monthlyAtMaxUsd?: number;
+  /** Whether the endpoint scales to zero (`minInstances` 0): the floor is then 0. */
+  readonly scalesToZero: boolean;
+  /** Where the price comes from: a URL of the price table's source, "given by caller", or "not in the price table". */
+  readonly priceSource: string;
+  /** The date of the price (YYYY-MM-DD or YYYY-MM); when unknown, the date of the table that lacks it. */
+  readonly priceAsOf: string;
+  /** One line saying what the numbers are (or which price is missing), e.g. for a CDK annotation or a stack output. */
+  readonly summary: string;
+}
+
+/** A component of a shared-GPU endpoint, as plain data. */
+export interface GpuComponentNeed {
+  /** The component's name (for the result). */
+  readonly name: string;
+  /** Accelerator memory one copy needs, GiB. */
+  readonly acceleratorMemoryGiB: number;
+  /**
+   * Accelerator devices one copy uses.
+   * @default 1
+   */
+  readonly accelerators?: number;
+  /**
+   * Copies of the component.
+   * @default 1
+   */
+  readonly copies?: number;
+}
+
+/** Inputs of `EndpointCost.compareSharedGpu`. */
+export interface SharedGpuCostProps {
+  /** The components sharing the instance. */
+  readonly components: GpuComponentNeed[];
+  /** The instance type they are packed on. */
+  readonly packedInstanceType: string;
+  /**
+   * How many packed instances the components share.
+   * @default 1
+   */
+  readonly packedInstanceCount?: number;
+  /** The region. */
+  readonly region: string;
+  /**
+   * Prices per instance-hour in USD by instance type; they take precedence over the bundled table.
+   * @default - the bundled table only
+   */
+  readonly hourlyPricesUsd?: { [instanceType: string]: number };
+}
+
+/** Where one component would run on its own. */
+export interface SeparateComponentCost {
+  readonly name: string;
+  /** The smallest instance type (of the packed type's accelerator kind; a priced one when one fits) one copy fits on. */
+  readonly instanceType: string;
+  readonly copies: number;
+  /**
+   * USD per hour for all copies on their own instances.
+   * @default - undefined when the instance type's price is unknown
+   */
+  readonly hourlyUsd?: number;
+}
+
+/** Packed on the shared instances versus each component on its own smallest fitting instance. */
+export interface SharedGpuCostComparison {
+  readonly packedInstanceType: string;
+  /** How many packed instances the comparison counts. */
+  readonly packedInstanceCount: number;
+  /** Whether every price the comparison needs is known; the USD totals are undefined otherwise. */
+  readonly priceKnown: boolean;
+  /** The instance types whose price is unknown (empty when `priceKnown`). */
+  readonly missingPrices: string[];
+  /**
+   * USD per hour of the packed instances.
+   * @default - undefined when the packed type's price is unknown
+   */
+  readonly packedHourlyUsd?: number;
+  /**
+   * USD per hour with every copy on its own instance.
+   * @default - undefined when a price is unknown
+   */
+  readonly separateHourlyUsd?: number;
+  readonly separate: SeparateComponentCost[];
+  /**
+   * `separate` − `packed`, per month (730 h); negative when packing costs more.
+   * @default - undefined when a price is unknown
+   */
+  readonly monthlySavingUsd?: number;
+  /** The price table's date. */
+  readonly priceAsOf: string;
+  readonly summary: string;
+}

@@ -8,6 +8,10 @@ import { Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { DemoResource, displayName, ourConstructs, relativePath } from './demo-model';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../packages/runtime/src/contract/mcp';
+import { AsyncEndpoint } from '../src/async';
+import { EndpointCost, EndpointCostEstimate, SharedGpuCostComparison } from '../src/cost';
+import { RealtimeEndpoint } from '../src/realtime';
+import { SharedGpuEndpoint } from '../src/shared-gpu';
 
 export interface McpExposure {
   /** The construct that owns the MCP server function. */
@@ -104,4 +108,44 @@ export function formatSummary(stack: Stack, index: Map<string, DemoResource>, ex
     `MCP tools (${exposure.serverTools.length}): ${exposure.serverTools.join(', ')}`,
     `cdk-nag AwsSolutions + SageMakerMcpChecks: ${check}`,
   ];
+}
+
+/**
+ * What the demo's endpoints cost, from each construct's `costEstimate()` (and the shared-GPU endpoint's
+ * `costComparison()`): per endpoint (per variant) hourly and monthly at its fewest and most instances.
+ */
+export function formatCostEstimates(stack: Stack): string[] {
+  const rows: Array<[string, EndpointCostEstimate]> = [];
+  const comparisons: Array<[string, SharedGpuCostComparison]> = [];
+  for (const c of stack.node.findAll()) {
+    const path = relativePath(stack, c);
+    if (c instanceof RealtimeEndpoint) {
+      const estimates = c.costEstimate();
+      estimates.forEach((e) => rows.push([estimates.length > 1 ? `${path}/${e.variantName}` : path, e]));
+    } else if (c instanceof AsyncEndpoint || c instanceof SharedGpuEndpoint) {
+      rows.push([path, c.costEstimate()]);
+      if (c instanceof SharedGpuEndpoint && c.inferenceComponents.length > 0) comparisons.push([path, c.costComparison()]);
+    }
+  }
+  const usd = (n: number | undefined) => `$${n}`;
+  const widths = [Math.max(...rows.map(([p]) => p.length)), Math.max(...rows.map(([, e]) => capacity(e).length))];
+  const lines = rows.map(([path, e]) => `  ${path.padEnd(widths[0])}  ${capacity(e).padEnd(widths[1])}  ${e.priceKnown
+    ? `${usd(e.hourlyAtMinUsd)}/h, ${usd(e.monthlyAtMinUsd)}/month at ${e.minInstances}${e.scalesToZero ? ' (scale-to-zero floor)' : ''}; `
+      + `${usd(e.hourlyAtMaxUsd)}/h, ${usd(e.monthlyAtMaxUsd)}/month at ${e.maxInstances}  (${usd(e.pricePerInstanceHourUsd)}/h, ${e.priceAsOf})`
+    : 'price not in table'}`);
+  for (const [path, c] of comparisons) {
+    const separate = c.separate.map((s) => `${s.name} ${s.copies} × ${s.instanceType}`).join(', ');
+    lines.push(`  ${path} packed vs separate: ${c.packedInstanceCount} × ${c.packedInstanceType} vs ${separate}: ${c.priceKnown
+      ? `${usd(c.packedHourlyUsd)}/h vs ${usd(c.separateHourlyUsd)}/h, packing saves ${usd(c.monthlySavingUsd)}/month`
+      : `price not in table (${c.missingPrices.join(', ')})`}`);
+  }
+  return [
+    `Cost estimate (on-demand, price table of ${EndpointCost.PRICE_TABLE_DATE}; an estimate, not a bill; a month is ${EndpointCost.HOURS_PER_MONTH} h; `
+      + 'give unknown prices as costEstimate({ hourlyPricesUsd })):',
+    ...lines,
+  ];
+}
+
+function capacity(e: EndpointCostEstimate): string {
+  return `${e.minInstances}-${e.maxInstances} × ${e.instanceType}`;
 }

@@ -1,7 +1,8 @@
 /* eslint-disable no-console */
 /**
  * `npx projen demo`: synthesizes the example MCP stack into cdk.out/ (no AWS account, no lookups), prints a one-screen
- * summary (our constructs, the MCP tools that reach each, resource counts, the cdk-nag result), then the details
+ * summary (our constructs, the MCP tools that reach each, resource counts, the cdk-nag result) and what the endpoints
+ * cost (an estimate from the bundled price table), then the details
  * (resources by type, IAM statements as ARN strings, acknowledged findings with their reasons), and draws the app:
  * cdk.out/architecture.svg (and .png, .dot). DEMO_OUTDIR overrides cdk.out (the tests use a temp folder).
  */
@@ -13,7 +14,7 @@ import { buildDemoApp } from './app';
 import { architectureDot, writeArchitectureDiagram } from './demo-diagram';
 import { formatIamStatements } from './demo-iam';
 import { indexResources } from './demo-model';
-import { formatSummary, mcpExposure, nagResult } from './demo-summary';
+import { formatCostEstimates, formatSummary, mcpExposure, nagResult } from './demo-summary';
 
 const outdir = process.env.DEMO_OUTDIR ?? join(__dirname, '..', 'cdk.out');
 
@@ -36,6 +37,7 @@ async function main(): Promise<number> {
     console.log(formatSummary(stack, index, mcpExposure(index), nag).join('\n'));
     console.log(`Template: ${shown(join(outdir, stack.templateFile))}`);
     console.log(`Diagram:  ${diagram.map(shown).join(', ')}`);
+    console.log(`\n${formatCostEstimates(stack).join('\n')}`);
 
     console.log('\n--- Details ---');
     printResourceCounts(template);

@@ -20,9 +20,9 @@ import {
   addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
 } from '../core/scaling/private/scaling-resources';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/private/endpoint-estimates';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 const MAX_VARIANTS = 10;
 /** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */

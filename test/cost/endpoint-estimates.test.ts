@@ -20,7 +20,8 @@ describe('RealtimeEndpoint.costEstimate', () => {
     const [scaled, fixed] = endpoint.costEstimate();
 
     expect(scaled).toEqual({ ...EndpointCost.estimate({ instanceType: 'ml.m5.xlarge', region: 'us-east-1', minInstances: 2, maxInstances: 5 }), variantName: 'AllTraffic' });
-    expect([scaled.minInstances, scaled.maxInstances]).toEqual([endpoint.scalableInstanceCount()!.minCapacity, endpoint.scalableInstanceCount()!.maxCapacity]);
+    const scaling = endpoint.scalableInstanceCount()!;
+    expect([scaled.minInstances, scaled.maxInstances]).toEqual([scaling.minCapacity, scaling.maxCapacity]);
     expect(fixed).toMatchObject({ variantName: 'Fixed', minInstances: 3, maxInstances: 3, priceKnown: true, scalesToZero: false });
     expect(fixed.monthlyAtMinUsd).toBeCloseTo(M5 * 3 * EndpointCost.HOURS_PER_MONTH, 3);
     expect(fixed.monthlyAtMaxUsd).toBe(fixed.monthlyAtMinUsd);
@@ -71,7 +72,8 @@ describe('AsyncEndpoint.costEstimate', () => {
   });
 
   test('without autoscaling: the initial instance count, min = max', () => {
-    expect(asyncEndpoint().costEstimate()).toMatchObject({ minInstances: 1, maxInstances: 1, scalesToZero: false, hourlyAtMinUsd: M5, hourlyAtMaxUsd: M5 });
+    expect(asyncEndpoint().costEstimate())
+      .toMatchObject({ minInstances: 1, maxInstances: 1, scalesToZero: false, hourlyAtMinUsd: M5, hourlyAtMaxUsd: M5 });
   });
 });
 
@@ -103,7 +105,8 @@ describe('SharedGpuEndpoint', () => {
       { name: 'Big', instanceType: 'ml.g5.12xlarge', copies: 1, hourlyUsd: 7 },
       { name: 'Small', instanceType: 'ml.g5.xlarge', copies: 2, hourlyUsd: 3 },
     ]);
-    expect(c).toMatchObject({ packedInstanceCount: 1, packedHourlyUsd: 7, separateHourlyUsd: 10, monthlySavingUsd: 3 * 730, priceKnown: true, missingPrices: [] });
+    expect(c).toMatchObject({ packedInstanceCount: 1, packedHourlyUsd: 7, separateHourlyUsd: 10, monthlySavingUsd: 3 * 730, priceKnown: true });
+    expect(c.missingPrices).toEqual([]);
     expect(c).toEqual(EndpointCost.compareSharedGpu({
       packedInstanceType: 'ml.g5.12xlarge',
       region: 'us-east-1',
@@ -118,7 +121,7 @@ describe('SharedGpuEndpoint', () => {
     expect(c.separate.map((s) => [s.instanceType, s.hourlyUsd])).toEqual([['ml.g5.12xlarge', undefined], ['ml.g5.xlarge', undefined]]);
     expect(c).toMatchObject({ priceKnown: false, missingPrices: ['ml.g5.12xlarge', 'ml.g5.xlarge'], priceAsOf: PRICE_TABLE_DATE });
     expect(c.monthlySavingUsd).toBeUndefined();
-    expect(c.summary).toContain("no totals: ml.g5.12xlarge, ml.g5.xlarge are not in the price table");
+    expect(c.summary).toContain('no totals: ml.g5.12xlarge, ml.g5.xlarge are not in the price table');
     expect(c.summary).toContain("give hourlyPricesUsd: { 'ml.g5.12xlarge': <USD>, 'ml.g5.xlarge': <USD> }");
   });
 

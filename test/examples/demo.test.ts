@@ -11,6 +11,10 @@ import { Resvg } from '@resvg/resvg-js';
 import { CfnElement, Stack } from 'aws-cdk-lib';
 import { buildDemoApp } from '../../examples/app';
 import { ourConstructs, relativePath } from '../../examples/demo-model';
+import { AsyncEndpoint } from '../../src/async';
+import { EndpointCost, EndpointCostEstimate } from '../../src/cost';
+import { RealtimeEndpoint } from '../../src/realtime';
+import { SharedGpuEndpoint } from '../../src/shared-gpu';
 
 const ROOT = join(__dirname, '..', '..');
 let outdir: string;
@@ -48,6 +52,39 @@ test('exits 0 and starts with a one-screen summary: each construct, its MCP tool
   expect(firstScreen).toMatch(/Stack SageMakerMcpDemo \(us-east-1\): \d+ resources, 16 constructs of this library/);
   expect(firstScreen).toContain('cdk-nag AwsSolutions + SageMakerMcpChecks: no unacknowledged findings');
   expect(firstScreen).toContain(`Diagram:  ${join(outdir, 'architecture.dot')}, ${join(outdir, 'architecture.svg')}, ${join(outdir, 'architecture.png')}`);
+});
+
+test('a cost section: each endpoint at its fewest and most instances, as its costEstimate() says, or "price not in table"', () => {
+  const section = stdout.slice(stdout.indexOf('Cost estimate ('), stdout.indexOf('--- Details ---'));
+  expect(section).toMatch(new RegExp(`^Cost estimate \\(on-demand, price table of ${EndpointCost.PRICE_TABLE_DATE}; an estimate, not a bill`));
+  const stack = demoStack();
+  const lineOf = (path: string) => section.split('\n').find((l) => l.startsWith(`  ${path} `)) ?? `(no line for ${path})`;
+  const expectLine = (path: string, e: EndpointCostEstimate) => {
+    const line = lineOf(path);
+    expect(line).toContain(`${e.minInstances}-${e.maxInstances} × ${e.instanceType}`);
+    if (e.priceKnown) {
+      expect(line).toContain(`$${e.hourlyAtMinUsd}/h, $${e.monthlyAtMinUsd}/month at ${e.minInstances}`);
+      expect(line).toContain(`$${e.hourlyAtMaxUsd}/h, $${e.monthlyAtMaxUsd}/month at ${e.maxInstances}`);
+    } else {
+      expect(line).toContain('price not in table');
+    }
+  };
+  const endpoints = stack.node.findAll();
+  const realtime = endpoints.filter((c): c is RealtimeEndpoint => c instanceof RealtimeEndpoint);
+  const asyncEndpoints = endpoints.filter((c): c is AsyncEndpoint => c instanceof AsyncEndpoint);
+  const shared = endpoints.filter((c): c is SharedGpuEndpoint => c instanceof SharedGpuEndpoint);
+  expect([realtime.length, asyncEndpoints.length, shared.length]).toEqual([2, 1, 1]);
+  realtime.forEach((r) => expectLine(relativePath(stack, r), r.costEstimate()[0]));
+  const docs = asyncEndpoints[0].costEstimate();
+  expectLine(relativePath(stack, asyncEndpoints[0]), docs);
+  // The async example scales to zero, and its instance type is the one the table prices: the floor is printed as $0.
+  expect(docs).toMatchObject({ scalesToZero: true, priceKnown: true });
+  expect(lineOf(relativePath(stack, asyncEndpoints[0]))).toContain('$0/h, $0/month at 0 (scale-to-zero floor)');
+  expectLine(relativePath(stack, shared[0]), shared[0].costEstimate());
+  const comparison = shared[0].costComparison();
+  const compared = lineOf(`${relativePath(stack, shared[0])} packed vs separate:`);
+  comparison.separate.forEach((s) => expect(compared).toContain(`${s.name} ${s.copies} × ${s.instanceType}`));
+  expect(compared).toContain(comparison.priceKnown ? `packing saves $${comparison.monthlySavingUsd}/month` : `price not in table (${comparison.missingPrices.join(', ')})`);
 });
 
 test('IAM statements are ARN strings, not CloudFormation JSON', () => {

@@ -129,7 +129,9 @@ export function buildComparison(subject: string, props: SharedGpuCostProps, stri
   v.throwIfInvalid();
 
   const price = (type: string) => priceOf(props.region, type, props.hourlyPricesUsd);
-  const packedPrice = strict ? price(props.packedInstanceType) ?? tablePrice(subject, props.region, props.packedInstanceType) : price(props.packedInstanceType);
+  const packedPrice = strict
+    ? price(props.packedInstanceType) ?? tablePrice(subject, props.region, props.packedInstanceType)
+    : price(props.packedInstanceType);
   const ofKind = knownInstanceSpecs().filter((s) => s.acceleratorKind === packed!.acceleratorKind).sort(compareInstanceSpecs);
   const priced = ofKind.filter((s) => price(s.instanceType) !== undefined);
   const separate: SeparateComponentCost[] = props.components.map((c) => {

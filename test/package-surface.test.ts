@@ -23,9 +23,11 @@ function sourceFiles(dir: string): string[] {
 function thirdPartyImports(files: string[]): string[] {
   const names = new Set<string>();
   for (const file of files) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/from '((?:@[\w.-]+\/)?[\w.-]+)[^']*'/g)) {
-      const name = m[1].replace(/^node:/, '');
-      if (!name.startsWith('.') && !builtinModules.includes(name)) names.add(name);
+    for (const m of readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)) {
+      // `node:process` is a built-in; `@scope/pkg/sub` and `pkg/sub` belong to `@scope/pkg` and `pkg`.
+      if (m[1].startsWith('node:') || m[1].startsWith('.')) continue;
+      const name = m[1].split('/').slice(0, m[1].startsWith('@') ? 2 : 1).join('/');
+      if (!builtinModules.includes(name)) names.add(name);
     }
   }
   return [...names].sort();

@@ -1,8 +1,8 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { App, AspectPriority, Aspects, CfnResource, Stack, Stage, Validations } from 'aws-cdk-lib';
+import { App, AspectPriority, Aspects, Stack, Stage, Validations } from 'aws-cdk-lib';
 import { asyncScaleToZero, featureGroup, realtimeScaling, targetTracking, variantTarget } from './fixtures';
-import { aspectFindings, ENV, findingsOf, pluginFindings, rawStack, synthReport } from './util';
+import { addResources, aspectFindings, ENV, findingsOf, pluginFindings, rawStack, synthReport } from './util';
 import { SageMakerMcpCheckLevel, SageMakerMcpChecks } from '../../src/checks';
 import { nagReport } from '../support/template-checks';
 
@@ -86,7 +86,7 @@ describe('SageMakerMcpChecks as an aspect', () => {
     const stack = rawStack(realtimeScaling({ Target: variantTarget(0) }));
     const app = stack.node.root as App;
     const other = new Stack(app, 'Other', { env: ENV });
-    for (const [id, r] of Object.entries(realtimeScaling({ Target: variantTarget(0) }))) new CfnResource(other, id, { type: r.Type, properties: r.Properties });
+    addResources(other, realtimeScaling({ Target: variantTarget(0) }));
     Aspects.of(other).add(new SageMakerMcpChecks());
     // THEN only that stack's resources are reported
     const paths = synthReport(app).flatMap((v) => v.violatingConstructs.map((c) => c.constructPath));
@@ -106,7 +106,7 @@ describe('SageMakerMcpChecks as an aspect', () => {
     const app = new App({ builtinCloudFormationValidation: false });
     const stage = new Stage(app, 'Prod');
     const stack = new Stack(stage, 'Checks', { env: ENV });
-    for (const [id, r] of Object.entries(realtimeScaling({ Target: variantTarget(0) }))) new CfnResource(stack, id, { type: r.Type, properties: r.Properties });
+    addResources(stack, realtimeScaling({ Target: variantTarget(0) }));
     // (aspects do not cross stage boundaries, so it goes on the stage)
     Aspects.of(stage).add(new SageMakerMcpChecks());
     const violations = synthReport(app);

@@ -26,10 +26,16 @@ export function rawStack(resources: Resources, opts: RunOptions = {}): Stack {
   // The built-in CloudFormation validation is not under test here and would only add console noise.
   const app = new App({ builtinCloudFormationValidation: false });
   const stack = new Stack(app, 'Checks', { env: ENV });
-  const byId: Record<string, CfnResource> = {};
-  for (const [id, r] of Object.entries(resources)) byId[id] = new CfnResource(stack, id, { type: r.Type, properties: r.Properties });
+  const byId = addResources(stack, resources);
   opts.before?.(stack, byId);
   return stack;
+}
+
+/** Adds `resources` to `stack` as raw L1 resources; returns them by logical id. */
+export function addResources(stack: Stack, resources: Resources): Record<string, CfnResource> {
+  const byId: Record<string, CfnResource> = {};
+  for (const [id, r] of Object.entries(resources)) byId[id] = new CfnResource(stack, id, { type: r.Type, properties: r.Properties });
+  return byId;
 }
 
 /** Findings in plugin mode: the plugin's `validate` on the synthesized template, as CDK calls it. */

@@ -3,7 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
-import { InferenceComponent, SharedGpuEndpoint, SharedGpuEndpointProps } from '../../src/shared-gpu';
+import { CopyScalingTarget, InferenceComponent, SharedGpuEndpoint, SharedGpuEndpointProps } from '../../src/shared-gpu';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
@@ -314,7 +314,7 @@ describe('autoScale', () => {
     const { stack, ic } = component();
 
     // WHEN
-    ic.autoScale({ minCapacity: 1, maxCapacity: 4, targetInvocationsPerCopy: 10 });
+    ic.autoScale({ minCapacity: 1, maxCapacity: 4, target: CopyScalingTarget.invocationsPerCopy(10) });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -353,7 +353,7 @@ describe('autoScale', () => {
     ic.autoScale({
       minCapacity: 1,
       maxCapacity: 3,
-      targetConcurrentRequestsPerCopy: 4,
+      target: CopyScalingTarget.concurrentRequestsPerCopy(4),
       scaleOutCooldown: Duration.seconds(30),
       scaleInCooldown: Duration.minutes(10),
     });
@@ -376,7 +376,7 @@ describe('autoScale', () => {
     const { app, stack, ic } = component({ instanceScaling: { minCapacity: 0, maxCapacity: 2 } });
 
     // WHEN
-    ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 });
+    ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -413,14 +413,14 @@ describe('autoScale', () => {
   test('warns when scale-in is not slower than scale-out', () => {
     const { stack, ic } = component();
     ic.autoScale({
-      minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 5, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1),
+      minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5), scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1),
     });
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Chat', Match.stringLikeRegexp('scaleOutCooldown'));
   });
 
   test('fails if minCapacity is 0 while the endpoint cannot scale its instances to zero', () => {
     const { ic } = component({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
-    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
+    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
       .toThrow(/minCapacity: got 0, expected the endpoint's instanceScaling.minCapacity to be 0 too \(got 1\)/);
   });
 
@@ -435,33 +435,40 @@ describe('autoScale', () => {
     });
     const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
     // WHEN
-    ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 });
+    ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 0, MaxCapacity: 2 });
   });
 
   test('fails if minCapacity is 0 without managed instance scaling', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
+    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
       .toThrow(/minCapacity: got 0, expected the endpoint's instanceScaling.minCapacity to be 0 too \(got no instanceScaling\)/);
   });
 
-  test('fails if the copy bounds or targets are wrong', () => {
+  test('fails if the copy bounds or the target are wrong', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 3, maxCapacity: 2, targetInvocationsPerCopy: 1, targetConcurrentRequestsPerCopy: -1 }))
-      .toThrow(/maxCapacity: got 2, expected at least minCapacity \(3\)[\s\S]*targetConcurrentRequestsPerCopy: got -1, expected a number > 0[\s\S]*targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got 'both', expected exactly one of them/);
+    expect(() => ic.autoScale({ minCapacity: 3, maxCapacity: 2, target: CopyScalingTarget.concurrentRequestsPerCopy(-1) }))
+      .toThrow(/maxCapacity: got 2, expected at least minCapacity \(3\)[\s\S]*target.concurrentRequestsPerCopy: got -1, expected a number > 0/);
   });
 
-  test('fails if no target is given', () => {
+  test('fails if no target is given (a JavaScript caller can omit it)', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2 }))
-      .toThrow(/targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got nothing, expected exactly one of them/);
+    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2 } as any))
+      .toThrow(/target: got nothing, expected CopyScalingTarget.invocationsPerCopy\(n\) or CopyScalingTarget.concurrentRequestsPerCopy\(n\)/);
+  });
+
+  test('a target names its metric and value', () => {
+    expect(CopyScalingTarget.invocationsPerCopy(5)).toMatchObject({ predefinedMetricType: 'SageMakerInferenceComponentInvocationsPerCopy', targetValue: 5 });
+    expect(CopyScalingTarget.concurrentRequestsPerCopy(4)).toMatchObject({
+      predefinedMetricType: 'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution', targetValue: 4,
+    });
   });
 
   test('fails if called twice', () => {
     const { ic } = component();
-    ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 1 });
-    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
+    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
       .toThrow(/autoScale: got a second call, expected one call per inference component/);
   });
 });
@@ -599,11 +606,11 @@ describe('components on an imported shared endpoint', () => {
   test('scale to zero: checked against the given instance scaling, warned about when it is unknown', () => {
     const known = imported({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
     const a = new InferenceComponent(known.stack, 'A', { endpoint: known.endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16) });
-    expect(() => a.autoScale({ minCapacity: 0, targetInvocationsPerCopy: 1 })).toThrow(/instanceScaling.minCapacity to be 0 too \(got 1\)/);
+    expect(() => a.autoScale({ minCapacity: 0, target: CopyScalingTarget.invocationsPerCopy(1) })).toThrow(/instanceScaling.minCapacity to be 0 too \(got 1\)/);
 
     const unknown = imported();
     const b = new InferenceComponent(unknown.stack, 'B', { endpoint: unknown.endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16) });
-    b.autoScale({ minCapacity: 0, targetInvocationsPerCopy: 1 });
+    b.autoScale({ minCapacity: 0, target: CopyScalingTarget.invocationsPerCopy(1) });
     Annotations.fromStack(unknown.stack).hasWarning('/Stack/B', Match.stringLikeRegexp('autoScale.minCapacity: 0 is not checked'));
     Template.fromStack(unknown.stack).resourceCountIs('AWS::CloudWatch::Alarm', 1);
   });

@@ -412,10 +412,8 @@ describe('autoScale', () => {
 
   test('warns when scale-in is not slower than scale-out', () => {
     const { stack, ic } = component();
-    ic.autoScale({
-      minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5),
-      scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1),
-    });
+    const target = CopyScalingTarget.invocationsPerCopy(5);
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1) });
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Chat', Match.stringLikeRegexp('scaleOutCooldown'));
   });
 

@@ -90,7 +90,7 @@ export interface InferenceComponentOptions {
 export interface InferenceComponentProps extends InferenceComponentOptions {
   /**
    * The shared endpoint the component runs on: a `SharedGpuEndpoint`, or one imported with
-   * `SharedGpuEndpoint.fromEndpointAttributes`.
+   * `SharedGpuEndpoint.fromSharedGpuEndpointAttributes`.
    */
   readonly endpoint: ISharedGpuEndpoint;
 }

@@ -557,10 +557,10 @@ describe('metrics', () => {
 });
 
 describe('components on an imported shared endpoint', () => {
-  function imported(attrs: Partial<Parameters<typeof SharedGpuEndpoint.fromEndpointAttributes>[2]> = {}) {
+  function imported(attrs: Partial<Parameters<typeof SharedGpuEndpoint.fromSharedGpuEndpointAttributes>[2]> = {}) {
     const app = new App();
     const stack = new Stack(app, 'Stack', { env: ENV });
-    const endpoint = SharedGpuEndpoint.fromEndpointAttributes(stack, 'Shared', { endpointName: 'Team-Shared', ...attrs });
+    const endpoint = SharedGpuEndpoint.fromSharedGpuEndpointAttributes(stack, 'Shared', { endpointName: 'Team-Shared', ...attrs });
     return { stack, endpoint };
   }
 
@@ -589,7 +589,7 @@ describe('components on an imported shared endpoint', () => {
   test('the import\'s role runs the model; a copy larger than any instance is not refused, since nothing is known of the instances', () => {
     const stack = new Stack(new App(), 'Stack', { env: ENV });
     const role = iam.Role.fromRoleName(stack, 'Role', 'shared-endpoint-role');
-    const endpoint = SharedGpuEndpoint.fromEndpointAttributes(stack, 'Shared', { endpointName: 'shared', role });
+    const endpoint = SharedGpuEndpoint.fromSharedGpuEndpointAttributes(stack, 'Shared', { endpointName: 'shared', role });
     new InferenceComponent(stack, 'Big', { endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 64, minMemory: Size.tebibytes(4) });
     const model = Object.values(Template.fromStack(stack).findResources('AWS::SageMaker::Model'))[0];
     expect(JSON.stringify(model.Properties.ExecutionRoleArn)).toMatch(/:role\/shared-endpoint-role"/);

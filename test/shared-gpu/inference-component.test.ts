@@ -17,8 +17,8 @@ function endpointOn(instanceType: InstanceType, props: Partial<SharedGpuEndpoint
   return { app, stack, endpoint };
 }
 
-/** The seed's example: a 70B component with 4 of the 8 A100s and 180,000 MB on one ml.p4d.24xlarge. */
-function seedExample() {
+/** The 70B example of docs/shared-gpu.md and the SharedGpuEndpoint JSDoc: a component with 4 of the 8 A100s and 180,000 MB on one ml.p4d.24xlarge. */
+function llama70bExample() {
   const { app, stack, endpoint } = endpointOn(InstanceType.ML_P4D_24XLARGE);
   const llama = endpoint.addInferenceComponent('Llama70B', {
     model: JumpStartModel.of('meta-textgeneration-llama-3-70b-instruct', { version: '2.2.0', acceptEula: true }),
@@ -30,10 +30,10 @@ function seedExample() {
   return { app, stack, endpoint, llama };
 }
 
-describe('the seed example', () => {
+describe('a 70B component on ml.p4d.24xlarge', () => {
   test('a 70B component with 4 accelerators and 180,000 MB on ml.p4d.24xlarge synthesizes', () => {
     // GIVEN / WHEN
-    const { stack } = seedExample();
+    const { stack } = llama70bExample();
 
     // THEN
     const template = Template.fromStack(stack);
@@ -55,12 +55,12 @@ describe('the seed example', () => {
   });
 
   test('the explicit 4 accelerators are below the model estimate, which is a warning, not an error', () => {
-    const { stack } = seedExample();
+    const { stack } = llama70bExample();
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Llama70B', Match.stringLikeRegexp('acceleratorCount: 4 × 40 GiB .* is 160 GiB, below the ~161 GiB'));
   });
 
   test('the template is valid and cdk-nag clean', () => {
-    const { app, stack } = seedExample();
+    const { app, stack } = llama70bExample();
     expectValidTemplate(stack);
     expectNagClean(app);
   });
@@ -515,7 +515,7 @@ describe('grants', () => {
 
 describe('metrics', () => {
   test('invocation metrics are per component in AWS/SageMaker', () => {
-    const { llama: ic } = seedExample();
+    const { llama: ic } = llama70bExample();
     const expectations: Array<[string, string, string]> = [
       [ic.metricInvocations().metricName, 'Invocations', ic.metricInvocations().statistic],
       [ic.metricInvocationsPerCopy().metricName, 'InvocationsPerCopy', ic.metricInvocationsPerCopy().statistic],
@@ -535,7 +535,7 @@ describe('metrics', () => {
   });
 
   test('utilization metrics are per component in /aws/sagemaker/InferenceComponents', () => {
-    const { llama: ic } = seedExample();
+    const { llama: ic } = llama70bExample();
     const metrics = [
       ic.metricGpuUtilizationNormalized(), ic.metricGpuMemoryUtilizationNormalized(),
       ic.metricCpuUtilizationNormalized(), ic.metricMemoryUtilizationNormalized(),
@@ -549,7 +549,7 @@ describe('metrics', () => {
   });
 
   test('metric props override the defaults', () => {
-    const { llama: ic } = seedExample();
+    const { llama: ic } = llama70bExample();
     const m = ic.metricModelLatency({ statistic: 'p99', period: Duration.minutes(1) });
     expect(m.statistic).toBe('p99');
     expect(m.period.toSeconds()).toBe(60);

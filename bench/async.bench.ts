@@ -1,6 +1,6 @@
 /**
  * How soon a finished async job is known: the job table (`getAsyncJob`, one GetItem after the recorder's PutItem)
- * vs the seed's S3 polling loop (GetObject output, GetObject failure, sleep 2 s x1.2 capped at 10 s), both against the
+ * vs a hand-written S3 polling loop (GetObject output, GetObject failure, sleep 2 s x1.2 capped at 10 s), both against the
  * local servers (dynalite, s3rver), interleaved job by job.
  *
  * The polling intervals AND the job durations are scaled down by the same factor (1/50) so a run takes seconds; the
@@ -22,8 +22,8 @@ const TABLE = 'bench-async-jobs';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The seed's poll_async_result, transcribed: output then `<base>.failure`, sequentially, then sleep. */
-async function seedPoll(s3: S3Client, key: string): Promise<{ detectedAt: number; calls: number }> {
+/** A hand-written S3 poller, the usual way to wait for an async result: output then `<base>.failure`, sequentially, then sleep. */
+async function s3Poll(s3: S3Client, key: string): Promise<{ detectedAt: number; calls: number }> {
   const failureKey = `${key.replace(/\.[^.]*$/, '')}.failure`;
   let interval = 2_000 * SCALE;
   let calls = 0;
@@ -44,7 +44,7 @@ async function seedPoll(s3: S3Client, key: string): Promise<{ detectedAt: number
 }
 
 export const bench: Bench = {
-  title: 'async job result: job table read vs the seed\'s S3 polling loop',
+  title: 'async job result: job table read vs a hand-written S3 polling loop',
   async run(): Promise<BenchRow[]> {
     const [s3rver, dynalite] = await Promise.all([startS3rver([BUCKET]), startDynalite()]);
     const s3 = new S3Client(s3ClientConfig(s3rver));
@@ -63,23 +63,23 @@ export const bench: Bench = {
       BillingMode: 'PAY_PER_REQUEST',
     }));
     const oursMs: number[] = [];
-    const seedMs: number[] = [];
-    const seedCalls: number[] = [];
+    const pollMs: number[] = [];
+    const pollCalls: number[] = [];
     const oursCalls: number[] = [];
     let n = 0;
     try {
       for (let round = 0; round < ROUNDS; round++) {
         for (const jobMs of JOB_MS) {
           const id = `job-${n++}`;
-          // Seed: the poller runs while the job does; the output lands after jobMs.
+          // Poller: it runs while the job does; the output lands after jobMs.
           const key = `outputs/${id}.out`;
-          const polling = seedPoll(s3, key);
+          const polling = s3Poll(s3, key);
           await sleep(jobMs);
           await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: '{"summary":"..."}' }));
-          const seedWrittenAt = performance.now();
-          const seed = await polling;
-          seedMs.push(seed.detectedAt - seedWrittenAt);
-          seedCalls.push(seed.calls);
+          const pollWrittenAt = performance.now();
+          const poll = await polling;
+          pollMs.push(poll.detectedAt - pollWrittenAt);
+          pollCalls.push(poll.calls);
 
           // Ours: the recorder writes the job item; the next check_job_status call is one GetItem.
           const record = parseAsyncNotification({
@@ -108,18 +108,18 @@ export const bench: Bench = {
       {
         name: `time from result written to the caller knowing it (median of ${jobs} jobs)`,
         ours: median(oursMs),
-        baseline: median(seedMs),
+        baseline: median(pollMs),
         unit: 'ms',
-        baselineLabel: 'seed S3 polling loop',
-        note: `polling intervals and job durations scaled by 1/50 on both sides; unscaled, the loop's wait is ~${Math.round(median(seedMs) / SCALE / 1000)} s; `
+        baselineLabel: 'hand-written S3 polling loop',
+        note: `polling intervals and job durations scaled by 1/50 on both sides; unscaled, the loop's wait is ~${Math.round(median(pollMs) / SCALE / 1000)} s; `
           + 'ours excludes SNS->SQS->Lambda delivery',
       },
       {
         name: `S3/DynamoDB reads to learn one result (median of ${jobs} jobs of 30-120 s)`,
         ours: median(oursCalls),
-        baseline: median(seedCalls),
+        baseline: median(pollCalls),
         unit: 'requests',
-        baselineLabel: 'seed S3 polling loop (2 GetObject per iteration)',
+        baselineLabel: 'hand-written S3 polling loop (2 GetObject per iteration)',
         note: 'ours: one GetItem per check_job_status call (plus one PutItem by the recorder per job)',
       },
     ];

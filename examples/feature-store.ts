@@ -3,7 +3,7 @@ import { operationsFor } from './operations';
 import { Feature, FeatureGroup, OnlineStoreStorageType } from '../src/feature-store';
 
 /**
- * The seed's Pattern 2 feature group: per-user behaviour features read by MCP tools at inference time (online store)
+ * A per-user feature group: per-user behaviour features read by MCP tools at inference time (online store)
  * and kept as history for training (Iceberg offline store, Glue table `sagemaker_featurestore.mcp_user_behavior_features`).
  * Returns the group so the MCP example can expose it (`grantGetRecord`, `grantPutRecord`, `schema`).
  */
@@ -12,7 +12,7 @@ export function addFeatureStoreExample(stack: Stack): FeatureGroup {
   const eventTime = Feature.text('event_time');
   return new FeatureGroup(stack, 'UserBehaviorFeatures', {
     featureGroupName: 'mcp-user-behavior-features',
-    description: 'Per-user MCP tool usage features (seed Pattern 2)',
+    description: 'Per-user MCP tool usage features',
     features: [
       userId,
       eventTime,

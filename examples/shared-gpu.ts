@@ -1,7 +1,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import { InstanceType } from '../src/core';
 import { JumpStartModel } from '../src/jumpstart';
-import { SharedGpuEndpoint, SharedGpuScaleInStrategy } from '../src/shared-gpu';
+import { CopyScalingTarget, SharedGpuEndpoint, SharedGpuScaleInStrategy } from '../src/shared-gpu';
 
 /**
  * Two MCP tool models on one ml.g5.12xlarge (4 × A10G) instead of an endpoint each: a Llama 3 8B chat model (its
@@ -23,14 +23,14 @@ export function addSharedGpuExample(stack: Stack): SharedGpuEndpoint {
     // Loading 16 GB of weights and compiling kernels takes minutes.
     containerStartupHealthCheckTimeout: Duration.minutes(15),
   });
-  chat.autoScale({ minCapacity: 1, maxCapacity: 3, targetConcurrentRequestsPerCopy: 4 });
+  chat.autoScale({ minCapacity: 1, maxCapacity: 3, target: CopyScalingTarget.concurrentRequestsPerCopy(4) });
 
   const summarize = endpoint.addInferenceComponent('Summarize', {
     model: JumpStartModel.of('huggingface-llm-mistral-7b-instruct', { version: '3.5.0' }),
     componentName: 'mcp-summarize-mistral-7b',
     containerStartupHealthCheckTimeout: Duration.minutes(15),
   });
-  summarize.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 5 });
+  summarize.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
 
   return endpoint;
 }

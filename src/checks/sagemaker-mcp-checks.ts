@@ -1,7 +1,6 @@
 import { readFileSync } from 'fs';
-import { basename } from 'path';
+import { resolve } from 'path';
 import {
-  Annotations,
   CfnResource,
   IAspect,
   IPolicyValidationContext,
@@ -9,6 +8,7 @@ import {
   PolicyValidationPluginReport,
   PolicyViolation,
   Stack,
+  Stage,
   Validations,
 } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
@@ -51,9 +51,10 @@ const ACK_PREFIX = /^(annotation|SageMakerMcpChecks)::/i;
  *
  *   Validations.of(app).addPlugins(new SageMakerMcpChecks());
  *
- * or as an aspect (findings become error / warning annotations on the offending L1 resources):
+ * or as an aspect, to check only the stacks the aspect is added to (the aspect registers the same checks as a
+ * validation plugin on each stack's stage, limited to those stacks' templates; findings go to the same report):
  *
- *   Aspects.of(app).add(new SageMakerMcpChecks(), { priority: AspectPriority.READONLY });
+ *   Aspects.of(stack).add(new SageMakerMcpChecks(), { priority: AspectPriority.READONLY });
  *
  * Rules read only what they can resolve inside one template (Ref / Fn::GetAtt / literal names); anything they cannot
  * resolve is skipped, never guessed. Acknowledge a finding with `SageMakerMcpChecks.acknowledge(construct, id, reason)`.
@@ -94,8 +95,7 @@ export class SageMakerMcpChecks implements IPolicyValidationPlugin, IAspect {
   public readonly ruleIds?: string[];
 
   private readonly rules: readonly CheckRule[];
-  private readonly stacksWatched = new Set<string>();
-  private readonly annotated = new Set<string>();
+  private readonly scopedByStage = new Map<Stage, ScopedChecks>();
 
   public constructor(props: SageMakerMcpChecksProps = {}) {
     const disabled = props.disabledRules ?? [];
@@ -109,72 +109,48 @@ export class SageMakerMcpChecks implements IPolicyValidationPlugin, IAspect {
 
   /** Policy-validation plugin entry point: evaluates every synthesized template. */
   public validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
-    const constructs = constructsByTemplateAndLogicalId((context as { appConstruct?: IConstruct }).appConstruct);
-    const violations: PolicyViolation[] = [];
-    const stackTemplates = context.stackTemplates ?? context.templatePaths.map((templatePath) => ({ templatePath }));
-    for (const { templatePath } of stackTemplates) {
-      const template = JSON.parse(readFileSync(templatePath, 'utf8'));
-      for (const f of this.evaluate(template)) {
-        const construct = constructs.get(`${basename(templatePath)}|${f.logicalId}`);
-        const ack = construct ? acknowledgement(construct, f.rule.id) : { acknowledged: false, refused: false };
-        if (ack.acknowledged) continue;
-        violations.push({
-          ruleName: f.rule.id,
-          description: messageOf(f, ack.refused),
-          severity: f.rule.level,
-          violatingResources: [{ resourceLogicalId: f.logicalId, templatePath, locations: f.location ? [f.location] : [] }],
-        });
-      }
-    }
-    return { success: !violations.some((v) => v.severity === SageMakerMcpCheckLevel.ERROR), violations };
+    return report(this.rules, context, context.templatePaths);
   }
 
   /**
-   * Aspect entry point. On each stack it registers a validation that runs the rules once the construct tree is
-   * final (after every aspect and Lazy value), and annotates the offending L1 resources.
+   * Aspect entry point. On each stack's stage it registers, once, a validation plugin that runs the rules on the
+   * synthesized templates of the stacks this aspect visited (so it sees the final template, after every aspect and
+   * `Lazy` value). Findings go to the validation report, as in plugin mode.
    */
   public visit(node: IConstruct): void {
-    if (!Stack.isStack(node) || this.stacksWatched.has(node.node.path)) return;
-    this.stacksWatched.add(node.node.path);
-    const stack = node;
-    stack.node.addValidation({
-      validate: () => {
-        this.annotateStack(stack);
-        return [];
-      },
-    });
-  }
-
-  private annotateStack(stack: Stack): void {
-    const byLogicalId = new Map<string, CfnResource>();
-    const resources: Record<string, unknown> = {};
-    for (const c of stack.node.findAll()) {
-      if (!CfnResource.isCfnResource(c) || Stack.of(c) !== stack) continue;
-      try {
-        const rendered = stack.resolve((c as unknown as { _toCloudFormation(): { Resources: Record<string, unknown> } })._toCloudFormation());
-        Object.assign(resources, rendered.Resources);
-        for (const id of Object.keys(rendered.Resources)) byLogicalId.set(id, c);
-      } catch {
-        // A resource that cannot render yet is reported by CDK itself; the rules skip it.
-      }
+    if (!Stack.isStack(node)) return;
+    const stage = Stage.of(node);
+    if (!stage) return;
+    let scoped = this.scopedByStage.get(stage);
+    if (!scoped) {
+      scoped = new ScopedChecks(this.rules);
+      this.scopedByStage.set(stage, scoped);
+      Validations.of(stage).addPlugins(scoped);
     }
-    for (const f of this.evaluate({ Resources: resources })) {
-      const construct = byLogicalId.get(f.logicalId);
-      if (!construct) continue;
-      const ack = acknowledgement(construct, f.rule.id);
-      const key = `${construct.node.path}|${f.rule.id}|${f.message}`;
-      if (ack.acknowledged || this.annotated.has(key)) continue;
-      this.annotated.add(key);
-      const text = `[${f.rule.id}] ${messageOf(f, ack.refused)}`;
-      if (f.rule.level === SageMakerMcpCheckLevel.ERROR) Annotations.of(construct).addError(text);
-      else Annotations.of(construct).addWarningV2(`cdk-sagemaker-mcp:${f.rule.id}`, text);
+    scoped.stacks.add(node);
+  }
+}
+
+/** Runs `rules` on the templates at `templatePaths`, looking acknowledgements up in the construct tree of `context`. */
+function report(rules: readonly CheckRule[], context: IPolicyValidationContext, templatePaths: readonly string[]): PolicyValidationPluginReport {
+  const constructs = constructsByTemplateAndLogicalId(context.appConstruct);
+  const violations: PolicyViolation[] = [];
+  for (const templatePath of templatePaths) {
+    const view = new TemplateView(JSON.parse(readFileSync(templatePath, 'utf8')));
+    const findings: Finding[] = rules.flatMap((rule) => rule.check(view).map((f) => ({ ...f, rule })));
+    for (const f of findings) {
+      const construct = constructs.get(`${resolve(templatePath)}|${f.logicalId}`);
+      const ack = construct ? acknowledgement(construct, f.rule.id) : { acknowledged: false, refused: false };
+      if (ack.acknowledged) continue;
+      violations.push({
+        ruleName: f.rule.id,
+        description: messageOf(f, ack.refused),
+        severity: f.rule.level,
+        violatingResources: [{ resourceLogicalId: f.logicalId, templatePath, locations: f.location ? [f.location] : [] }],
+      });
     }
   }
-
-  private evaluate(template: unknown): Finding[] {
-    const view = new TemplateView(template);
-    return this.rules.flatMap((rule) => rule.check(view).map((f) => ({ ...f, rule })));
-  }
+  return { success: !violations.some((v) => v.severity === SageMakerMcpCheckLevel.ERROR), violations };
 }
 
 function messageOf(f: Finding, refused: boolean): string {
@@ -197,14 +173,38 @@ function acknowledgement(construct: IConstruct, ruleId: string): { acknowledged:
   return { acknowledged: false, refused };
 }
 
-/** `<template file name>|<logical id>` to the L1 construct, for acknowledgement lookup in plugin mode. */
+/** `<absolute template path>|<logical id>` to the L1 construct, for acknowledgement lookup. */
 function constructsByTemplateAndLogicalId(root: IConstruct | undefined): Map<string, CfnResource> {
   const out = new Map<string, CfnResource>();
   if (!root) return out;
   for (const c of root.node.findAll()) {
     if (!CfnResource.isCfnResource(c)) continue;
     const stack = Stack.of(c);
-    out.set(`${stack.templateFile}|${stack.resolve(c.logicalId)}`, c);
+    out.set(`${templatePathOf(stack)}|${stack.resolve(c.logicalId)}`, c);
   }
   return out;
+}
+
+/** Where CDK writes `stack`'s template: its stage's cloud assembly directory (the artifact's `templateFullPath`). */
+function templatePathOf(stack: Stack): string {
+  return resolve(Stage.of(stack)?.outdir ?? '', stack.templateFile);
+}
+
+/**
+ * The plugin the aspect registers on a stage: the same rules, limited to the templates of the stacks the aspect
+ * visited (a stage-level plugin otherwise receives every template of the stage and of the stages below it).
+ */
+class ScopedChecks implements IPolicyValidationPlugin {
+  public readonly name = SageMakerMcpChecks.PLUGIN_NAME;
+  public readonly ruleIds?: string[];
+  public readonly stacks = new Set<Stack>();
+
+  public constructor(private readonly rules: readonly CheckRule[]) {
+    this.ruleIds = rules.map((r) => r.id);
+  }
+
+  public validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
+    const mine = new Set([...this.stacks].map(templatePathOf));
+    return report(this.rules, context, context.templatePaths.filter((p) => mine.has(resolve(p))));
+  }
 }

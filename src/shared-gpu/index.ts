@@ -1,4 +1,5 @@
 export * from './routing';
+export * from './copy-scaling-target';
 export * from './instance-scaling';
 export * from './shared-gpu-endpoint-interface';
 export * from './shared-gpu-endpoint';

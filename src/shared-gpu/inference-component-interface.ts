@@ -62,7 +62,7 @@ export interface IInferenceComponent extends IResource {
   metricInvocations(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
 
   /**
-   * Requests per copy (what `targetInvocationsPerCopy` tracks).
+   * Requests per copy (what `CopyScalingTarget.invocationsPerCopy` tracks).
    *
    * @default - Sum over 5 minutes
    */

@@ -2,6 +2,7 @@ import { Annotations, Duration, Fn, Names, Size, SizeRoundingBehavior, Token } f
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
+import { CopyScalingTarget } from './copy-scaling-target';
 import { IInferenceComponent, InferenceComponentAttributes } from './inference-component-interface';
 import { capacityOf } from './private/capacity';
 import { importInferenceComponent, InferenceComponentBase } from './private/inference-component-base';
@@ -89,7 +90,7 @@ export interface InferenceComponentOptions {
 export interface InferenceComponentProps extends InferenceComponentOptions {
   /**
    * The shared endpoint the component runs on: a `SharedGpuEndpoint`, or one imported with
-   * `SharedGpuEndpoint.fromEndpointAttributes`.
+   * `SharedGpuEndpoint.fromSharedGpuEndpointAttributes`.
    */
   readonly endpoint: ISharedGpuEndpoint;
 }
@@ -113,21 +114,10 @@ export interface InferenceComponentAutoScaleOptions {
   readonly maxCapacity?: number;
 
   /**
-   * Target invocations per copy per minute (`SageMakerInferenceComponentInvocationsPerCopy`). Set this or
-   * `targetConcurrentRequestsPerCopy`.
-   *
-   * @default - scale on concurrent requests instead
+   * The metric the copy count tracks and its target per copy: `CopyScalingTarget.invocationsPerCopy(n)` or
+   * `CopyScalingTarget.concurrentRequestsPerCopy(n)` (faster for LLM requests that last seconds).
    */
-  readonly targetInvocationsPerCopy?: number;
-
-  /**
-   * Target concurrent requests per copy, sampled at high resolution
-   * (`SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution`): reacts faster than invocations to LLM
-   * requests that last seconds. Set this or `targetInvocationsPerCopy`.
-   *
-   * @default - scale on invocations instead
-   */
-  readonly targetConcurrentRequestsPerCopy?: number;
+  readonly target: CopyScalingTarget;
 
   /**
    * The wait after a scale-in before the next one: long, so a lull does not unload a model that takes minutes to load.
@@ -299,7 +289,7 @@ export class InferenceComponent extends InferenceComponentBase {
   /**
    * Scales the component's copy count with its load (Application Auto Scaling, resource
    * `inference-component/<name>`, dimension `sagemaker:inference-component:DesiredCopyCount`), with a target-tracking
-   * policy on invocations or concurrent requests per copy.
+   * policy on the metric of `options.target` (invocations or concurrent requests per copy).
    *
    * With `minCapacity: 0`, also adds what bringing a copy back from zero needs (target tracking alone never scales out
    * from zero: with no copy there is no per-copy metric): a step policy (ChangeInCapacity +1, aggregation Maximum,
@@ -311,13 +301,8 @@ export class InferenceComponent extends InferenceComponentBase {
   public autoScale(options: InferenceComponentAutoScaleOptions): ScalableCopyCount {
     const v = new PropValidator(`InferenceComponent '${this.node.path}' autoScale`);
     if (this.scalableCopyCount) v.add('autoScale: got a second call, expected one call per inference component (it owns a single scalable target)');
-    validateScaling(v, '', options, { minCapacityFloor: 0 }, {
-      targetInvocationsPerCopy: options.targetInvocationsPerCopy,
-      targetConcurrentRequestsPerCopy: options.targetConcurrentRequestsPerCopy,
-    });
-    const targets = [options.targetInvocationsPerCopy, options.targetConcurrentRequestsPerCopy].filter((t) => t !== undefined);
-    v.check(targets.length === 1, 'targetInvocationsPerCopy / targetConcurrentRequestsPerCopy',
-      targets.length === 0 ? undefined : 'both', 'exactly one of them');
+    v.check(options.target !== undefined, 'target', undefined, 'CopyScalingTarget.invocationsPerCopy(n) or CopyScalingTarget.concurrentRequestsPerCopy(n)');
+    validateScaling(v, '', options, { minCapacityFloor: 0 }, options.target ? { [`target.${options.target.kind}`]: options.target.targetValue } : {});
     const minCapacity = options.minCapacity ?? SCALING_DEFAULTS.minCapacity;
     const scaleToZero = minCapacity === 0;
     const instanceScaling = this.binding.instanceScaling;
@@ -341,13 +326,10 @@ export class InferenceComponent extends InferenceComponentBase {
       dependsOn: this.cfnInferenceComponent,
     });
     warnOnCooldowns(this, 'autoScale.', options.scaleOutCooldown, options.scaleInCooldown);
-    const byInvocations = options.targetInvocationsPerCopy !== undefined;
     addTargetTracking(this, 'TargetTracking', target.ref, {
       policyName: `${Names.uniqueId(this).slice(-200)}-target-tracking`,
-      predefinedMetricType: byInvocations
-        ? 'SageMakerInferenceComponentInvocationsPerCopy'
-        : 'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution',
-      targetValue: (options.targetInvocationsPerCopy ?? options.targetConcurrentRequestsPerCopy)!,
+      predefinedMetricType: options.target.predefinedMetricType,
+      targetValue: options.target.targetValue,
       scaleOutCooldown: options.scaleOutCooldown,
       scaleInCooldown: options.scaleInCooldown,
     });

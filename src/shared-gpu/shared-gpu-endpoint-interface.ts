@@ -8,7 +8,7 @@ import { InstanceType } from '../core/instance-type';
 
 /**
  * An endpoint that hosts inference components: a `SharedGpuEndpoint`, or one imported with
- * `SharedGpuEndpoint.fromEndpointAttributes` (components can be added to both).
+ * `SharedGpuEndpoint.fromSharedGpuEndpointAttributes` (components can be added to both).
  */
 export interface ISharedGpuEndpoint extends ISageMakerEndpoint {
   /**

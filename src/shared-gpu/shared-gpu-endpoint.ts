@@ -102,7 +102,7 @@ export interface SharedGpuEndpointProps {
 export class SharedGpuEndpoint extends SharedGpuEndpointBase {
   /**
    * Imports an endpoint by name (exact case; the ARN is built lowercase). Inference components can be added to it
-   * (`new InferenceComponent(scope, id, { endpoint, ... })`), unchecked for fit; give `fromEndpointAttributes` its
+   * (`new InferenceComponent(scope, id, { endpoint, ... })`), unchecked for fit; give `fromSharedGpuEndpointAttributes` its
    * instance type and role when components are added.
    */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISharedGpuEndpoint {
@@ -114,8 +114,17 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase {
    * (`new InferenceComponent(scope, id, { endpoint, ... })`). Their copies are not checked to fit its instances (a
    * warning says so); with `instanceType`, JumpStart models bind for it and size their copies.
    */
-  public static fromEndpointAttributes(scope: Construct, id: string, attrs: SharedGpuEndpointAttributes): ISharedGpuEndpoint {
+  public static fromSharedGpuEndpointAttributes(scope: Construct, id: string, attrs: SharedGpuEndpointAttributes): ISharedGpuEndpoint {
     return new ImportedSharedGpuEndpoint(scope, id, attrs);
+  }
+
+  /**
+   * Imports an endpoint defined elsewhere, on which inference components can be added.
+   *
+   * @deprecated use `fromSharedGpuEndpointAttributes` (every endpoint kind imports with `from<Kind>Attributes`)
+   */
+  public static fromEndpointAttributes(scope: Construct, id: string, attrs: SharedGpuEndpointAttributes): ISharedGpuEndpoint {
+    return SharedGpuEndpoint.fromSharedGpuEndpointAttributes(scope, id, attrs);
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase), for grants and metrics. */

@@ -2,11 +2,16 @@ import { readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, relative, resolve } from 'path';
 
 /**
- * The import graph of src/: no module may reach itself through its imports (type-only imports included: a cycle of
- * types is still two modules that cannot be understood apart).
+ * The import graph of the construct library (src/) and of the runtime package (packages/runtime/src/), as one graph:
+ * no module may reach itself through its imports (type-only imports included: a cycle of types is still two modules
+ * that cannot be understood apart). Imports of the runtime by package name (`cdk-sagemaker-mcp-runtime`,
+ * `cdk-sagemaker-mcp-runtime/mcp`) are edges to its source files, through the package's `exports` map.
  */
 
-const SRC = resolve(__dirname, '../../src');
+const ROOT = resolve(__dirname, '../..');
+const SRC = join(ROOT, 'src');
+const RUNTIME = join(ROOT, 'packages/runtime');
+const RUNTIME_SRC = join(RUNTIME, 'src');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -16,16 +21,38 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The relative imports and re-exports of a file, resolved to files under src/. */
+/** `cdk-sagemaker-mcp-runtime[/subpath]` to its source file, read from the package's `exports` (lib/x.js -> src/x.ts). */
+function runtimeEntryPoints(): Map<string, string> {
+  const pkg = JSON.parse(readFileSync(join(RUNTIME, 'package.json'), 'utf8'));
+  const out = new Map<string, string>();
+  for (const [subpath, target] of Object.entries<any>(pkg.exports ?? {})) {
+    const js: string | undefined = typeof target === 'string' ? target : target.default;
+    if (!js || !js.endsWith('.js')) continue;
+    out.set(join(pkg.name, subpath).replace(/\/\.$/, '').replace(/\\/g, '/'), join(RUNTIME, js.replace(/^\.\/lib\//, 'src/').replace(/\.js$/, '.ts')));
+  }
+  return out;
+}
+
+const ENTRY_POINTS = runtimeEntryPoints();
+
+/** The relative imports and re-exports of a file, and its imports of the runtime package, resolved to source files. */
 function importsOf(file: string, files: Set<string>): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']*)'/gm), ...text.matchAll(/^\s*import\s+'(\.[^']*)'/gm)]
-    .map((m) => m[1]);
-  return specifiers.map((s) => {
-    const base = resolve(dirname(file), s);
+  const specifiers = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']*)'/gm),
+    ...text.matchAll(/^\s*import\s+'([^']*)'/gm),
+    ...text.matchAll(/\b(?:import|require)\(\s*'([^']*)'\s*\)/g),
+  ].map((m) => m[1]);
+  return specifiers.flatMap((s) => {
+    if (!s.startsWith('.')) {
+      const entry = ENTRY_POINTS.get(s);
+      return entry && files.has(entry) ? [entry] : [];
+    }
+    if (s.endsWith('.json')) return []; // data, not a module of the graph
+    const base = resolve(dirname(file), s.replace(/\.js$/, ''));
     const target = [`${base}.ts`, join(base, 'index.ts')].find((f) => files.has(f));
-    if (!target) throw new Error(`${relative(SRC, file)} imports '${s}', which is no file under src/`);
-    return target;
+    if (!target) throw new Error(`${relative(ROOT, file)} imports '${s}', which is no source file under src/ or packages/runtime/src/`);
+    return [target];
   });
 }
 
@@ -48,8 +75,8 @@ export function findCycles(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
-describe('the import graph of src/', () => {
-  const files = new Set(sourceFiles(SRC));
+describe('the import graph of src/ and packages/runtime/src/', () => {
+  const files = new Set([...sourceFiles(SRC), ...sourceFiles(RUNTIME_SRC)]);
   const graph = new Map([...files].map((f) => [f, importsOf(f, files)]));
 
   test('is read from every source file (the walk sees the shared-gpu files that used to import each other)', () => {
@@ -58,8 +85,16 @@ describe('the import graph of src/', () => {
     expect(graph.get(join(SRC, 'shared-gpu/shared-gpu-endpoint.ts'))).toContain(join(SRC, 'shared-gpu/inference-component.ts'));
   });
 
+  test('is read from the runtime too, with its package-name imports as edges', () => {
+    const runtime = [...graph.keys()].filter((f) => f.startsWith(RUNTIME_SRC + '/')).map((f) => relative(RUNTIME_SRC, f));
+    expect(runtime).toEqual(expect.arrayContaining(['index.ts', 'mcp-server.ts', 'features.ts']));
+    expect([...ENTRY_POINTS.keys()].sort()).toEqual(['cdk-sagemaker-mcp-runtime', 'cdk-sagemaker-mcp-runtime/mcp']);
+    const fromConstructs = [...graph.entries()].filter(([f]) => f.startsWith(SRC + '/')).flatMap(([, targets]) => targets);
+    expect(fromConstructs.filter((t) => t.startsWith(RUNTIME_SRC + '/')).length).toBeGreaterThan(0);
+  });
+
   test('has no cycle', () => {
-    const cycles = findCycles(graph).map((c) => c.map((f) => relative(SRC, f)).join(' -> '));
+    const cycles = findCycles(graph).map((c) => c.map((f) => relative(ROOT, f)).join(' -> '));
     expect(cycles).toEqual([]);
   });
 

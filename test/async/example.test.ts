@@ -15,7 +15,7 @@ test('the example scales from zero and records results', () => {
   expect(endpoint.jobTable).toBeDefined();
 });
 
-test('the example template passes the CloudFormation schema and FACTS checks', () => {
+test('the example template passes the CloudFormation schema and API-reference checks', () => {
   expectValidTemplate(stack);
 });
 

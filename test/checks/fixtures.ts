@@ -115,7 +115,10 @@ export function realtimeScaling(overrides: Resources = {}): Resources {
   return { Model: model(), Config: endpointConfig(), Endpoint: endpoint(), Target: variantTarget(1), Policy: targetTracking(), ...overrides };
 }
 
-/** An async endpoint that scales to zero and back (compliant: the FACTS §3 recipe). */
+/**
+ * An async endpoint that scales to zero and back, as https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html
+ * describes it (compliant).
+ */
 export function asyncScaleToZero(overrides: Resources = {}): Resources {
   return {
     Model: model(),

@@ -68,7 +68,7 @@ describe('SMCP-AS1: async notifications and failure path', () => {
 });
 
 describe('SMCP-AS2: async scale-to-zero needs a HasBacklogWithoutCapacity alarm', () => {
-  test('Compliance: the FACTS §3 recipe', () => {
+  test('Compliance: the documented scale-to-zero recipe (backlog target tracking + HasBacklogWithoutCapacity step policy)', () => {
     expectRule('SMCP-AS2', asyncScaleToZero(), []);
   });
   test('Compliance: MinCapacity 1 needs no alarm', () => {

@@ -1,9 +1,8 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { App, AspectPriority, Aspects, Validations } from 'aws-cdk-lib';
-import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { App, AspectPriority, Aspects, Stack, Stage, Validations } from 'aws-cdk-lib';
 import { asyncScaleToZero, featureGroup, realtimeScaling, targetTracking, variantTarget } from './fixtures';
-import { aspectFindings, findingsOf, pluginFindings, rawStack } from './util';
+import { addResources, aspectFindings, ENV, findingsOf, pluginFindings, rawStack, synthReport } from './util';
 import { SageMakerMcpCheckLevel, SageMakerMcpChecks } from '../../src/checks';
 import { nagReport } from '../support/template-checks';
 
@@ -63,26 +62,55 @@ test('runs next to cdk-nag, and its findings appear in nagReport', () => {
 });
 
 describe('SageMakerMcpChecks as an aspect', () => {
-  test('adds an error annotation to the offending L1 resource', () => {
+  test('fails synthesis on an error finding, reported against the offending L1 resource', () => {
     const stack = rawStack(realtimeScaling({ Target: variantTarget(0) }));
     Aspects.of(stack).add(new SageMakerMcpChecks(), { priority: AspectPriority.READONLY });
-    Annotations.fromStack(stack).hasError('/Checks/Target', Match.stringLikeRegexp('^\\[SMCP-RT1\\] ScalableTarget Target lets realtime endpoint'));
+    const violations = synthReport(stack.node.root as App);
+    expect(violations).toEqual(expect.arrayContaining([expect.objectContaining({
+      ruleName: 'SMCP-RT1',
+      severity: 'error',
+      description: expect.stringMatching(/^ScalableTarget Target lets realtime endpoint/),
+      violatingConstructs: [expect.objectContaining({ constructPath: 'Checks/Target' })],
+    })]));
   });
 
-  test('adds a warning annotation for a warning-level rule', () => {
+  test('a warning-level finding is reported without failing synthesis', () => {
     const stack = rawStack(realtimeScaling({ Policy: targetTracking({ ScaleOutCooldown: 300 }) }));
     Aspects.of(stack).add(new SageMakerMcpChecks());
-    Annotations.fromStack(stack).hasWarning('/Checks/Policy', Match.stringLikeRegexp('^\\[SMCP-RT2\\]'));
-    Annotations.fromStack(stack).hasNoError('*', Match.anyValue());
+    const violations = synthReport(stack.node.root as App);
+    expect(violations.map((v) => [v.ruleName, v.severity, v.violatingConstructs[0].constructPath])).toEqual([['SMCP-RT2', 'warning', 'Checks/Policy']]);
   });
 
-  test('annotates once when the app is synthesized twice', () => {
+  test('checks only the stacks it is added to', () => {
+    // GIVEN two stacks with the same finding, the aspect on one of them
+    const stack = rawStack(realtimeScaling({ Target: variantTarget(0) }));
+    const app = stack.node.root as App;
+    const other = new Stack(app, 'Other', { env: ENV });
+    addResources(other, realtimeScaling({ Target: variantTarget(0) }));
+    Aspects.of(other).add(new SageMakerMcpChecks());
+    // THEN only that stack's resources are reported
+    const paths = synthReport(app).flatMap((v) => v.violatingConstructs.map((c) => c.constructPath));
+    expect(paths).toContain('Other/Target');
+    expect(paths.filter((p) => !p.startsWith('Other/'))).toEqual([]);
+  });
+
+  test('registers once, so the findings are reported once, when the app is synthesized twice', () => {
     const stack = rawStack(realtimeScaling({ Target: variantTarget(0) }));
     const app = stack.node.root as App;
     Aspects.of(app).add(new SageMakerMcpChecks());
-    app.synth();
-    app.synth({ force: true });
-    expect(Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('SMCP-RT1'))).toHaveLength(1);
+    synthReport(app);
+    expect(synthReport(app).filter((v) => v.ruleName === 'SMCP-RT1')).toHaveLength(1);
+  });
+
+  test('checks the stacks of a nested stage, in that stage', () => {
+    const app = new App({ builtinCloudFormationValidation: false });
+    const stage = new Stage(app, 'Prod');
+    const stack = new Stack(stage, 'Checks', { env: ENV });
+    addResources(stack, realtimeScaling({ Target: variantTarget(0) }));
+    // (aspects do not cross stage boundaries, so it goes on the stage)
+    Aspects.of(stage).add(new SageMakerMcpChecks());
+    const violations = synthReport(app);
+    expect(violations.filter((v) => v.ruleName === 'SMCP-RT1').map((v) => v.violatingConstructs[0].constructPath)).toEqual(['Prod/Checks/Target']);
   });
 });
 

@@ -1,6 +1,6 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { AspectPriority, Aspects, App, CfnResource, Stack } from 'aws-cdk-lib';
-import { Annotations, Match } from 'aws-cdk-lib/assertions';
-import type { SynthesisMessage } from 'aws-cdk-lib/cx-api';
 import { SageMakerMcpChecks, SageMakerMcpChecksProps } from '../../src/checks';
 
 /** A template's Resources section, written the raw CloudFormation way (PascalCase). */
@@ -26,10 +26,16 @@ export function rawStack(resources: Resources, opts: RunOptions = {}): Stack {
   // The built-in CloudFormation validation is not under test here and would only add console noise.
   const app = new App({ builtinCloudFormationValidation: false });
   const stack = new Stack(app, 'Checks', { env: ENV });
-  const byId: Record<string, CfnResource> = {};
-  for (const [id, r] of Object.entries(resources)) byId[id] = new CfnResource(stack, id, { type: r.Type, properties: r.Properties });
+  const byId = addResources(stack, resources);
   opts.before?.(stack, byId);
   return stack;
+}
+
+/** Adds `resources` to `stack` as raw L1 resources; returns them by logical id. */
+export function addResources(stack: Stack, resources: Resources): Record<string, CfnResource> {
+  const byId: Record<string, CfnResource> = {};
+  for (const [id, r] of Object.entries(resources)) byId[id] = new CfnResource(stack, id, { type: r.Type, properties: r.Properties });
+  return byId;
 }
 
 /** Findings in plugin mode: the plugin's `validate` on the synthesized template, as CDK calls it. */
@@ -48,20 +54,47 @@ export function pluginFindings(resources: Resources, opts: RunOptions = {}): Fou
   })));
 }
 
-/** Findings in aspect mode: annotations on the L1 resources. */
+/**
+ * Findings in aspect mode: the aspect registers the checks on the stack's stage, and CDK runs them after writing the
+ * templates; the findings are read back from the validation report that synthesis writes (an error fails synthesis).
+ */
 export function aspectFindings(resources: Resources, opts: RunOptions = {}): Found[] {
   const stack = rawStack(resources, opts);
-  Aspects.of(stack.node.root).add(new SageMakerMcpChecks(opts.props), { priority: AspectPriority.READONLY });
-  const annotations = Annotations.fromStack(stack);
-  const parse = (level: string) => (m: SynthesisMessage): Found => {
-    const text = String(m.entry.data);
-    const match = /^\[([^\]]+)\] (.*?)( \[ack: [^\]]+\])?$/s.exec(text);
-    return { ruleId: match?.[1] ?? '?', logicalId: m.id.split('/').pop()!, level, message: match?.[2] ?? text };
-  };
-  return [
-    ...annotations.findError('*', Match.stringLikeRegexp('^\\[SMCP-')).map(parse('error')),
-    ...annotations.findWarning('*', Match.stringLikeRegexp('^\\[SMCP-')).map(parse('warning')),
-  ];
+  const app = stack.node.root as App;
+  Aspects.of(stack).add(new SageMakerMcpChecks(opts.props), { priority: AspectPriority.READONLY });
+  return synthReport(app).flatMap((v) => v.violatingConstructs.map((c) => ({
+    ruleId: v.ruleName, logicalId: c.constructPath.split('/').pop()!, level: v.severity, message: v.description,
+  })));
+}
+
+export interface ReportedViolation {
+  readonly ruleName: string;
+  readonly severity: string;
+  readonly description: string;
+  readonly violatingConstructs: Array<{ readonly constructPath: string }>;
+}
+
+/**
+ * Synthesizes `app` (an error finding makes that throw, which is then checked against the report) and returns the
+ * SageMakerMcpChecks violations of `validation-report.json`.
+ */
+export function synthReport(app: App): ReportedViolation[] {
+  // CDK prints the report on stderr; the test reads the JSON file instead.
+  const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  let failed = false;
+  try {
+    app.synth({ force: true });
+  } catch (e) {
+    expect(String(e)).toMatch(/^ValidationFailed|Validation failed/);
+    failed = true;
+  } finally {
+    spy.mockRestore();
+  }
+  const report = JSON.parse(readFileSync(join(app.outdir, 'validation-report.json'), 'utf8'));
+  const mine = report.pluginReports.filter((r: { pluginName: string }) => r.pluginName === SageMakerMcpChecks.PLUGIN_NAME);
+  const violations: ReportedViolation[] = mine.flatMap((r: { violations: ReportedViolation[] }) => r.violations);
+  expect(failed).toBe(violations.some((v) => v.severity === 'error'));
+  return violations;
 }
 
 /**

@@ -4,7 +4,7 @@ import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource, ScalableCopyCount, ScalableInstanceCount } from '../../src/core';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { SharedGpuEndpoint } from '../../src/shared-gpu';
+import { CopyScalingTarget, SharedGpuEndpoint } from '../../src/shared-gpu';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const TGI = ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04');
@@ -132,7 +132,7 @@ describe('the scaling object of an inference component', () => {
     const chat = shared.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384), componentName: 'chat' });
 
     // WHEN
-    const copies = chat.autoScale({ maxCapacity: 4, targetInvocationsPerCopy: 10 });
+    const copies = chat.autoScale({ maxCapacity: 4, target: CopyScalingTarget.invocationsPerCopy(10) });
     copies.scaleOnConcurrentRequestsPerCopy('Concurrency', { targetValue: 4, scaleInCooldown: Duration.minutes(10) });
 
     // THEN

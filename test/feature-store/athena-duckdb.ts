@@ -46,7 +46,8 @@ export const FIXTURE: FixtureRow[] = [
   row('u4', '2024-01-20T00:00:00.000Z', null, '2024-01-20 00:05:00', true),
   row('u4', '2024-02-10T00:00:00.000Z', 2, '2024-02-10 00:05:00'),
   row("o'brien", '2024-01-05T00:00:00.000Z', 7, '2024-01-05 00:05:00'),
-  // Both String formats Feature Store accepts (FACTS §4): as text, '…:00Z' sorts AFTER '…:00.500Z'. The short-form row
+  // Both String event-time formats Feature Store accepts (yyyy-MM-dd'T'HH:mm:ssZ and yyyy-MM-dd'T'HH:mm:ss.SSSZ,
+  // https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateFeatureGroup.html): as text, '…:00Z' sorts AFTER '…:00.500Z'. The short-form row
   // is the earlier event but was written later, so only a chronological comparison picks 51 as the latest.
   row('u5', '2024-04-01T00:00:00Z', 50, '2024-04-01 00:10:00'),
   row('u5', '2024-04-01T00:00:00.500Z', 51, '2024-04-01 00:05:00'),

@@ -204,7 +204,7 @@ describe('defaults', () => {
     expect(templateSnapshot(setup().stack)).toMatchSnapshot();
   });
 
-  test('the template passes the CloudFormation schema and FACTS checks, and cdk-nag', () => {
+  test('the template passes the CloudFormation schema and API-reference checks, and cdk-nag', () => {
     const { app, stack } = setup();
     expectValidTemplate(stack);
     expectNagClean(app);

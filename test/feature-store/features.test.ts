@@ -278,12 +278,12 @@ describe('putFeatures', () => {
     expect(() => buildPutRecord({ user_id: 'u', tool_calls_last_7d: 1.5 }, { schema: users })).toThrow(/expected an integer/);
   });
 
-  test('the seed\'s microsecond event time is rejected by the service, ours is accepted', async () => {
-    const seedTime = '2024-05-01T10:00:00.123456Z';
+  test('a microsecond event time (Python\'s %f) is rejected by the service, ours is accepted', async () => {
+    const microsecondTime = '2024-05-01T10:00:00.123456Z';
     await expect(client.send(new PutRecordCommand({
-      FeatureGroupName: users.featureGroupName, Record: [{ FeatureName: 'user_id', ValueAsString: 'u' }, { FeatureName: 'event_time', ValueAsString: seedTime }],
+      FeatureGroupName: users.featureGroupName, Record: [{ FeatureName: 'user_id', ValueAsString: 'u' }, { FeatureName: 'event_time', ValueAsString: microsecondTime }],
     }))).rejects.toMatchObject({ name: 'ValidationError' });
-    expect(formatEventTime(new Date(seedTime))).toBe('2024-05-01T10:00:00.123Z');
+    expect(formatEventTime(new Date(microsecondTime))).toBe('2024-05-01T10:00:00.123Z');
   });
 });
 

@@ -137,10 +137,10 @@ describe('the generated SQL in DuckDB (common subset with Trino)', () => {
     expect(await asOf('2024-12-31T00:00:00.000Z', { recordIds: ["o'brien"] })).toEqual({ "o'brien": '7' });
   });
 
-  test('the same attempt against the seed\'s interpolated SQL returns every record (what the parameters prevent)', async () => {
+  test('the same attempt against SQL with the id interpolated into the string returns every record (what the parameters prevent)', async () => {
     const userId = "x' OR '1'='1";
-    const seedSql = `SELECT user_id FROM "sagemaker_featurestore"."mcp_user_features" WHERE user_id = '${userId}' AND NOT is_deleted`;
-    const { rows } = await runInDuckDb(db.connection, seedSql, []);
+    const interpolatedSql = `SELECT user_id FROM "sagemaker_featurestore"."mcp_user_features" WHERE user_id = '${userId}' AND NOT is_deleted`;
+    const { rows } = await runInDuckDb(db.connection, interpolatedSql, []);
     expect(new Set(rows.map((r) => r[0])).size).toBe(6);
   });
 });

@@ -146,7 +146,7 @@ describe('JumpStartModel resolution', () => {
   });
 });
 
-describe('instance sizing (the seed\'s minimums)', () => {
+describe('instance sizing (the smallest instance type the model fits on)', () => {
   test.each([
     [LLAMA3_8B, JumpStartPrecision.INT4, 'ml.g5.2xlarge'],
     [LLAMA3_8B, JumpStartPrecision.FP16, 'ml.g5.12xlarge'],

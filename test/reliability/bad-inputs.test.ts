@@ -14,7 +14,7 @@ import { JumpStartModel } from '../../src/jumpstart';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineDefinition, PipelineEventRouter, PipelineParameterType, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { SharedGpuEndpoint, SharedGpuScaleInStrategy } from '../../src/shared-gpu';
+import { CopyScalingTarget, SharedGpuEndpoint, SharedGpuScaleInStrategy } from '../../src/shared-gpu';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const IMAGE_URI = '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.1.0-cpu-py310';
@@ -109,11 +109,11 @@ const rows: Row[] = [
   ['InferenceComponent', 'maxMemory below minMemory', (s) => component(s, { maxMemory: Size.mebibytes(1024) }), /maxMemory/, /got 1024 MiB/, /at least minMemory \(4096 MiB\)/],
   ['InferenceComponent', 'cpuCores 0.1', (s) => component(s, { cpuCores: 0.1 }), /cpuCores/, /got 0\.1\b/, /number >= 0\.25/],
   ['InferenceComponent', 'copies 0', (s) => component(s, { copies: 0 }), /copies/, /got 0\b/, /integer >= 1/],
-  ['InferenceComponent', 'autoScale minCapacity above maxCapacity', (s) => component(s).autoScale({ minCapacity: 3, maxCapacity: 1, targetInvocationsPerCopy: 5 }), /maxCapacity/, /got 1\b/, /at least minCapacity \(3\)/],
+  ['InferenceComponent', 'autoScale minCapacity above maxCapacity', (s) => component(s).autoScale({ minCapacity: 3, maxCapacity: 1, target: CopyScalingTarget.invocationsPerCopy(5) }), /maxCapacity/, /got 1\b/, /at least minCapacity \(3\)/],
   ['InferenceComponent', 'autoScale called twice', (s) => {
     const ic = component(s);
-    ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 5 });
-    ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 5 });
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
   }, /autoScale/, /a second call/, /one call per inference component/],
 
   // -- JumpStartModel

@@ -11,7 +11,7 @@ import { fail, ok, SageMakerRuntimeServer, start } from '../support/sagemaker-ru
 const ENDPOINT = 'mcp-shared-gpu-endpoint';
 const IC_HEADER = 'x-amzn-sagemaker-inference-component';
 
-/** The seed's shared endpoint: Llama 3 70B and Mistral 7B as components of one ml.p4d.24xlarge. */
+/** A shared endpoint with Llama 3 70B and Mistral 7B as components of one ml.p4d.24xlarge (as in docs/shared-gpu.md). */
 function sharedEndpoint(): { llama: InferenceComponent; mistral: InferenceComponent } {
   const stack = new Stack(new App(), 'Stack', { env: { account: '123456789012', region: 'us-east-1' } });
   const endpoint = new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_P4D_24XLARGE, endpointName: ENDPOINT });

@@ -3,7 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
-import { InferenceComponent, SharedGpuEndpoint, SharedGpuEndpointProps } from '../../src/shared-gpu';
+import { CopyScalingTarget, InferenceComponent, SharedGpuEndpoint, SharedGpuEndpointProps } from '../../src/shared-gpu';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
@@ -17,8 +17,8 @@ function endpointOn(instanceType: InstanceType, props: Partial<SharedGpuEndpoint
   return { app, stack, endpoint };
 }
 
-/** The seed's example: a 70B component with 4 of the 8 A100s and 180,000 MB on one ml.p4d.24xlarge. */
-function seedExample() {
+/** The 70B example of docs/shared-gpu.md and the SharedGpuEndpoint JSDoc: a component with 4 of the 8 A100s and 180,000 MB on one ml.p4d.24xlarge. */
+function llama70bExample() {
   const { app, stack, endpoint } = endpointOn(InstanceType.ML_P4D_24XLARGE);
   const llama = endpoint.addInferenceComponent('Llama70B', {
     model: JumpStartModel.of('meta-textgeneration-llama-3-70b-instruct', { version: '2.2.0', acceptEula: true }),
@@ -30,10 +30,10 @@ function seedExample() {
   return { app, stack, endpoint, llama };
 }
 
-describe('the seed example', () => {
+describe('a 70B component on ml.p4d.24xlarge', () => {
   test('a 70B component with 4 accelerators and 180,000 MB on ml.p4d.24xlarge synthesizes', () => {
     // GIVEN / WHEN
-    const { stack } = seedExample();
+    const { stack } = llama70bExample();
 
     // THEN
     const template = Template.fromStack(stack);
@@ -55,12 +55,12 @@ describe('the seed example', () => {
   });
 
   test('the explicit 4 accelerators are below the model estimate, which is a warning, not an error', () => {
-    const { stack } = seedExample();
+    const { stack } = llama70bExample();
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Llama70B', Match.stringLikeRegexp('acceleratorCount: 4 × 40 GiB .* is 160 GiB, below the ~161 GiB'));
   });
 
   test('the template is valid and cdk-nag clean', () => {
-    const { app, stack } = seedExample();
+    const { app, stack } = llama70bExample();
     expectValidTemplate(stack);
     expectNagClean(app);
   });
@@ -314,7 +314,7 @@ describe('autoScale', () => {
     const { stack, ic } = component();
 
     // WHEN
-    ic.autoScale({ minCapacity: 1, maxCapacity: 4, targetInvocationsPerCopy: 10 });
+    ic.autoScale({ minCapacity: 1, maxCapacity: 4, target: CopyScalingTarget.invocationsPerCopy(10) });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -353,7 +353,7 @@ describe('autoScale', () => {
     ic.autoScale({
       minCapacity: 1,
       maxCapacity: 3,
-      targetConcurrentRequestsPerCopy: 4,
+      target: CopyScalingTarget.concurrentRequestsPerCopy(4),
       scaleOutCooldown: Duration.seconds(30),
       scaleInCooldown: Duration.minutes(10),
     });
@@ -376,7 +376,7 @@ describe('autoScale', () => {
     const { app, stack, ic } = component({ instanceScaling: { minCapacity: 0, maxCapacity: 2 } });
 
     // WHEN
-    ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 });
+    ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -412,15 +412,14 @@ describe('autoScale', () => {
 
   test('warns when scale-in is not slower than scale-out', () => {
     const { stack, ic } = component();
-    ic.autoScale({
-      minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 5, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1),
-    });
+    const target = CopyScalingTarget.invocationsPerCopy(5);
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1) });
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Chat', Match.stringLikeRegexp('scaleOutCooldown'));
   });
 
   test('fails if minCapacity is 0 while the endpoint cannot scale its instances to zero', () => {
     const { ic } = component({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
-    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
+    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
       .toThrow(/minCapacity: got 0, expected the endpoint's instanceScaling.minCapacity to be 0 too \(got 1\)/);
   });
 
@@ -435,33 +434,40 @@ describe('autoScale', () => {
     });
     const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
     // WHEN
-    ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 });
+    ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 0, MaxCapacity: 2 });
   });
 
   test('fails if minCapacity is 0 without managed instance scaling', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
+    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
       .toThrow(/minCapacity: got 0, expected the endpoint's instanceScaling.minCapacity to be 0 too \(got no instanceScaling\)/);
   });
 
-  test('fails if the copy bounds or targets are wrong', () => {
+  test('fails if the copy bounds or the target are wrong', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 3, maxCapacity: 2, targetInvocationsPerCopy: 1, targetConcurrentRequestsPerCopy: -1 }))
-      .toThrow(/maxCapacity: got 2, expected at least minCapacity \(3\)[\s\S]*targetConcurrentRequestsPerCopy: got -1, expected a number > 0[\s\S]*targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got 'both', expected exactly one of them/);
+    expect(() => ic.autoScale({ minCapacity: 3, maxCapacity: 2, target: CopyScalingTarget.concurrentRequestsPerCopy(-1) }))
+      .toThrow(/maxCapacity: got 2, expected at least minCapacity \(3\)[\s\S]*target.concurrentRequestsPerCopy: got -1, expected a number > 0/);
   });
 
-  test('fails if no target is given', () => {
+  test('fails if no target is given (a JavaScript caller can omit it)', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2 }))
-      .toThrow(/targetInvocationsPerCopy \/ targetConcurrentRequestsPerCopy: got nothing, expected exactly one of them/);
+    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2 } as any))
+      .toThrow(/target: got nothing, expected CopyScalingTarget.invocationsPerCopy\(n\) or CopyScalingTarget.concurrentRequestsPerCopy\(n\)/);
+  });
+
+  test('a target names its metric and value', () => {
+    expect(CopyScalingTarget.invocationsPerCopy(5)).toMatchObject({ predefinedMetricType: 'SageMakerInferenceComponentInvocationsPerCopy', targetValue: 5 });
+    expect(CopyScalingTarget.concurrentRequestsPerCopy(4)).toMatchObject({
+      predefinedMetricType: 'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution', targetValue: 4,
+    });
   });
 
   test('fails if called twice', () => {
     const { ic } = component();
-    ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 1 });
-    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2, targetInvocationsPerCopy: 1 }))
+    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
+    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
       .toThrow(/autoScale: got a second call, expected one call per inference component/);
   });
 });
@@ -509,7 +515,7 @@ describe('grants', () => {
 
 describe('metrics', () => {
   test('invocation metrics are per component in AWS/SageMaker', () => {
-    const { llama: ic } = seedExample();
+    const { llama: ic } = llama70bExample();
     const expectations: Array<[string, string, string]> = [
       [ic.metricInvocations().metricName, 'Invocations', ic.metricInvocations().statistic],
       [ic.metricInvocationsPerCopy().metricName, 'InvocationsPerCopy', ic.metricInvocationsPerCopy().statistic],
@@ -529,7 +535,7 @@ describe('metrics', () => {
   });
 
   test('utilization metrics are per component in /aws/sagemaker/InferenceComponents', () => {
-    const { llama: ic } = seedExample();
+    const { llama: ic } = llama70bExample();
     const metrics = [
       ic.metricGpuUtilizationNormalized(), ic.metricGpuMemoryUtilizationNormalized(),
       ic.metricCpuUtilizationNormalized(), ic.metricMemoryUtilizationNormalized(),
@@ -543,7 +549,7 @@ describe('metrics', () => {
   });
 
   test('metric props override the defaults', () => {
-    const { llama: ic } = seedExample();
+    const { llama: ic } = llama70bExample();
     const m = ic.metricModelLatency({ statistic: 'p99', period: Duration.minutes(1) });
     expect(m.statistic).toBe('p99');
     expect(m.period.toSeconds()).toBe(60);
@@ -551,10 +557,10 @@ describe('metrics', () => {
 });
 
 describe('components on an imported shared endpoint', () => {
-  function imported(attrs: Partial<Parameters<typeof SharedGpuEndpoint.fromEndpointAttributes>[2]> = {}) {
+  function imported(attrs: Partial<Parameters<typeof SharedGpuEndpoint.fromSharedGpuEndpointAttributes>[2]> = {}) {
     const app = new App();
     const stack = new Stack(app, 'Stack', { env: ENV });
-    const endpoint = SharedGpuEndpoint.fromEndpointAttributes(stack, 'Shared', { endpointName: 'Team-Shared', ...attrs });
+    const endpoint = SharedGpuEndpoint.fromSharedGpuEndpointAttributes(stack, 'Shared', { endpointName: 'Team-Shared', ...attrs });
     return { stack, endpoint };
   }
 
@@ -583,7 +589,7 @@ describe('components on an imported shared endpoint', () => {
   test('the import\'s role runs the model; a copy larger than any instance is not refused, since nothing is known of the instances', () => {
     const stack = new Stack(new App(), 'Stack', { env: ENV });
     const role = iam.Role.fromRoleName(stack, 'Role', 'shared-endpoint-role');
-    const endpoint = SharedGpuEndpoint.fromEndpointAttributes(stack, 'Shared', { endpointName: 'shared', role });
+    const endpoint = SharedGpuEndpoint.fromSharedGpuEndpointAttributes(stack, 'Shared', { endpointName: 'shared', role });
     new InferenceComponent(stack, 'Big', { endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 64, minMemory: Size.tebibytes(4) });
     const model = Object.values(Template.fromStack(stack).findResources('AWS::SageMaker::Model'))[0];
     expect(JSON.stringify(model.Properties.ExecutionRoleArn)).toMatch(/:role\/shared-endpoint-role"/);
@@ -599,11 +605,11 @@ describe('components on an imported shared endpoint', () => {
   test('scale to zero: checked against the given instance scaling, warned about when it is unknown', () => {
     const known = imported({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
     const a = new InferenceComponent(known.stack, 'A', { endpoint: known.endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16) });
-    expect(() => a.autoScale({ minCapacity: 0, targetInvocationsPerCopy: 1 })).toThrow(/instanceScaling.minCapacity to be 0 too \(got 1\)/);
+    expect(() => a.autoScale({ minCapacity: 0, target: CopyScalingTarget.invocationsPerCopy(1) })).toThrow(/instanceScaling.minCapacity to be 0 too \(got 1\)/);
 
     const unknown = imported();
     const b = new InferenceComponent(unknown.stack, 'B', { endpoint: unknown.endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16) });
-    b.autoScale({ minCapacity: 0, targetInvocationsPerCopy: 1 });
+    b.autoScale({ minCapacity: 0, target: CopyScalingTarget.invocationsPerCopy(1) });
     Annotations.fromStack(unknown.stack).hasWarning('/Stack/B', Match.stringLikeRegexp('autoScale.minCapacity: 0 is not checked'));
     Template.fromStack(unknown.stack).resourceCountIs('AWS::CloudWatch::Alarm', 1);
   });

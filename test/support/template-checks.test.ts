@@ -73,13 +73,14 @@ describe('templateProblems', () => {
     expect(() => expectValidTemplate(stack)).toThrow(/OfflineStoreConfig\.s3StorageConfig/);
   });
 
-  test('fails on a bad enum (schema DB enum and FACTS enum)', () => {
+  test('fails on a bad enum (schema DB enum and API-reference enum)', () => {
     const problems = templateProblems(template({
       Fg: featureGroup({ FeatureDefinitions: [{ FeatureName: 'id', FeatureType: 'Text' }, { FeatureName: 't', FeatureType: 'String' }] }),
       Ec: endpointConfig({ RoutingConfig: { RoutingStrategy: 'ROUND_ROBIN' } }),
     }), { cdkValidate: false });
     expectProblem(problems, 'Fg (AWS::SageMaker::FeatureGroup) FeatureDefinitions.0.FeatureType', "got 'Text'", 'one of Integral, Fractional, String', '[schema]');
-    expectProblem(problems, 'Ec (AWS::SageMaker::EndpointConfig) ProductionVariants.0.RoutingConfig.RoutingStrategy', "got 'ROUND_ROBIN'", 'LEAST_OUTSTANDING_REQUESTS');
+    expectProblem(problems, 'Ec (AWS::SageMaker::EndpointConfig) ProductionVariants.0.RoutingConfig.RoutingStrategy', "got 'ROUND_ROBIN'", 'LEAST_OUTSTANDING_REQUESTS',
+      '[api ProductionVariantRoutingConfig]');
   });
 
   test('fails on out-of-range values', () => {
@@ -96,13 +97,13 @@ describe('templateProblems', () => {
       Sl: { Type: 'AWS::SageMaker::EndpointConfig', Properties: { ProductionVariants: [{ VariantName: 'v', ModelName: 'm', ServerlessConfig: { MemorySizeInMB: 1500, MaxConcurrency: 5, ProvisionedConcurrency: 6 } }] } },
     }), { cdkValidate: false });
     expectProblem(problems, 'Ec', 'ProductionVariants.0.InitialInstanceCount: got 0, expected an integer >= 1');
-    expectProblem(problems, 'Ec', 'ProductionVariants.0.VolumeSizeInGB: got 600, expected an integer between 1 and 512');
+    expectProblem(problems, 'Ec', 'ProductionVariants.0.VolumeSizeInGB: got 600, expected an integer between 1 and 512 [api ProductionVariant]');
     expectProblem(problems, 'Ec', 'ModelDataDownloadTimeoutInSeconds: got 30', 'between 60 and 3600');
     expectProblem(problems, 'Async', 'MaxConcurrentInvocationsPerInstance: got 1001', 'between 1 and 1000');
     expectProblem(problems, 'Async', 'InitialSamplingPercentage: got 101');
     expectProblem(problems, 'Async', "CaptureOptions.0.CaptureMode: got 'Both'", 'Input, Output, InputAndOutput');
     expectProblem(problems, 'Sl', 'MemorySizeInMB: got 1500', 'steps of 1024');
-    expectProblem(problems, 'Sl', 'ProvisionedConcurrency: got 6', '<= MaxConcurrency (5)');
+    expectProblem(problems, 'Sl', 'ProvisionedConcurrency: got 6', '<= MaxConcurrency (5) [api ProductionVariantServerlessConfig]');
   });
 
   test('fails on a missing required property (schema and API-required)', () => {

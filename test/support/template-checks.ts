@@ -6,7 +6,10 @@
  *   `<logicalId> (<type>) <property path>: got <value>, expected <expectation> [<source>]`. Three sources:
  *     1. [schema] the CloudFormation resource database of `@aws-cdk/aws-service-spec` (type exists, property names,
  *        required properties, primitive types, enums the DB knows, nested property types by name),
- *     2. [FACTS ...] the enums/ranges/patterns of the SageMaker API reference and the cfn-lint CloudFormation schemas (table `FACT_RULES` below + cross-field rules),
+ *     2. the enums/ranges/patterns of the public references (table `FACT_RULES` below + cross-field rules), each labelled
+ *        with the page it comes from: [api <Name>] is https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_<Name>.html,
+ *        [autoscaling <Name>] is https://docs.aws.amazon.com/autoscaling/application/APIReference/API_<Name>.html, and
+ *        [cfn <Type>] is the resource's page of the CloudFormation template reference (where CloudFormation differs from the API),
  *     3. [cdk-validate <id>] aws-cdk-lib's built-in CloudFormation validation engine (the one that
  *        `@aws-cdk/core:validateAgainstDefaultRules: true` turns into synth errors), run directly on the template.
  *   Intrinsics (`Ref`, `Fn::*`) are skipped. `opts.ignore` drops problems whose line matches a string/RegExp.
@@ -240,100 +243,101 @@ const MODEL = 'AWS::SageMaker::Model';
 const PV = '{ProductionVariants[],ShadowProductionVariants[]}';
 
 /**
- * Value rules from the SageMaker API reference and the cfn-lint schemas. `{A[],B[]}` in a path expands to both. Each row: resource type | property path | check | source.
+ * Value rules from the SageMaker and Application Auto Scaling API references and the CloudFormation template reference.
+ * `{A[],B[]}` in a path expands to both. Each row: resource type | property path | check | source (see the file header).
  */
 export const FACT_RULES: ReadonlyArray<readonly [string, string, Check, string]> = [
-  // ---- AWS::SageMaker::EndpointConfig (FACTS §1) -------------------------------------------------------------
-  [EC, 'ProductionVariants', count(1, 10), '§1 API'],
-  [EC, 'EndpointConfigName', pattern(NAME_63, 63), '§1 API'],
-  [EC, 'ExecutionRoleArn', pattern(ROLE_ARN, 2048, 'an IAM role ARN (arn:aws*:iam::<12 digits>:role/...), 20-2048 characters'), '§1 API'],
-  [EC, 'KmsKeyId', maxLength(2048), '§1 API'],
-  [EC, `${PV}.VariantName`, pattern(NAME_63, 63), '§1 ProductionVariant'],
-  [EC, `${PV}.InstanceType`, startsWith('ml.'), '§1 ProductionVariant'],
-  [EC, `${PV}.InitialInstanceCount`, atLeast(1), '§1 ProductionVariant'],
-  [EC, `${PV}.InitialVariantWeight`, atLeast(0, false), '§1 ProductionVariant'],
-  [EC, `${PV}.VolumeSizeInGB`, between(1, 512), '§1 ProductionVariant'],
-  [EC, `${PV}.ModelDataDownloadTimeoutInSeconds`, between(60, 3600), '§1 ProductionVariant'],
-  [EC, `${PV}.ContainerStartupHealthCheckTimeoutInSeconds`, between(60, 3600), '§1 ProductionVariant'],
-  [EC, `${PV}.VariantInstanceProvisionTimeoutInSeconds`, between(300, 3600), '§1 ProductionVariant'],
-  [EC, `${PV}.InstancePools`, count(1, 5), '§1 ProductionVariant'],
-  [EC, `${PV}.InstancePools[].InstanceType`, startsWith('ml.'), '§1 ProductionVariant'],
-  [EC, `${PV}.InstancePools[].Priority`, between(1, 5), '§1 ProductionVariant'],
-  [EC, `${PV}.ServerlessConfig.MemorySizeInMB`, between(1024, 6144, { step: 1024 }), '§1 ServerlessConfig'],
-  [EC, `${PV}.ServerlessConfig.MaxConcurrency`, between(1, 200), '§1 ServerlessConfig'],
-  [EC, `${PV}.ServerlessConfig.ProvisionedConcurrency`, between(1, 200), '§1 ServerlessConfig'],
-  [EC, `${PV}.ManagedInstanceScaling.Status`, oneOf('ENABLED', 'DISABLED'), '§1 ManagedInstanceScaling'],
-  [EC, `${PV}.ManagedInstanceScaling.MinInstanceCount`, atLeast(0), '§1 ManagedInstanceScaling'],
-  [EC, `${PV}.ManagedInstanceScaling.MaxInstanceCount`, atLeast(1), '§1 ManagedInstanceScaling'],
-  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.Strategy`, oneOf('IDLE_RELEASE', 'CONSOLIDATION'), '§1 ManagedInstanceScaling'],
-  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.MaximumStepSize`, between(1, 100), '§1 ManagedInstanceScaling'],
-  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.CooldownInMinutes`, between(5, 1440), '§1 ManagedInstanceScaling'],
-  [EC, `${PV}.RoutingConfig.RoutingStrategy`, oneOf('LEAST_OUTSTANDING_REQUESTS', 'RANDOM', 'PREFIX_AWARE'), '§1 RoutingConfig'],
-  [EC, `${PV}.RoutingConfig.PrefixAwareRoutingConfig.PrefixLength`, between(1024, 65536), '§1 RoutingConfig'],
-  [EC, `${PV}.RoutingConfig.PrefixAwareRoutingConfig.ConcurrencyThreshold`, between(1, 1024), '§1 RoutingConfig'],
-  [EC, `${PV}.InferenceAmiVersion`, oneOf('al2-ami-sagemaker-inference-gpu-2', 'al2-ami-sagemaker-inference-gpu-2-1', 'al2-ami-sagemaker-inference-gpu-3-1', 'al2-ami-sagemaker-inference-neuron-2', 'al2023-ami-sagemaker-inference-gpu-4-1'), '§1 ProductionVariant'],
-  [EC, 'AsyncInferenceConfig.OutputConfig.S3OutputPath', pattern(S3_URI, 512), '§1 AsyncInferenceConfig'],
-  [EC, 'AsyncInferenceConfig.OutputConfig.S3FailurePath', pattern(S3_URI, 512), '§1 AsyncInferenceConfig'],
-  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.SuccessTopic', pattern(SNS_ARN, undefined, 'an SNS topic ARN'), '§1 AsyncInferenceConfig'],
-  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.ErrorTopic', pattern(SNS_ARN, undefined, 'an SNS topic ARN'), '§1 AsyncInferenceConfig'],
-  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.IncludeInferenceResponseIn', count(0, 2), '§1 AsyncInferenceConfig'],
-  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.IncludeInferenceResponseIn[]', oneOf('SUCCESS_NOTIFICATION_TOPIC', 'ERROR_NOTIFICATION_TOPIC'), '§1 AsyncInferenceConfig'],
-  [EC, 'AsyncInferenceConfig.ClientConfig.MaxConcurrentInvocationsPerInstance', between(1, 1000), '§1 AsyncInferenceConfig'],
-  [EC, 'DataCaptureConfig.InitialSamplingPercentage', between(0, 100), '§1 DataCaptureConfig'],
-  [EC, 'DataCaptureConfig.CaptureOptions', count(1, 32), '§1 DataCaptureConfig'],
-  [EC, 'DataCaptureConfig.CaptureOptions[].CaptureMode', oneOf('Input', 'Output', 'InputAndOutput'), '§1 DataCaptureConfig'],
-  [EC, 'DataCaptureConfig.CaptureContentTypeHeader.CsvContentTypes', count(1, 10), '§1 DataCaptureConfig'],
-  [EC, 'DataCaptureConfig.CaptureContentTypeHeader.JsonContentTypes', count(1, 10), '§1 DataCaptureConfig'],
-  // ---- AWS::SageMaker::Endpoint / Model (FACTS §1) ---------------------------------------------------------
-  ['AWS::SageMaker::Endpoint', 'EndpointName', pattern(NAME_63, 63), '§1 API (same rule as EndpointConfigName)'],
-  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.S3DataType', oneOf('S3Prefix', 'S3Object'), '§1 Model'],
-  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.CompressionType', oneOf('None', 'Gzip'), '§1 Model'],
-  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.S3Uri', pattern(S3_URI, 1024), '§1 Model'],
-  // ---- AWS::SageMaker::InferenceComponent (FACTS §2) -------------------------------------------------------
-  [IC, 'Specifications', { expected: 'at least 2 entries (use Specification for one)', ok: (v) => Array.isArray(v) && v.length >= 2 }, '§2'],
-  [IC, '{Specification,Specifications[]}.ModelName', maxLength(63), '§2'],
-  [IC, '{Specification,Specifications[]}.Container.Image', maxLength(255), '§2'],
-  [IC, '{Specification,Specifications[]}.Container.ArtifactUrl', pattern(S3_URI, 1024), '§2'],
-  [IC, '{Specification,Specifications[]}.Container.Environment', entries(16), '§2 (CFN allows 16; the API 100)'],
-  [IC, '{Specification,Specifications[]}.StartupParameters.ModelDataDownloadTimeoutInSeconds', between(60, 3600), '§2'],
-  [IC, '{Specification,Specifications[]}.StartupParameters.ContainerStartupHealthCheckTimeoutInSeconds', between(60, 3600), '§2'],
-  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.NumberOfCpuCoresRequired', atLeast(0.25, false), '§2'],
-  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.NumberOfAcceleratorDevicesRequired', atLeast(1, false), '§2'],
-  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.MinMemoryRequiredInMb', atLeast(128), '§2'],
-  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.MaxMemoryRequiredInMb', atLeast(128), '§2'],
-  [IC, '{Specification,Specifications[]}.SchedulingConfig.PlacementStrategy', oneOf('SPREAD', 'BINPACK'), '§2'],
-  [IC, '{Specification,Specifications[]}.SchedulingConfig.AvailabilityZoneBalance.EnforcementMode', oneOf('PERMISSIVE'), '§2'],
-  [IC, '{Specification,Specifications[]}.SchedulingConfig.AvailabilityZoneBalance.MaxImbalance', between(0, 100), '§2'],
-  [IC, 'RuntimeConfig.CopyCount', atLeast(0), '§2'],
-  [IC, 'DeploymentConfig.RollingUpdatePolicy.MaximumBatchSize.Type', oneOf('COPY_COUNT', 'CAPACITY_PERCENT'), '§2 DeploymentConfig'],
-  [IC, 'DeploymentConfig.RollingUpdatePolicy.RollbackMaximumBatchSize.Type', oneOf('COPY_COUNT', 'CAPACITY_PERCENT'), '§2 DeploymentConfig'],
-  [IC, 'DeploymentConfig.RollingUpdatePolicy.WaitIntervalInSeconds', between(0, 3600), '§2 DeploymentConfig'],
-  [IC, 'DeploymentConfig.RollingUpdatePolicy.MaximumExecutionTimeoutInSeconds', between(600, 28800), '§2 DeploymentConfig'],
-  [IC, 'DeploymentConfig.AutoRollbackConfiguration.Alarms', count(1, 10), '§2 DeploymentConfig'],
-  // ---- AWS::SageMaker::FeatureGroup (FACTS §4) -------------------------------------------------------------
-  [FG, 'FeatureGroupName', pattern(FEATURE_GROUP_NAME, 64), '§4 Names'],
-  [FG, '{RecordIdentifierFeatureName,EventTimeFeatureName,FeatureDefinitions[].FeatureName}', pattern(FEATURE_NAME, 64), '§4 Names'],
-  [FG, 'FeatureDefinitions[].FeatureName', notOneOf('is_deleted', 'write_time', 'api_invocation_time'), '§4 Names'],
-  [FG, 'FeatureDefinitions', count(1, 2500), '§4'],
-  [FG, 'FeatureDefinitions[].FeatureType', oneOf('Integral', 'Fractional', 'String'), '§4'],
-  [FG, 'Description', maxLength(128), '§4'],
-  [FG, 'Tags', count(0, 50), '§4'],
-  [FG, 'OnlineStoreConfig.StorageType', oneOf('Standard', 'InMemory'), '§4 (CFN enum)'],
-  [FG, 'OnlineStoreConfig.TtlDuration.Unit', oneOf('Seconds', 'Minutes', 'Hours', 'Days', 'Weeks'), '§4'],
-  [FG, 'OnlineStoreConfig.TtlDuration.Value', atLeast(1), '§4'],
-  [FG, 'OfflineStoreConfig.S3StorageConfig.S3Uri', pattern(S3_URI, 1024), '§4'],
-  [FG, 'OfflineStoreConfig.DataCatalogConfig.{TableName,Catalog,Database}', { expected: '1 to 255 characters', ok: (v) => typeof v === 'string' && v.length >= 1 && v.length <= 255 }, '§4'],
-  [FG, 'OfflineStoreConfig.TableFormat', oneOf('Iceberg', 'Glue'), '§4 (CFN enum)'],
-  [FG, 'ThroughputConfig.ThroughputMode', oneOf('OnDemand', 'Provisioned'), '§4'],
-  [FG, 'ThroughputConfig.{ProvisionedReadCapacityUnits,ProvisionedWriteCapacityUnits}', between(0, 10_000_000), '§4'],
-  // ---- AWS::ApplicationAutoScaling (FACTS §2, §3), SageMaker targets only: see sageMakerScaling() ------------
-  ['AWS::ApplicationAutoScaling::ScalableTarget', 'MinCapacity', atLeast(0), '§3'],
-  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'PolicyType', oneOf('StepScaling', 'TargetTrackingScaling', 'PredictiveScaling'), '§3'],
-  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.AdjustmentType', oneOf('ChangeInCapacity', 'PercentChangeInCapacity', 'ExactCapacity'), '§3 StepScaling'],
-  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.MetricAggregationType', oneOf('Average', 'Minimum', 'Maximum'), '§3 StepScaling'],
-  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.Cooldown', atLeast(0), '§3 StepScaling'],
-  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.StepAdjustments', count(1, 20), '§3 StepScaling'],
-  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'TargetTrackingScalingPolicyConfiguration.{ScaleInCooldown,ScaleOutCooldown}', atLeast(0), '§3'],
+  // ---- AWS::SageMaker::EndpointConfig ------------------------------------------------------------------------
+  [EC, 'ProductionVariants', count(1, 10), 'api CreateEndpointConfig'],
+  [EC, 'EndpointConfigName', pattern(NAME_63, 63), 'api CreateEndpointConfig'],
+  [EC, 'ExecutionRoleArn', pattern(ROLE_ARN, 2048, 'an IAM role ARN (arn:aws*:iam::<12 digits>:role/...), 20-2048 characters'), 'api CreateEndpointConfig'],
+  [EC, 'KmsKeyId', maxLength(2048), 'api CreateEndpointConfig'],
+  [EC, `${PV}.VariantName`, pattern(NAME_63, 63), 'api ProductionVariant'],
+  [EC, `${PV}.InstanceType`, startsWith('ml.'), 'api ProductionVariant'],
+  [EC, `${PV}.InitialInstanceCount`, atLeast(1), 'api ProductionVariant'],
+  [EC, `${PV}.InitialVariantWeight`, atLeast(0, false), 'api ProductionVariant'],
+  [EC, `${PV}.VolumeSizeInGB`, between(1, 512), 'api ProductionVariant'],
+  [EC, `${PV}.ModelDataDownloadTimeoutInSeconds`, between(60, 3600), 'api ProductionVariant'],
+  [EC, `${PV}.ContainerStartupHealthCheckTimeoutInSeconds`, between(60, 3600), 'api ProductionVariant'],
+  [EC, `${PV}.VariantInstanceProvisionTimeoutInSeconds`, between(300, 3600), 'api ProductionVariant'],
+  [EC, `${PV}.InstancePools`, count(1, 5), 'api ProductionVariant'],
+  [EC, `${PV}.InstancePools[].InstanceType`, startsWith('ml.'), 'api ProductionVariant'],
+  [EC, `${PV}.InstancePools[].Priority`, between(1, 5), 'api ProductionVariant'],
+  [EC, `${PV}.ServerlessConfig.MemorySizeInMB`, between(1024, 6144, { step: 1024 }), 'api ProductionVariantServerlessConfig'],
+  [EC, `${PV}.ServerlessConfig.MaxConcurrency`, between(1, 200), 'api ProductionVariantServerlessConfig'],
+  [EC, `${PV}.ServerlessConfig.ProvisionedConcurrency`, between(1, 200), 'api ProductionVariantServerlessConfig'],
+  [EC, `${PV}.ManagedInstanceScaling.Status`, oneOf('ENABLED', 'DISABLED'), 'api ProductionVariantManagedInstanceScaling'],
+  [EC, `${PV}.ManagedInstanceScaling.MinInstanceCount`, atLeast(0), 'api ProductionVariantManagedInstanceScaling'],
+  [EC, `${PV}.ManagedInstanceScaling.MaxInstanceCount`, atLeast(1), 'api ProductionVariantManagedInstanceScaling'],
+  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.Strategy`, oneOf('IDLE_RELEASE', 'CONSOLIDATION'), 'api ProductionVariantManagedInstanceScalingScaleInPolicy'],
+  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.MaximumStepSize`, between(1, 100), 'api ProductionVariantManagedInstanceScalingScaleInPolicy'],
+  [EC, `${PV}.ManagedInstanceScaling.ScaleInPolicy.CooldownInMinutes`, between(5, 1440), 'api ProductionVariantManagedInstanceScalingScaleInPolicy'],
+  [EC, `${PV}.RoutingConfig.RoutingStrategy`, oneOf('LEAST_OUTSTANDING_REQUESTS', 'RANDOM', 'PREFIX_AWARE'), 'api ProductionVariantRoutingConfig'],
+  [EC, `${PV}.RoutingConfig.PrefixAwareRoutingConfig.PrefixLength`, between(1024, 65536), 'api PrefixAwareRoutingConfig'],
+  [EC, `${PV}.RoutingConfig.PrefixAwareRoutingConfig.ConcurrencyThreshold`, between(1, 1024), 'api PrefixAwareRoutingConfig'],
+  [EC, `${PV}.InferenceAmiVersion`, oneOf('al2-ami-sagemaker-inference-gpu-2', 'al2-ami-sagemaker-inference-gpu-2-1', 'al2-ami-sagemaker-inference-gpu-3-1', 'al2-ami-sagemaker-inference-neuron-2', 'al2023-ami-sagemaker-inference-gpu-4-1'), 'api ProductionVariant'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.S3OutputPath', pattern(S3_URI, 512), 'api AsyncInferenceOutputConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.S3FailurePath', pattern(S3_URI, 512), 'api AsyncInferenceOutputConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.SuccessTopic', pattern(SNS_ARN, undefined, 'an SNS topic ARN'), 'api AsyncInferenceNotificationConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.ErrorTopic', pattern(SNS_ARN, undefined, 'an SNS topic ARN'), 'api AsyncInferenceNotificationConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.IncludeInferenceResponseIn', count(0, 2), 'api AsyncInferenceNotificationConfig'],
+  [EC, 'AsyncInferenceConfig.OutputConfig.NotificationConfig.IncludeInferenceResponseIn[]', oneOf('SUCCESS_NOTIFICATION_TOPIC', 'ERROR_NOTIFICATION_TOPIC'), 'api AsyncInferenceNotificationConfig'],
+  [EC, 'AsyncInferenceConfig.ClientConfig.MaxConcurrentInvocationsPerInstance', between(1, 1000), 'api AsyncInferenceClientConfig'],
+  [EC, 'DataCaptureConfig.InitialSamplingPercentage', between(0, 100), 'api DataCaptureConfig'],
+  [EC, 'DataCaptureConfig.CaptureOptions', count(1, 32), 'api DataCaptureConfig'],
+  [EC, 'DataCaptureConfig.CaptureOptions[].CaptureMode', oneOf('Input', 'Output', 'InputAndOutput'), 'api DataCaptureConfig'],
+  [EC, 'DataCaptureConfig.CaptureContentTypeHeader.CsvContentTypes', count(1, 10), 'api DataCaptureConfig'],
+  [EC, 'DataCaptureConfig.CaptureContentTypeHeader.JsonContentTypes', count(1, 10), 'api DataCaptureConfig'],
+  // ---- AWS::SageMaker::Endpoint / Model --------------------------------------------------------------------
+  ['AWS::SageMaker::Endpoint', 'EndpointName', pattern(NAME_63, 63), 'api CreateEndpoint'],
+  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.S3DataType', oneOf('S3Prefix', 'S3Object'), 'api S3ModelDataSource'],
+  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.CompressionType', oneOf('None', 'Gzip'), 'api S3ModelDataSource'],
+  [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.S3Uri', pattern(S3_URI, 1024), 'api S3ModelDataSource'],
+  // ---- AWS::SageMaker::InferenceComponent ------------------------------------------------------------------
+  [IC, 'Specifications', { expected: 'at least 2 entries (use Specification for one)', ok: (v) => Array.isArray(v) && v.length >= 2 }, 'cfn AWS::SageMaker::InferenceComponent'],
+  [IC, '{Specification,Specifications[]}.ModelName', maxLength(63), 'api InferenceComponentSpecification'],
+  [IC, '{Specification,Specifications[]}.Container.Image', maxLength(255), 'api InferenceComponentContainerSpecification'],
+  [IC, '{Specification,Specifications[]}.Container.ArtifactUrl', pattern(S3_URI, 1024), 'api InferenceComponentContainerSpecification'],
+  [IC, '{Specification,Specifications[]}.Container.Environment', entries(16), 'api InferenceComponentContainerSpecification (CFN allows 16; the API 100)'],
+  [IC, '{Specification,Specifications[]}.StartupParameters.ModelDataDownloadTimeoutInSeconds', between(60, 3600), 'api InferenceComponentStartupParameters'],
+  [IC, '{Specification,Specifications[]}.StartupParameters.ContainerStartupHealthCheckTimeoutInSeconds', between(60, 3600), 'api InferenceComponentStartupParameters'],
+  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.NumberOfCpuCoresRequired', atLeast(0.25, false), 'api InferenceComponentComputeResourceRequirements'],
+  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.NumberOfAcceleratorDevicesRequired', atLeast(1, false), 'api InferenceComponentComputeResourceRequirements'],
+  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.MinMemoryRequiredInMb', atLeast(128), 'api InferenceComponentComputeResourceRequirements'],
+  [IC, '{Specification,Specifications[]}.ComputeResourceRequirements.MaxMemoryRequiredInMb', atLeast(128), 'api InferenceComponentComputeResourceRequirements'],
+  [IC, '{Specification,Specifications[]}.SchedulingConfig.PlacementStrategy', oneOf('SPREAD', 'BINPACK'), 'api InferenceComponentSpecification'],
+  [IC, '{Specification,Specifications[]}.SchedulingConfig.AvailabilityZoneBalance.EnforcementMode', oneOf('PERMISSIVE'), 'api InferenceComponentSpecification'],
+  [IC, '{Specification,Specifications[]}.SchedulingConfig.AvailabilityZoneBalance.MaxImbalance', between(0, 100), 'api InferenceComponentSpecification'],
+  [IC, 'RuntimeConfig.CopyCount', atLeast(0), 'api InferenceComponentRuntimeConfig'],
+  [IC, 'DeploymentConfig.RollingUpdatePolicy.MaximumBatchSize.Type', oneOf('COPY_COUNT', 'CAPACITY_PERCENT'), 'api InferenceComponentRollingUpdatePolicy'],
+  [IC, 'DeploymentConfig.RollingUpdatePolicy.RollbackMaximumBatchSize.Type', oneOf('COPY_COUNT', 'CAPACITY_PERCENT'), 'api InferenceComponentRollingUpdatePolicy'],
+  [IC, 'DeploymentConfig.RollingUpdatePolicy.WaitIntervalInSeconds', between(0, 3600), 'api InferenceComponentRollingUpdatePolicy'],
+  [IC, 'DeploymentConfig.RollingUpdatePolicy.MaximumExecutionTimeoutInSeconds', between(600, 28800), 'api InferenceComponentRollingUpdatePolicy'],
+  [IC, 'DeploymentConfig.AutoRollbackConfiguration.Alarms', count(1, 10), 'api InferenceComponentDeploymentConfig'],
+  // ---- AWS::SageMaker::FeatureGroup ------------------------------------------------------------------------
+  [FG, 'FeatureGroupName', pattern(FEATURE_GROUP_NAME, 64), 'api CreateFeatureGroup'],
+  [FG, '{RecordIdentifierFeatureName,EventTimeFeatureName,FeatureDefinitions[].FeatureName}', pattern(FEATURE_NAME, 64), 'api CreateFeatureGroup'],
+  [FG, 'FeatureDefinitions[].FeatureName', notOneOf('is_deleted', 'write_time', 'api_invocation_time'), 'api CreateFeatureGroup'],
+  [FG, 'FeatureDefinitions', count(1, 2500), 'api CreateFeatureGroup'],
+  [FG, 'FeatureDefinitions[].FeatureType', oneOf('Integral', 'Fractional', 'String'), 'api FeatureDefinition'],
+  [FG, 'Description', maxLength(128), 'api CreateFeatureGroup'],
+  [FG, 'Tags', count(0, 50), 'api CreateFeatureGroup'],
+  [FG, 'OnlineStoreConfig.StorageType', oneOf('Standard', 'InMemory'), 'cfn AWS::SageMaker::FeatureGroup'],
+  [FG, 'OnlineStoreConfig.TtlDuration.Unit', oneOf('Seconds', 'Minutes', 'Hours', 'Days', 'Weeks'), 'api TtlDuration'],
+  [FG, 'OnlineStoreConfig.TtlDuration.Value', atLeast(1), 'api TtlDuration'],
+  [FG, 'OfflineStoreConfig.S3StorageConfig.S3Uri', pattern(S3_URI, 1024), 'api S3StorageConfig'],
+  [FG, 'OfflineStoreConfig.DataCatalogConfig.{TableName,Catalog,Database}', { expected: '1 to 255 characters', ok: (v) => typeof v === 'string' && v.length >= 1 && v.length <= 255 }, 'api DataCatalogConfig'],
+  [FG, 'OfflineStoreConfig.TableFormat', oneOf('Iceberg', 'Glue'), 'cfn AWS::SageMaker::FeatureGroup'],
+  [FG, 'ThroughputConfig.ThroughputMode', oneOf('OnDemand', 'Provisioned'), 'api ThroughputConfig'],
+  [FG, 'ThroughputConfig.{ProvisionedReadCapacityUnits,ProvisionedWriteCapacityUnits}', between(0, 10_000_000), 'api ThroughputConfig'],
+  // ---- AWS::ApplicationAutoScaling, SageMaker targets only: see sageMakerScaling() ------------
+  ['AWS::ApplicationAutoScaling::ScalableTarget', 'MinCapacity', atLeast(0), 'autoscaling RegisterScalableTarget'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'PolicyType', oneOf('StepScaling', 'TargetTrackingScaling', 'PredictiveScaling'), 'autoscaling PutScalingPolicy'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.AdjustmentType', oneOf('ChangeInCapacity', 'PercentChangeInCapacity', 'ExactCapacity'), 'autoscaling StepScalingPolicyConfiguration'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.MetricAggregationType', oneOf('Average', 'Minimum', 'Maximum'), 'autoscaling StepScalingPolicyConfiguration'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.Cooldown', atLeast(0), 'autoscaling StepScalingPolicyConfiguration'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'StepScalingPolicyConfiguration.StepAdjustments', count(1, 20), 'autoscaling StepScalingPolicyConfiguration'],
+  ['AWS::ApplicationAutoScaling::ScalingPolicy', 'TargetTrackingScalingPolicyConfiguration.{ScaleInCooldown,ScaleOutCooldown}', atLeast(0), 'autoscaling TargetTrackingScalingPolicyConfiguration'],
 ];
 
 /** Expands `a.{B,C[]}.d` into `a.B.d` and `a.C[].d`. */
@@ -370,7 +374,7 @@ function scalingTargetOf(ctx: ResourceContext): Json {
   return (ref && ctx.resources[ref]?.Properties) || ctx.props;
 }
 
-/** Cross-field FACTS rules that a path/check row cannot express. */
+/** Cross-field API-reference rules that a path/check row cannot express. */
 const CROSS_FIELD_RULES: Record<string, (ctx: ResourceContext) => Finding[]> = {
   [EC]: ({ props }) => {
     const out: Finding[] = [];
@@ -379,16 +383,16 @@ const CROSS_FIELD_RULES: Record<string, (ctx: ResourceContext) => Finding[]> = {
       const sc = pv.ServerlessConfig;
       const pc = asNumber(sc?.ProvisionedConcurrency);
       const mc = asNumber(sc?.MaxConcurrency);
-      if (pc !== undefined && mc !== undefined && pc > mc) out.push({ path: `${path}.ServerlessConfig.ProvisionedConcurrency`, value: pc, expected: `<= MaxConcurrency (${mc}) [§1]` });
+      if (pc !== undefined && mc !== undefined && pc > mc) out.push({ path: `${path}.ServerlessConfig.ProvisionedConcurrency`, value: pc, expected: `<= MaxConcurrency (${mc}) [api ProductionVariantServerlessConfig]` });
       const rc = pv.RoutingConfig;
       if (isObject(rc) && rc.RoutingStrategy === 'PREFIX_AWARE') {
         const pa = rc.PrefixAwareRoutingConfig;
         for (const k of ['PrefixLength', 'ConcurrencyThreshold']) {
-          if (!isObject(pa) || pa[k] === undefined) out.push({ path: `${path}.RoutingConfig.PrefixAwareRoutingConfig.${k}`, value: undefined, expected: 'a value when RoutingStrategy is PREFIX_AWARE [§1]' });
+          if (!isObject(pa) || pa[k] === undefined) out.push({ path: `${path}.RoutingConfig.PrefixAwareRoutingConfig.${k}`, value: undefined, expected: 'a value when RoutingStrategy is PREFIX_AWARE [api ProductionVariantRoutingConfig]' });
         }
       }
       if (pv.ServerlessConfig === undefined && pv.InstanceType === undefined && pv.InstancePools === undefined) {
-        out.push({ path: `${path}.InstanceType`, value: undefined, expected: 'an ml.* instance type (or ServerlessConfig / InstancePools) [§1]' });
+        out.push({ path: `${path}.InstanceType`, value: undefined, expected: 'an ml.* instance type (or ServerlessConfig / InstancePools) [api ProductionVariant]' });
       }
     }
     return out;
@@ -397,20 +401,20 @@ const CROSS_FIELD_RULES: Record<string, (ctx: ResourceContext) => Finding[]> = {
     const out: Finding[] = [];
     const has1 = props.Specification !== undefined;
     const hasN = props.Specifications !== undefined;
-    if (has1 === hasN) out.push({ path: 'Specification', value: has1 ? 'both Specification and Specifications' : undefined, expected: 'exactly one of Specification or Specifications [§2]' });
+    if (has1 === hasN) out.push({ path: 'Specification', value: has1 ? 'both Specification and Specifications' : undefined, expected: 'exactly one of Specification or Specifications [cfn AWS::SageMaker::InferenceComponent]' });
     for (const [path, spec] of [...valuesAt(props, 'Specification'), ...valuesAt(props, 'Specifications[]')]) {
       if (!isObject(spec)) continue;
-      if (path.startsWith('Specifications.') && spec.InstanceType === undefined) out.push({ path: `${path}.InstanceType`, value: undefined, expected: 'an instance type in each Specifications entry [§2]' });
+      if (path.startsWith('Specifications.') && spec.InstanceType === undefined) out.push({ path: `${path}.InstanceType`, value: undefined, expected: 'an instance type in each Specifications entry [api CreateInferenceComponent]' });
       const adapter = spec.BaseInferenceComponentName !== undefined;
       const crr = spec.ComputeResourceRequirements;
       if (!adapter && !isIntrinsic(crr) && (!isObject(crr) || crr.MinMemoryRequiredInMb === undefined)) {
-        out.push({ path: `${path}.ComputeResourceRequirements.MinMemoryRequiredInMb`, value: undefined, expected: 'an integer >= 128 (required by the API, optional in CFN) [§2]' });
+        out.push({ path: `${path}.ComputeResourceRequirements.MinMemoryRequiredInMb`, value: undefined, expected: 'an integer >= 128 (required by the API, optional in CFN) [api CreateInferenceComponent]' });
       }
       const env = spec.Container?.Environment;
       if (isObject(env)) {
         for (const [k, v] of Object.entries(env)) {
-          if (!ENV_KEY.test(k)) out.push({ path: `${path}.Container.Environment.${k}`, value: k, expected: `a key matching ${ENV_KEY.source} [§2]` });
-          if (typeof v === 'string' && v.length > 1024) out.push({ path: `${path}.Container.Environment.${k}`, value: v, expected: 'a value of at most 1024 characters [§2]' });
+          if (!ENV_KEY.test(k)) out.push({ path: `${path}.Container.Environment.${k}`, value: k, expected: `a key matching ${ENV_KEY.source} [api CreateInferenceComponent]` });
+          if (typeof v === 'string' && v.length > 1024) out.push({ path: `${path}.Container.Environment.${k}`, value: v, expected: 'a value of at most 1024 characters [api CreateInferenceComponent]' });
         }
       }
     }
@@ -423,36 +427,36 @@ const CROSS_FIELD_RULES: Record<string, (ctx: ResourceContext) => Finding[]> = {
     const typeOf = (name: unknown) => defs.find((d) => isObject(d) && d.FeatureName === name)?.FeatureType;
     for (const k of ['RecordIdentifierFeatureName', 'EventTimeFeatureName']) {
       const name = props[k];
-      if (typeof name === 'string' && typeOf(name) === undefined) out.push({ path: k, value: name, expected: `a feature named in FeatureDefinitions (${defs.map((d) => d.FeatureName).join(', ')}) [§4]` });
+      if (typeof name === 'string' && typeOf(name) === undefined) out.push({ path: k, value: name, expected: `a feature named in FeatureDefinitions (${defs.map((d) => d.FeatureName).join(', ')}) [api CreateFeatureGroup]` });
     }
     const eventType = typeOf(props.EventTimeFeatureName);
     if (eventType !== undefined && !['String', 'Fractional'].includes(eventType)) {
-      out.push({ path: 'EventTimeFeatureName', value: `${props.EventTimeFeatureName}: ${eventType}`, expected: 'an event-time feature of type String or Fractional [§4 Event time]' });
+      out.push({ path: 'EventTimeFeatureName', value: `${props.EventTimeFeatureName}: ${eventType}`, expected: 'an event-time feature of type String or Fractional [api CreateFeatureGroup]' });
     }
     if (eventType !== undefined && eventType !== 'String' && props.OfflineStoreConfig?.TableFormat === 'Iceberg') {
-      out.push({ path: 'EventTimeFeatureName', value: `${props.EventTimeFeatureName}: ${eventType}`, expected: 'a String event-time feature with the Iceberg table format [§4 Event time]' });
+      out.push({ path: 'EventTimeFeatureName', value: `${props.EventTimeFeatureName}: ${eventType}`, expected: 'a String event-time feature with the Iceberg table format [api CreateFeatureGroup]' });
     }
     const names = defs.map((d) => d?.FeatureName).filter((n) => typeof n === 'string');
     const dup = names.filter((n, i) => names.indexOf(n) !== i);
-    if (dup.length) out.push({ path: 'FeatureDefinitions', value: dup, expected: 'unique feature names [§4]' });
+    if (dup.length) out.push({ path: 'FeatureDefinitions', value: dup, expected: 'unique feature names [api CreateFeatureGroup]' });
     return out;
   },
   'AWS::ApplicationAutoScaling::ScalableTarget': ({ props }) => sageMakerScaling(props, props),
   'AWS::ApplicationAutoScaling::ScalingPolicy': (ctx) => {
     const { props } = ctx;
     const out: Finding[] = [];
-    if (props.PolicyType === 'StepScaling' && props.StepScalingPolicyConfiguration === undefined) out.push({ path: 'StepScalingPolicyConfiguration', value: undefined, expected: 'a value when PolicyType is StepScaling [§3]' });
-    if (props.PolicyType === 'TargetTrackingScaling' && props.TargetTrackingScalingPolicyConfiguration === undefined) out.push({ path: 'TargetTrackingScalingPolicyConfiguration', value: undefined, expected: 'a value when PolicyType is TargetTrackingScaling [§3]' });
+    if (props.PolicyType === 'StepScaling' && props.StepScalingPolicyConfiguration === undefined) out.push({ path: 'StepScalingPolicyConfiguration', value: undefined, expected: 'a value when PolicyType is StepScaling [autoscaling PutScalingPolicy]' });
+    if (props.PolicyType === 'TargetTrackingScaling' && props.TargetTrackingScalingPolicyConfiguration === undefined) out.push({ path: 'TargetTrackingScalingPolicyConfiguration', value: undefined, expected: 'a value when PolicyType is TargetTrackingScaling [autoscaling PutScalingPolicy]' });
     const ownTarget = props.ResourceId !== undefined && props.ScalableDimension !== undefined && props.ServiceNamespace !== undefined;
     if (props.ScalingTargetId === undefined && !ownTarget) {
-      out.push({ path: 'ScalingTargetId', value: undefined, expected: 'ScalingTargetId, or ResourceId + ScalableDimension + ServiceNamespace [§3]' });
+      out.push({ path: 'ScalingTargetId', value: undefined, expected: 'ScalingTargetId, or ResourceId + ScalableDimension + ServiceNamespace [autoscaling PutScalingPolicy]' });
     }
     const target = scalingTargetOf(ctx);
     if (props.ScalingTargetId === undefined) out.push(...sageMakerScaling(props, props));
     if (isSageMaker(target)) {
       const metric = props.TargetTrackingScalingPolicyConfiguration?.PredefinedMetricSpecification?.PredefinedMetricType;
       if (metric !== undefined && !isIntrinsic(metric) && !SAGEMAKER_PREDEFINED_METRICS.includes(metric)) {
-        out.push({ path: 'TargetTrackingScalingPolicyConfiguration.PredefinedMetricSpecification.PredefinedMetricType', value: metric, expected: `one of ${SAGEMAKER_PREDEFINED_METRICS.join(', ')} for a SageMaker target [§2, §3]` });
+        out.push({ path: 'TargetTrackingScalingPolicyConfiguration.PredefinedMetricSpecification.PredefinedMetricType', value: metric, expected: `one of ${SAGEMAKER_PREDEFINED_METRICS.join(', ')} for a SageMaker target [autoscaling RegisterScalableTarget]` });
       }
     }
     return out;
@@ -466,19 +470,19 @@ function isSageMaker(p: Json): boolean {
 function sageMakerScaling(props: Json, source: Json): Finding[] {
   if (!isSageMaker(source)) return [];
   const out: Finding[] = [];
-  if (source.ServiceNamespace !== 'sagemaker' && !isIntrinsic(source.ServiceNamespace)) out.push({ path: 'ServiceNamespace', value: source.ServiceNamespace, expected: "'sagemaker' for a sagemaker:* dimension [§2, §3]" });
+  if (source.ServiceNamespace !== 'sagemaker' && !isIntrinsic(source.ServiceNamespace)) out.push({ path: 'ServiceNamespace', value: source.ServiceNamespace, expected: "'sagemaker' for a sagemaker:* dimension [autoscaling RegisterScalableTarget]" });
   const dim = source.ScalableDimension;
   if (isIntrinsic(dim)) return out;
   const idPattern = SAGEMAKER_DIMENSIONS[dim];
   if (!idPattern) {
-    out.push({ path: 'ScalableDimension', value: dim, expected: `one of ${Object.keys(SAGEMAKER_DIMENSIONS).join(', ')} [§2, §3]` });
+    out.push({ path: 'ScalableDimension', value: dim, expected: `one of ${Object.keys(SAGEMAKER_DIMENSIONS).join(', ')} [autoscaling RegisterScalableTarget]` });
     return out;
   }
   const id = literal(props.ResourceId);
-  if (typeof id === 'string' && !idPattern.test(id)) out.push({ path: 'ResourceId', value: id, expected: `a resource id matching ${idPattern.source} for ${dim} [§2, §3]` });
+  if (typeof id === 'string' && !idPattern.test(id)) out.push({ path: 'ResourceId', value: id, expected: `a resource id matching ${idPattern.source} for ${dim} [autoscaling RegisterScalableTarget]` });
   const min = asNumber(props.MinCapacity);
   const max = asNumber(props.MaxCapacity);
-  if (min !== undefined && max !== undefined && max < min) out.push({ path: 'MaxCapacity', value: max, expected: `>= MinCapacity (${min}) [§3]` });
+  if (min !== undefined && max !== undefined && max < min) out.push({ path: 'MaxCapacity', value: max, expected: `>= MinCapacity (${min}) [autoscaling PutScalingPolicy]` });
   return out;
 }
 
@@ -489,13 +493,13 @@ function factFindings(ctx: ResourceContext): Array<Finding & { source: string }>
     for (const p of expandPath(path)) {
       for (const [at, value] of valuesAt(ctx.props, p)) {
         if (isIntrinsic(value) || check.ok(value)) continue;
-        out.push({ path: at, value, expected: check.expected, source: `FACTS ${source}` });
+        out.push({ path: at, value, expected: check.expected, source });
       }
     }
   }
   for (const f of CROSS_FIELD_RULES[ctx.type]?.(ctx) ?? []) {
-    const m = / \[(§[^\]]*)\]$/.exec(f.expected);
-    out.push({ ...f, expected: m ? f.expected.slice(0, m.index) : f.expected, source: `FACTS${m ? ` ${m[1]}` : ''}` });
+    const m = / \[((?:api|cfn|autoscaling) [^\]]*)\]$/.exec(f.expected);
+    out.push({ ...f, expected: m ? f.expected.slice(0, m.index) : f.expected, source: m ? m[1] : 'api' });
   }
   return out;
 }
@@ -546,7 +550,7 @@ export function templateProblems(template: object, opts: TemplateCheckOptions = 
     } else {
       for (const f of schema) problems.push(`${head} ${f.path}: got ${show(f.value)}, expected ${f.expected} [schema]`);
     }
-    // A FACTS enum that the schema DB also knows would be reported twice for the same path.
+    // An API-reference enum that the schema DB also knows would be reported twice for the same path.
     const schemaPaths = new Set(schema === 'unknown-type' ? [] : schema.map((f) => f.path));
     for (const f of factFindings({ logicalId, type, props, resources }).filter((x) => !schemaPaths.has(x.path))) {
       problems.push(`${head} ${f.path}: got ${show(f.value)}, expected ${f.expected} [${f.source}]`);

@@ -44,7 +44,7 @@ export abstract class InferenceComponentBase extends Resource implements IInfere
   }
 
   /**
-   * Requests per copy (what `targetInvocationsPerCopy` tracks).
+   * Requests per copy (what `CopyScalingTarget.invocationsPerCopy` tracks).
    *
    * @default - Sum over 5 minutes
    */

@@ -1,5 +1,6 @@
 // The jsii API: one folder per capability. The TypeScript-only runtime is its own package, packages/runtime (`cdk-sagemaker-mcp-runtime`).
 export * from './core';
+export * from './network';
 export * from './jumpstart';
 export * from './images';
 export * from './huggingface';

@@ -4,3 +4,4 @@ export * from './model-source';
 export * from './endpoint-base';
 export * from './production-variant';
 export * from './scaling';
+export * from './endpoint-network';

@@ -9,6 +9,7 @@ export * from './shared-gpu';
 export * from './feature-store';
 export * from './async';
 export * from './realtime';
+export * from './serverless';
 export * from './pipelines';
 export * from './mcp';
 export * from './cost';

@@ -5,3 +5,4 @@ export * from './endpoint-base';
 export * from './production-variant';
 export * from './scaling';
 export * from './endpoint-network';
+export * from './multi-model-source';

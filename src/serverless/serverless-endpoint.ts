@@ -219,6 +219,7 @@ function rejectUnsupportedModel(id: string, config: ModelSourceConfig): void {
   new PropValidator(`ServerlessEndpoint '${id}'`)
     .check(config.enableNetworkIsolation !== true, 'model.enableNetworkIsolation', true,
       `a model without network isolation: Serverless Inference does not support network isolation (${exclusions})`)
+    .check(config.multiModel !== true, 'model', 'a MultiModelSource', `a single model: Serverless Inference does not support multi-model endpoints (${exclusions})`)
     .throwIfInvalid();
 }
 

@@ -2,7 +2,7 @@ import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { ContainerImage, ModelData, ModelSource } from '../../src/core';
+import { ContainerImage, ModelData, ModelSource, MultiModelSource } from '../../src/core';
 import { ServerlessEndpoint, ServerlessEndpointProps } from '../../src/serverless';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
@@ -144,4 +144,11 @@ describe('ServerlessEndpoint', () => {
     endpoint(stack, { provisionedConcurrency: 2, autoScaling: {} });
     expectNagClean(stack.node.root as App);
   });
+});
+
+test('ServerlessEndpoint fails for a multi-model source, which Serverless Inference does not support', () => {
+  const stack = newStack();
+  const bucket = s3.Bucket.fromBucketName(stack, 'Models', 'models');
+  expect(errorOf(() => endpoint(stack, { model: MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), bucket, 'churn/') })))
+    .toMatch(/model: got 'a MultiModelSource', expected a single model: Serverless Inference does not support multi-model endpoints/);
 });

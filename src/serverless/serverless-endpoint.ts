@@ -5,11 +5,11 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { addServerlessScaling, validateServerlessScaling } from './private/serverless-scaling';
 import { ServerlessAutoScalingProps } from './serverless-scaling-props';
-import {
-  acknowledgeModelRoleWildcards, DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointBase,
-} from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
+import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
+import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 /**
@@ -106,6 +106,12 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
   /** The endpoint config (AWS::SageMaker::EndpointConfig). */
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
   /**
+   * The provisioned concurrency as registered with Application Auto Scaling, to add policies to.
+   *
+   * @default - undefined without `autoScaling`
+   */
+  public readonly scalableProvisionedConcurrency?: ScalableProvisionedConcurrency;
+  /**
    * The model created for the endpoint.
    *
    * @default - undefined when the model already exists
@@ -161,7 +167,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
     this.endpointArn = this.cfnEndpoint.attrEndpointArn;
 
     if (props.autoScaling) {
-      addServerlessScaling(new Construct(this, 'ProvisionedConcurrencyScaling'), {
+      this.scalableProvisionedConcurrency = addServerlessScaling(new Construct(this, 'ProvisionedConcurrencyScaling'), {
         endpointName: this.endpointName,
         variantName: this.variantName,
         endpoint: this.cfnEndpoint,

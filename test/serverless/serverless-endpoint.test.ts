@@ -152,3 +152,19 @@ test('ServerlessEndpoint fails for a multi-model source, which Serverless Infere
   expect(errorOf(() => endpoint(stack, { model: MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), bucket, 'churn/') })))
     .toMatch(/model: got 'a MultiModelSource', expected a single model: Serverless Inference does not support multi-model endpoints/);
 });
+
+test('scalableProvisionedConcurrency takes more policies, e.g. a second utilization target', () => {
+  const stack = newStack();
+  const e = endpoint(stack, { provisionedConcurrency: 2, autoScaling: {} });
+  expect(endpoint(newStack()).scalableProvisionedConcurrency).toBeUndefined();
+  e.scalableProvisionedConcurrency!.scaleOnProvisionedConcurrencyUtilization('Tight', { targetValue: 0.9, disableScaleIn: true });
+  const t = Template.fromStack(stack);
+  t.resourceCountIs('AWS::ApplicationAutoScaling::ScalingPolicy', 2);
+  t.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+    ScalingTargetId: { Ref: Match.stringLikeRegexp('ChurnProvisionedConcurrencyScalingTarget') },
+    TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+      PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerVariantProvisionedConcurrencyUtilization' },
+      TargetValue: 0.9, DisableScaleIn: true,
+    }),
+  });
+});

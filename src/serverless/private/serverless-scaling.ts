@@ -1,28 +1,28 @@
 /**
- * Internal: Application Auto Scaling of a serverless variant's provisioned concurrency
- * (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html: ResourceId
- * `endpoint/<endpoint>/variant/<variant>`, ScalableDimension `sagemaker:variant:DesiredProvisionedConcurrency`,
- * PredefinedMetricType `SageMakerVariantProvisionedConcurrencyUtilization`).
+ * Internal: Application Auto Scaling of a serverless variant's provisioned concurrency, through the library's one
+ * scaling model (src/core/scaling): ResourceId `endpoint/<endpoint>/variant/<variant>`, dimension
+ * `sagemaker:variant:DesiredProvisionedConcurrency`, metric `SageMakerVariantProvisionedConcurrencyUtilization`
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html).
  */
-import { Duration, Token } from 'aws-cdk-lib';
-import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
+import { Token } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
-import { addTargetTrackingPolicy, validateVariantAutoScaling, warnOnCooldowns } from '../../core/endpoint-base';
+import {
+  addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
+} from '../../core/scaling/private/scaling-resources';
+import { ScalableProvisionedConcurrency } from '../../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator } from '../../core/validation';
 import { ServerlessAutoScalingProps } from '../serverless-scaling-props';
 
-export const PROVISIONED_CONCURRENCY_DIMENSION = 'sagemaker:variant:DesiredProvisionedConcurrency';
-export const PROVISIONED_CONCURRENCY_METRIC = 'SageMakerVariantProvisionedConcurrencyUtilization';
 const DEFAULT_TARGET_UTILIZATION = 0.5;
 
 export function validateServerlessScaling(
   v: PropValidator, prefix: string, props: ServerlessAutoScalingProps, provisioned: number | undefined, maxConcurrency: number,
 ): void {
   const max = props.maxCapacity ?? maxConcurrency;
-  validateVariantAutoScaling(v, prefix, { ...props, maxCapacity: max }, {
+  validateScaling(v, prefix, { ...props, maxCapacity: max }, {
     minCapacityFloor: 1,
     zeroReason: 'a serverless variant\'s ProvisionedConcurrency is 1-200; leave provisionedConcurrency out for an on-demand endpoint',
-  });
+  }, { targetUtilization: props.targetUtilization });
   v.range(`${prefix}maxCapacity`, props.maxCapacity, 1, 200);
   if (!Token.isUnresolved(max) && !Token.isUnresolved(maxConcurrency)) {
     v.check(max <= maxConcurrency, `${prefix}maxCapacity`, max, `at most maxConcurrency (${maxConcurrency}): provisioned concurrency cannot exceed it`);
@@ -33,8 +33,8 @@ export function validateServerlessScaling(
       `between ${prefix}minCapacity (${min}) and ${prefix}maxCapacity (${max}), where scaling starts from`);
   }
   const t = props.targetUtilization;
-  if (t !== undefined && !Token.isUnresolved(t)) {
-    v.check(Number.isFinite(t) && t > 0 && t <= 1, `${prefix}targetUtilization`, t, 'a number greater than 0 and at most 1 (a share of the provisioned concurrency)');
+  if (t !== undefined && !Token.isUnresolved(t) && Number.isFinite(t) && t > 0) {
+    v.check(t <= 1, `${prefix}targetUtilization`, t, 'a number greater than 0 and at most 1 (a share of the provisioned concurrency)');
   }
 }
 
@@ -46,25 +46,22 @@ export interface ServerlessScalingOptions {
   readonly maxConcurrency: number;
 }
 
-export function addServerlessScaling(scope: Construct, opts: ServerlessScalingOptions): appscaling.CfnScalableTarget {
-  const scaleOutCooldown = opts.props.scaleOutCooldown ?? Duration.seconds(60);
-  const scaleInCooldown = opts.props.scaleInCooldown ?? Duration.seconds(300);
-  warnOnCooldowns(scope, '', scaleOutCooldown, scaleInCooldown);
-  // No RoleARN: Application Auto Scaling uses its SageMaker service-linked role.
-  const target = new appscaling.CfnScalableTarget(scope, 'Target', {
-    serviceNamespace: 'sagemaker',
-    resourceId: `endpoint/${opts.endpointName}/variant/${opts.variantName}`,
-    scalableDimension: PROVISIONED_CONCURRENCY_DIMENSION,
-    minCapacity: opts.props.minCapacity ?? 1,
-    maxCapacity: opts.props.maxCapacity ?? opts.maxConcurrency,
+export function addServerlessScaling(scope: Construct, opts: ServerlessScalingOptions): ScalableProvisionedConcurrency {
+  const { props } = opts;
+  warnOnCooldowns(scope, '', props.scaleOutCooldown, props.scaleInCooldown);
+  const target = createScalableTarget(scope, 'Target', {
+    resourceId: variantResourceId(opts.endpointName, opts.variantName),
+    scalableDimension: PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION,
+    minCapacity: props.minCapacity ?? 1,
+    maxCapacity: props.maxCapacity ?? opts.maxConcurrency,
+    dependsOn: opts.endpoint,
   });
-  target.node.addDependency(opts.endpoint);
-  addTargetTrackingPolicy(scope, 'Utilization', target, {
+  addTargetTracking(scope, 'Utilization', target.ref, {
     policyName: `${opts.variantName}-provisioned-concurrency-utilization`,
-    predefinedMetricType: PROVISIONED_CONCURRENCY_METRIC,
-    targetValue: opts.props.targetUtilization ?? DEFAULT_TARGET_UTILIZATION,
-    scaleOutCooldown,
-    scaleInCooldown,
+    predefinedMetricType: 'SageMakerVariantProvisionedConcurrencyUtilization',
+    targetValue: props.targetUtilization ?? DEFAULT_TARGET_UTILIZATION,
+    scaleOutCooldown: props.scaleOutCooldown,
+    scaleInCooldown: props.scaleInCooldown,
   });
-  return target;
+  return new ScalableProvisionedConcurrency(scope, 'ProvisionedConcurrency', { scalableTarget: target });
 }

@@ -29,6 +29,13 @@ export interface McpRealtimeEndpointOptions {
    * @default - `tgi` request shape
    */
   readonly modelFamily?: string;
+  /**
+   * The target models the agent may name on a multi-model endpoint (e.g. a `MultiModelSource`'s `targetModels`);
+   * `invoke_endpoint` then requires one of them and refuses any other.
+   *
+   * @default - none: the endpoint is called without a target model
+   */
+  readonly targetModels?: string[];
 }
 
 /** An inference component of a shared-GPU endpoint, exposed through `invoke_endpoint`. */

@@ -2,6 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ContainerImage, InstanceType, MultiModelSource } from '../../src/core';
+import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { expectValidTemplate } from '../support/template-checks';
 
@@ -56,5 +57,15 @@ describe('MultiModelSource', () => {
     expect(errorOf(make([' a.tar.gz']))).toMatch(/targetModels: got ' a.tar.gz'/);
     expect(errorOf(make(['x'.repeat(1025)]))).toMatch(/targetModels: got 'x{1025}', expected 1-1024 printable characters/);
     expect(errorOf(make(['a.tar.gz', 'a.tar.gz']))).toMatch(/targetModels: got \["a.tar.gz","a.tar.gz"\], expected each target model at most once/);
+  });
+});
+
+describe('McpToolServer with a multi-model endpoint', () => {
+  test('refuses a target model the InvokeEndpoint API would refuse', () => {
+    const stack = newStack();
+    const source = MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), new s3.Bucket(stack, 'Models'), 'churn/');
+    const endpoint = new RealtimeEndpoint(stack, 'Churn', { model: source, instanceType: InstanceType.ML_M5_LARGE });
+    expect(errorOf(() => new McpToolServer(stack, 'Mcp', { realtimeEndpoints: [{ endpoint, targetModels: [' leading-space.tar.gz'] }] })))
+      .toMatch(/realtimeEndpoints\[0\]\.targetModels: got ' leading-space.tar.gz', expected 1-1024 printable characters/);
   });
 });

@@ -49,7 +49,7 @@ test('exits 0 and starts with a one-screen summary: each construct, its MCP tool
   expect(firstScreen).toMatch(/RealtimeEndpoint\s+ChatEndpoint\s+\d+\s+invoke_endpoint, describe_endpoint/);
   expect(firstScreen).toMatch(/FeatureGroup\s+UserBehaviorFeatures\s+\d+\s+get_online_features, put_feature_record/);
   expect(firstScreen).toMatch(/PipelineEventRouter\s+TrainingResults\s+\d+\s+get_training_result/);
-  expect(firstScreen).toMatch(/Stack SageMakerMcpDemo \(us-east-1\): \d+ resources, 16 constructs of this library/);
+  expect(firstScreen).toMatch(/Stack SageMakerMcpDemo \(us-east-1\): \d+ resources, 19 constructs of this library/);
   expect(firstScreen).toContain('cdk-nag AwsSolutions + SageMakerMcpChecks: no unacknowledged findings');
   expect(firstScreen).toContain(`Diagram:  ${join(outdir, 'architecture.dot')}, ${join(outdir, 'architecture.svg')}, ${join(outdir, 'architecture.png')}`);
 });

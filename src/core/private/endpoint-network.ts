@@ -4,9 +4,11 @@
  */
 import { Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { EndpointNetworkOptions } from '../endpoint-network';
+import { ModelSourceConfig } from '../model-source';
 import { PropValidator } from '../validation';
 
 /** What `bindEndpointNetwork` resolved. */
@@ -70,4 +72,28 @@ export function endpointConnections(what: string, connections: ec2.Connections |
     throw new Error(`${what}: connections: the endpoint has no VPC; expected 'vpc' in its props to manage its security groups`);
   }
   return connections;
+}
+
+/**
+ * What the execution role of a model in a VPC needs: SageMaker creates and deletes the containers' network interfaces
+ * with it ("Add Permissions for Endpoint Access for Containers Running in a VPC to Custom IAM Policies",
+ * https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html). The EC2 actions take no narrower resource there.
+ */
+export function grantVpcAccess(role: iam.IRole): void {
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    actions: [
+      'ec2:CreateNetworkInterface', 'ec2:CreateNetworkInterfacePermission', 'ec2:DeleteNetworkInterface',
+      'ec2:DeleteNetworkInterfacePermission', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeVpcs', 'ec2:DescribeDhcpOptions',
+      'ec2:DescribeSubnets', 'ec2:DescribeSecurityGroups',
+    ],
+    resources: ['*'],
+  }));
+}
+
+/** An existing model keeps the network it was created with: the endpoint cannot put it in its VPC. */
+export function rejectExistingModelInVpc(subject: string, config: ModelSourceConfig, network: BoundEndpointNetwork): void {
+  if (!config.modelName || (!network.vpcConfig && !network.enableNetworkIsolation)) return;
+  new PropValidator(subject).check(false, network.vpcConfig ? 'vpc' : 'enableNetworkIsolation', 'given',
+    `no network options with an existing model (ModelSource.fromModelName '${config.modelName}'): its VpcConfig and `
+    + 'EnableNetworkIsolation were set when it was created').throwIfInvalid();
 }

@@ -6,3 +6,4 @@ export * from './production-variant';
 export * from './scaling';
 export * from './endpoint-network';
 export * from './multi-model-source';
+export * from './function-network';

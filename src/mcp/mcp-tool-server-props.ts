@@ -5,6 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { McpApiGatewayOptions } from './mcp-api-gateway';
 import { IAsyncEndpoint } from '../async/async-endpoint-props';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
+import { FunctionNetworkOptions } from '../core/function-network';
 import { IFeatureGroup } from '../feature-store/feature-group-props';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline } from '../pipelines/training-pipeline';
@@ -109,7 +110,8 @@ export interface McpPipelineOptions {
   readonly description?: string;
 }
 
-export interface McpToolServerProps {
+/** Properties of an `McpToolServer`. The network options put its function in your VPC. */
+export interface McpToolServerProps extends FunctionNetworkOptions {
   /**
    * Realtime endpoints the agent may invoke.
    *

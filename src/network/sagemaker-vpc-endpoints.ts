@@ -2,6 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { acknowledgeFinding } from '../core/nag';
 import { PropValidator } from '../core/validation';
 
 /**
@@ -138,6 +139,9 @@ export class SageMakerVpcEndpoints extends Construct {
       allowAllOutbound: false,
     });
     this.securityGroup.addIngressRule(ec2.Peer.ipv4(props.vpc.vpcCidrBlock), ec2.Port.tcp(443), 'HTTPS from the VPC');
+    // cdk-nag's EC23 (no 0.0.0.0/0 ingress) cannot evaluate a CIDR that is a reference and reports an error instead.
+    acknowledgeFinding(this.securityGroup, 'AwsSolutions-EC23',
+      'The only ingress rule is HTTPS from the VPC\'s own CIDR block (a reference to the VPC, which the rule cannot evaluate), never 0.0.0.0/0.');
 
     for (const s of services) {
       const endpoint = new ec2.InterfaceVpcEndpoint(this, s.id, {

@@ -1,6 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
-import { operationsFor } from './operations';
 import { MultiModelExample } from './multi-model';
+import { operationsFor } from './operations';
 import { PipelinesExample } from './pipelines';
 import { AsyncEndpoint } from '../src/async';
 import { FeatureGroup } from '../src/feature-store';
@@ -32,7 +32,8 @@ export function addMcpExample(stack: Stack, exposed: McpExampleInputs): McpToolS
       { endpoint: exposed.realtime, modelFamily: 'llama3', description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' },
       ...(exposed.serverless ? [{ endpoint: exposed.serverless, description: 'Lead score (scikit-learn): csv rows of 6 features' }] : []),
       ...(exposed.multiModel ? [{
-        endpoint: exposed.multiModel.endpoint, targetModels: exposed.multiModel.targetModels,
+        endpoint: exposed.multiModel.endpoint,
+        targetModels: exposed.multiModel.targetModels,
         description: 'Churn probability per tenant (XGBoost): csv rows of 4 features; targetModel is the tenant',
       }] : []),
     ],

@@ -204,7 +204,7 @@ function validateServerlessConfig(v: PropValidator, props: ServerlessEndpointPro
   if (!Token.isUnresolved(mb)) {
     const { memoryMbMin: min, memoryMbMax: max, memoryMbStep: step } = SERVERLESS_LIMITS;
     v.check(Number.isInteger(mb) && mb >= min && mb <= max && mb % step === 0, 'memorySize', `${mb} MB`,
-      `one of 1024, 2048, 3072, 4096, 5120 or 6144 MB (Size.gibibytes(1) to Size.gibibytes(6))`);
+      'one of 1024, 2048, 3072, 4096, 5120 or 6144 MB (Size.gibibytes(1) to Size.gibibytes(6))');
   }
   const { concurrencyMin: cMin, concurrencyMax: cMax } = SERVERLESS_LIMITS;
   v.range('maxConcurrency', props.maxConcurrency, cMin, cMax);

@@ -14,7 +14,9 @@ function newStack(): Stack {
 
 function isolatedVpc(stack: Stack): ec2.Vpc {
   return new ec2.Vpc(stack, 'Vpc', {
-    maxAzs: 2, natGateways: 0, subnetConfiguration: [{ name: 'isolated', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }],
+    maxAzs: 2,
+    natGateways: 0,
+    subnetConfiguration: [{ name: 'isolated', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }],
     flowLogs: { All: {} },
   });
 }

@@ -3,8 +3,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { SageMakerVpcEndpoints, SageMakerVpcEndpointService } from '../../src';
 
-function isolatedVpc(stack: Stack): ec2.Vpc {
-  return new ec2.Vpc(stack, 'Vpc', {
+function isolatedVpc(scope: Stack): ec2.Vpc {
+  return new ec2.Vpc(scope, 'Vpc', {
     maxAzs: 2,
     natGateways: 0,
     subnetConfiguration: [{ name: 'isolated', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }],
@@ -38,7 +38,10 @@ describe('SageMakerVpcEndpoints', () => {
       ServiceName: 'com.amazonaws.us-east-1.sagemaker.runtime',
       PolicyDocument: {
         Statement: [{
-          Action: 'sagemaker:*', Effect: 'Allow', Principal: { AWS: '*' }, Resource: '*',
+          Action: 'sagemaker:*',
+          Effect: 'Allow',
+          Principal: { AWS: '*' },
+          Resource: '*',
           Condition: { StringEquals: { 'aws:PrincipalAccount': '123456789012' } },
         }],
       },

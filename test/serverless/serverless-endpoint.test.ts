@@ -87,7 +87,9 @@ describe('ServerlessEndpoint', () => {
       PolicyType: 'TargetTrackingScaling',
       TargetTrackingScalingPolicyConfiguration: {
         PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerVariantProvisionedConcurrencyUtilization' },
-        TargetValue: 0.7, ScaleOutCooldown: 60, ScaleInCooldown: 300,
+        TargetValue: 0.7,
+        ScaleOutCooldown: 60,
+        ScaleInCooldown: 300,
       },
     });
     expectValidTemplate(stack);
@@ -164,7 +166,8 @@ test('scalableProvisionedConcurrency takes more policies, e.g. a second utilizat
     ScalingTargetId: { Ref: Match.stringLikeRegexp('ChurnProvisionedConcurrencyScalingTarget') },
     TargetTrackingScalingPolicyConfiguration: Match.objectLike({
       PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerVariantProvisionedConcurrencyUtilization' },
-      TargetValue: 0.9, DisableScaleIn: true,
+      TargetValue: 0.9,
+      DisableScaleIn: true,
     }),
   });
 });

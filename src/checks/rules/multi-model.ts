@@ -32,8 +32,11 @@ function variantProblems(view: TemplateView, model: ResourceRef, image: string |
       if (view.resolveNamed(variant.ModelName, 'AWS::SageMaker::Model', 'ModelName')?.logicalId !== model.logicalId) continue;
       const name = literalString(variant.VariantName) ?? '?';
       if (variant.ServerlessConfig !== undefined) {
-        out.push({ config, problem: `variant ${name} is serverless, and Serverless Inference does not support multi-model endpoints `
-          + '(https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints.html#serverless-endpoints-how-it-works-exclusions)' });
+        out.push({
+          config,
+          problem: `variant ${name} is serverless, and Serverless Inference does not support multi-model endpoints `
+          + '(https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints.html#serverless-endpoints-how-it-works-exclusions)',
+        });
         continue;
       }
       const instanceType = literalString(variant.InstanceType);
@@ -65,19 +68,31 @@ export const multiModelRequirements: CheckRule = {
         const image = literalShape(container.Image);
         const url = literalShape(container.ModelDataUrl);
         if (container.ModelDataUrl === undefined) {
-          out.push({ logicalId: model.logicalId, location: 'Properties.PrimaryContainer.ModelDataUrl',
-            message: `Model ${model.logicalId} is MultiModel without ModelDataUrl: set it to the S3 prefix the target models are under (TargetModel is relative to it).` });
+          out.push({
+            logicalId: model.logicalId,
+            location: 'Properties.PrimaryContainer.ModelDataUrl',
+            message: `Model ${model.logicalId} is MultiModel without ModelDataUrl: set it to the S3 prefix the target models are under (TargetModel is relative to it).`,
+          });
         } else if (url !== undefined && url.endsWith('.tar.gz')) {
-          out.push({ logicalId: model.logicalId, location: 'Properties.PrimaryContainer.ModelDataUrl',
-            message: `Model ${model.logicalId} is MultiModel with ModelDataUrl ${url}, one archive: set it to the S3 prefix the target models are under.` });
+          out.push({
+            logicalId: model.logicalId,
+            location: 'Properties.PrimaryContainer.ModelDataUrl',
+            message: `Model ${model.logicalId} is MultiModel with ModelDataUrl ${url}, one archive: set it to the S3 prefix the target models are under.`,
+          });
         }
         if (image !== undefined && LLM_IMAGE.test(image)) {
-          out.push({ logicalId: model.logicalId, location: 'Properties.PrimaryContainer.Image',
-            message: `Model ${model.logicalId} is MultiModel with LLM serving image ${image}, which is not among the containers that support multi-model endpoints (${SUPPORT_PAGE}).` });
+          out.push({
+            logicalId: model.logicalId,
+            location: 'Properties.PrimaryContainer.Image',
+            message: `Model ${model.logicalId} is MultiModel with LLM serving image ${image}, which is not among the containers that support multi-model endpoints (${SUPPORT_PAGE}).`,
+          });
         }
         for (const { config, problem } of variantProblems(view, model, image)) {
-          out.push({ logicalId: config.logicalId, location: 'Properties.ProductionVariants',
-            message: `Endpoint config ${config.logicalId} hosts MultiModel model ${model.logicalId}: ${problem}.` });
+          out.push({
+            logicalId: config.logicalId,
+            location: 'Properties.ProductionVariants',
+            message: `Endpoint config ${config.logicalId} hosts MultiModel model ${model.logicalId}: ${problem}.`,
+          });
         }
       }
     }

@@ -52,7 +52,7 @@ test('async endpoint, result recorder, pipeline router and MCP server in the iso
     model: ModelSource.fromContainer(ContainerImage.sklearn('1.2-1'), { modelData: ModelData.fromBucket(s3.Bucket.fromBucketName(stack, 'M', 'models'), 'm.tar.gz') }),
     instanceType: InstanceType.ML_M5_LARGE,
   });
-  const router = new PipelineEventRouter(stack, 'Router', { vpc });
+  new PipelineEventRouter(stack, 'Router', { vpc });
   new McpToolServer(stack, 'Mcp', { vpc, realtimeEndpoints: [{ endpoint: chat }], asyncEndpoints: [{ endpoint: docs }] });
   const t = Template.fromStack(stack);
   expect(internetPaths(t.toJSON())).toEqual([]);

@@ -73,7 +73,7 @@ test('a cost section: each endpoint at its fewest and most instances, as its cos
   const realtime = endpoints.filter((c): c is RealtimeEndpoint => c instanceof RealtimeEndpoint);
   const asyncEndpoints = endpoints.filter((c): c is AsyncEndpoint => c instanceof AsyncEndpoint);
   const shared = endpoints.filter((c): c is SharedGpuEndpoint => c instanceof SharedGpuEndpoint);
-  expect([realtime.length, asyncEndpoints.length, shared.length]).toEqual([2, 1, 1]);
+  expect([realtime.length, asyncEndpoints.length, shared.length]).toEqual([3, 1, 1]);
   realtime.forEach((r) => expectLine(relativePath(stack, r), r.costEstimate()[0]));
   const docs = asyncEndpoints[0].costEstimate();
   expectLine(relativePath(stack, asyncEndpoints[0]), docs);

@@ -4,15 +4,18 @@ import { addAsyncExample } from './async';
 import { addFeatureStoreExample } from './feature-store';
 import { addJumpStartExample } from './jumpstart';
 import { addMcpExample, mcpExampleToolNames } from './mcp-server';
+import { addMultiModelExample } from './multi-model';
 import { addPipelinesExample } from './pipelines';
 import { addRealtimeExample } from './realtime';
+import { addServerlessExample } from './serverless';
 import { addSharedGpuExample } from './shared-gpu';
 import { SageMakerMcpChecks } from '../src/checks';
 import { McpToolServer } from '../src/mcp';
 
 /**
  * The example MCP app: one stack with every capability — a realtime endpoint, a JumpStart endpoint, an async endpoint,
- * a shared-GPU endpoint with two inference components, a feature group, a training pipeline with its event router —
+ * a shared-GPU endpoint with two inference components, a feature group, a training pipeline with its event router, a
+ * serverless endpoint and a multi-model endpoint —
  * exposed as MCP tools by one McpToolServer. Checked by cdk-nag AwsSolutions and the library's own checklist rules.
  */
 export function buildDemoApp(outdir?: string) {
@@ -40,5 +43,7 @@ export function addAllExamples(stack: Stack): McpToolServer {
   const sharedGpu = addSharedGpuExample(stack);
   const featureGroup = addFeatureStoreExample(stack);
   const pipelines = addPipelinesExample(stack);
-  return addMcpExample(stack, { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines });
+  const serverless = addServerlessExample(stack);
+  const multiModel = addMultiModelExample(stack);
+  return addMcpExample(stack, { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines, serverless, multiModel });
 }

@@ -1,10 +1,12 @@
 import { Stack } from 'aws-cdk-lib';
+import { MultiModelExample } from './multi-model';
 import { operationsFor } from './operations';
 import { PipelinesExample } from './pipelines';
 import { AsyncEndpoint } from '../src/async';
 import { FeatureGroup } from '../src/feature-store';
 import { McpToolServer } from '../src/mcp';
 import { RealtimeEndpoint } from '../src/realtime';
+import { ServerlessEndpoint } from '../src/serverless';
 import { InferenceComponent, SharedGpuEndpoint } from '../src/shared-gpu';
 
 /** What the other examples return, to expose as MCP tools. */
@@ -14,6 +16,8 @@ export interface McpExampleInputs {
   readonly sharedGpu: SharedGpuEndpoint;
   readonly featureGroup: FeatureGroup;
   readonly pipelines: PipelinesExample;
+  readonly serverless?: ServerlessEndpoint;
+  readonly multiModel?: MultiModelExample;
 }
 
 /**
@@ -24,7 +28,15 @@ export interface McpExampleInputs {
 export function addMcpExample(stack: Stack, exposed: McpExampleInputs): McpToolServer {
   const components = exposed.sharedGpu.node.findAll().filter((c): c is InferenceComponent => c instanceof InferenceComponent);
   return new McpToolServer(stack, 'McpToolServer', {
-    realtimeEndpoints: [{ endpoint: exposed.realtime, modelFamily: 'llama3', description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' }],
+    realtimeEndpoints: [
+      { endpoint: exposed.realtime, modelFamily: 'llama3', description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' },
+      ...(exposed.serverless ? [{ endpoint: exposed.serverless, description: 'Lead score (scikit-learn): csv rows of 6 features' }] : []),
+      ...(exposed.multiModel ? [{
+        endpoint: exposed.multiModel.endpoint,
+        targetModels: exposed.multiModel.targetModels,
+        description: 'Churn probability per tenant (XGBoost): csv rows of 4 features; targetModel is the tenant',
+      }] : []),
+    ],
     inferenceComponents: components.map((component) => ({ component })),
     asyncEndpoints: [{ endpoint: exposed.async, description: 'Summarizes long documents (BART): json payload {"inputs": "<text>"}' }],
     featureGroups: [{ featureGroup: exposed.featureGroup, allowWrites: true, description: 'Per-user MCP usage features' }],

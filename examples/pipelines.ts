@@ -3,6 +3,7 @@ import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { operationsFor } from './operations';
+import { FunctionNetworkOptions } from '../src/core';
 import { PipelineDefinition, PipelineEventRouter, PipelineParameterType, TrainingPipeline } from '../src/pipelines';
 
 export interface PipelinesExample {
@@ -12,10 +13,10 @@ export interface PipelinesExample {
 
 /**
  * A one-step training pipeline (XGBoost on a CSV prefix, parameters InputDataUri and MaxRounds) and the router that
- * records its results for MCP tools. The pipeline's role starts the training jobs; the jobs run as the training job
+ * records its results for MCP tools (in `routerNetwork`'s VPC when given one). The pipeline's role starts the training jobs; the jobs run as the training job
  * role the pipeline creates (read under churn/, write under churn/models/, logs, metrics, pull of the XGBoost image).
  */
-export function addPipelinesExample(stack: Stack): PipelinesExample {
+export function addPipelinesExample(stack: Stack, routerNetwork: FunctionNetworkOptions = {}): PipelinesExample {
   const role = new iam.Role(stack, 'TrainingPipelineRole', {
     assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
     description: 'Runs the churn training pipeline steps (starts and watches training jobs)',
@@ -87,6 +88,7 @@ export function addPipelinesExample(stack: Stack): PipelinesExample {
     recordStepFailures: true,
     alarmActions: operationsFor(stack).alarmActions,
     logRetention: operationsFor(stack).logRetention,
+    ...routerNetwork,
   });
   return { pipeline, router };
 }

@@ -1,5 +1,6 @@
 // The jsii API: one folder per capability. The TypeScript-only runtime is its own package, packages/runtime (`cdk-sagemaker-mcp-runtime`).
 export * from './core';
+export * from './network';
 export * from './jumpstart';
 export * from './images';
 export * from './huggingface';
@@ -8,6 +9,7 @@ export * from './shared-gpu';
 export * from './feature-store';
 export * from './async';
 export * from './realtime';
+export * from './serverless';
 export * from './pipelines';
 export * from './mcp';
 export * from './cost';

@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncAutoScalingProps } from './async-scaling-props';
 import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
+import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 
@@ -137,8 +138,11 @@ export interface AsyncEndpointAttributes {
   readonly variantName?: string;
 }
 
-/** Props of an `AsyncEndpoint`. */
-export interface AsyncEndpointProps extends ProductionVariantOptions {
+/**
+ * Properties of an async endpoint. The network options put the model in your VPC, and the bundled result recorder in
+ * the same VPC and subnets (with a security group of its own: HTTPS out only).
+ */
+export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions {
   /** Where the model comes from: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)`, JumpStart. */
   readonly model: ModelSource;
   /**

@@ -1,6 +1,7 @@
 import { Annotations, Duration, Names, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -21,6 +22,7 @@ import { addAlarmActions, createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, endpointArnForName, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../core/private/endpoint-kms';
+import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../core/private/endpoint-network';
 import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
@@ -42,7 +44,7 @@ import { estimateVariants } from '../cost/private/endpoint-estimates';
  * });
  * endpoint.bindToFunction(toolFunction);
  */
-export class AsyncEndpoint extends AsyncEndpointBase {
+export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable {
   /**
    * Imports an async endpoint by name (exact case; the ARN is built lowercase): invoke grants and variant metrics. The
    * async grants and metrics (`grantSubmit`, `grantReadResults`, backlog metrics) need its bucket and prefixes: use
@@ -172,6 +174,15 @@ export class AsyncEndpoint extends AsyncEndpointBase {
   private readonly key: kms.IKey;
   /** The variant's instance type and fixed instance count, for `costEstimate`. */
   private readonly variantInstances: { instanceType: string; initialInstanceCount: number };
+  private readonly networkConnections?: ec2.Connections;
+
+  /**
+   * The security groups of the model's network interfaces in the endpoint's VPC (`vpc`): allow the model to reach your
+   * resources with `connections.allowTo(...)`. Fails for an endpoint without a VPC.
+   */
+  public get connections(): ec2.Connections {
+    return endpointConnections(`AsyncEndpoint '${this.node.path}'`, this.networkConnections);
+  }
 
   constructor(scope: Construct, id: string, props: AsyncEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -219,6 +230,8 @@ export class AsyncEndpoint extends AsyncEndpointBase {
     const inclusions = props.includeInferenceResponseIn ?? [];
     v.check(new Set(inclusions).size === inclusions.length, 'includeInferenceResponseIn', inclusions, 'each topic at most once');
     if (props.autoScaling) validateBacklogScaling(v, props.autoScaling);
+    const network = bindEndpointNetwork(this, v, props);
+    this.networkConnections = network.connections;
     v.throwIfInvalid();
 
     const mc = this.maxConcurrentInvocationsPerInstance;
@@ -241,7 +254,9 @@ export class AsyncEndpoint extends AsyncEndpointBase {
 
     // -- model, config, endpoint
     const modelConfig = props.model.bind(this, { role: this.role, instanceType: props.instanceType });
-    const { modelName, model } = renderModel(this, 'Model', modelConfig, this.role);
+    rejectExistingModelInVpc(`AsyncEndpoint '${this.node.id}'`, modelConfig, network);
+    if (network.vpcConfig && !modelConfig.modelName) grantVpcAccess(this.role);
+    const { modelName, model } = renderModel(this, 'Model', modelConfig, this.role, network);
     this.cfnModel = model;
     const s3Url = (prefix: string) => `s3://${this.bucket.bucketName}/${prefix.replace(/\/$/, '')}`;
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
@@ -296,6 +311,7 @@ export class AsyncEndpoint extends AsyncEndpointBase {
         maxReceiveCount: 5,
         logRetention: props.logRetention,
         alarmActions: props.alarmActions,
+        network: { vpc: props.vpc, vpcSubnets: props.vpcSubnets },
       });
       this.jobTable = results.table;
       this.resultQueue = results.queue;

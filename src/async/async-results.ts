@@ -11,6 +11,8 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ResultRecorderFunction } from './result-recorder-function';
 import { addAlarmActions, createEncryptedLogGroup } from '../core/encryption';
+import { FunctionNetworkOptions } from '../core/function-network';
+import { finishFunctionNetwork, functionVpcProps } from '../core/private/function-network';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
 
 /** Internal: what the job-results pipeline needs. */
@@ -27,6 +29,8 @@ export interface AsyncResultsProps {
   readonly logRetention?: logs.RetentionDays;
   /** Actions of the DLQ alarm. */
   readonly alarmActions?: cloudwatch.IAlarmAction[];
+  /** Where the recorder runs. */
+  readonly network?: FunctionNetworkOptions;
 }
 
 /**
@@ -97,6 +101,7 @@ export class AsyncResults extends Construct {
       logGroup,
       timeout: functionTimeout,
       memorySize: 256,
+      ...functionVpcProps(props.network ?? {}),
       environment: {
         [ASYNC_ENV.JOB_TABLE_NAME]: this.table.tableName,
         [ASYNC_ENV.JOB_RETENTION_SECONDS]: String(props.retention.toSeconds()),
@@ -106,6 +111,7 @@ export class AsyncResults extends Construct {
         [ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS]: String(props.maxEventTimeSkew.toSeconds()),
       },
     });
+    finishFunctionNetwork(this.recorder, role, props.network ?? {});
     Validations.of(this.recorder).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'The bundled handler is built and tested for nodejs22.x (the runtime projen pins for every handler of this library).',

@@ -4,3 +4,6 @@ export * from './model-source';
 export * from './endpoint-base';
 export * from './production-variant';
 export * from './scaling';
+export * from './endpoint-network';
+export * from './multi-model-source';
+export * from './function-network';

@@ -335,6 +335,18 @@ export interface ModelSourceConfig {
    * @default - unknown
    */
   readonly acceleratorMemoryRequired?: Size;
+  /**
+   * Host every model under the `modelData` prefix (container `Mode: MultiModel`); requests name one with `TargetModel`.
+   *
+   * @default false
+   */
+  readonly multiModel?: boolean;
+  /**
+   * The target models (paths relative to the prefix) callers may name, for the MCP tool's allow-list.
+   *
+   * @default - none declared
+   */
+  readonly targetModels?: string[];
 }
 
 /** Options of a model built from a container image. */

@@ -40,12 +40,18 @@ export function addExecutionRoleBasics(role: iam.IRole): void {
   }));
 }
 
+/** Where the model's containers run (from the endpoint's network options). */
+export interface ModelNetwork {
+  readonly vpcConfig?: sagemaker.CfnModel.VpcConfigProperty;
+  readonly enableNetworkIsolation?: boolean;
+}
+
 /**
  * The model an endpoint hosts: the existing model's name, or a new AWS::SageMaker::Model created from the bound source.
  * The model waits for the role's policy so that SageMaker's image and artifact checks at creation succeed.
  */
 export function renderModel(
-  scope: Construct, id: string, config: ModelSourceConfig, role: iam.IRole,
+  scope: Construct, id: string, config: ModelSourceConfig, role: iam.IRole, network?: ModelNetwork,
 ): { modelName: string; model?: sagemaker.CfnModel } {
   if (config.modelName) return { modelName: config.modelName };
   if (!config.imageUri) {
@@ -53,15 +59,18 @@ export function renderModel(
   }
   const data = config.modelData;
   // ModelDataUrl has no room for the EULA acceptance: a compressed artifact that needs it goes through ModelDataSource
-  // as one gzip object.
-  const viaDataUrl = data?.compressed === true && !data.acceptEula;
+  // as one gzip object. A multi-model container takes its S3 prefix as ModelDataUrl ("the prefix that is provided as
+  // part of the CreateModel API call", https://docs.aws.amazon.com/sagemaker/latest/dg/invoke-multi-model-endpoint.html).
+  const viaDataUrl = config.multiModel === true || (data?.compressed === true && !data.acceptEula);
   const model = new sagemaker.CfnModel(scope, id, {
     executionRoleArn: role.roleArn,
-    enableNetworkIsolation: config.enableNetworkIsolation,
+    enableNetworkIsolation: network?.enableNetworkIsolation ? true : config.enableNetworkIsolation,
+    vpcConfig: network?.vpcConfig,
     primaryContainer: {
       image: config.imageUri,
+      mode: config.multiModel ? 'MultiModel' : undefined,
       environment: config.environment && Object.keys(config.environment).length > 0 ? config.environment : undefined,
-      modelDataUrl: viaDataUrl ? data.s3Uri : undefined,
+      modelDataUrl: viaDataUrl ? data?.s3Uri : undefined,
       modelDataSource: data && !viaDataUrl ? {
         s3DataSource: {
           s3Uri: data.s3Uri,

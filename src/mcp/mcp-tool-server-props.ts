@@ -5,6 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { McpApiGatewayOptions } from './mcp-api-gateway';
 import { IAsyncEndpoint } from '../async/async-endpoint-props';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
+import { FunctionNetworkOptions } from '../core/function-network';
 import { IFeatureGroup } from '../feature-store/feature-group-props';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline } from '../pipelines/training-pipeline';
@@ -29,6 +30,13 @@ export interface McpRealtimeEndpointOptions {
    * @default - `tgi` request shape
    */
   readonly modelFamily?: string;
+  /**
+   * The target models the agent may name on a multi-model endpoint (e.g. a `MultiModelSource`'s `targetModels`);
+   * `invoke_endpoint` then requires one of them and refuses any other.
+   *
+   * @default - none: the endpoint is called without a target model
+   */
+  readonly targetModels?: string[];
 }
 
 /** An inference component of a shared-GPU endpoint, exposed through `invoke_endpoint`. */
@@ -102,7 +110,8 @@ export interface McpPipelineOptions {
   readonly description?: string;
 }
 
-export interface McpToolServerProps {
+/** Properties of an `McpToolServer`. The network options put its function in your VPC. */
+export interface McpToolServerProps extends FunctionNetworkOptions {
   /**
    * Realtime endpoints the agent may invoke.
    *

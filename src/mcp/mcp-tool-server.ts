@@ -12,6 +12,7 @@ import { McpToolServerProps } from './mcp-tool-server-props';
 import { acknowledgeServerRoleWildcards } from './nag';
 import { ServerFunction } from './server-function';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { PropValidator } from '../core/validation';
 import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, toolNamesForSpec } from '../private/contract.generated';
 import { buildServerSpec, grantExposed } from './private/server-spec';
@@ -88,6 +89,7 @@ export class McpToolServer extends Construct {
     if (props.handleTtl && !props.handleTtl.isUnresolved()) {
       for (const p of handleTtlProblems('handleTtl', props.handleTtl.toSeconds({ integral: false }))) v.add(p);
     }
+    validateFunctionNetwork(v, '', props);
     const spec = buildServerSpec(props, v);
     v.check(toolNamesForSpec(spec).length > 0, 'props', 'no endpoints, components, async endpoints, feature groups or pipelines',
       'at least one thing to expose');
@@ -120,6 +122,7 @@ export class McpToolServer extends Construct {
       reservedConcurrentExecutions: reserved,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      ...functionVpcProps(props),
       environment: {
         [MCP_ENV.SPEC]: specJson,
         // Only the ARN: the handler reads the key at cold start, so GetFunctionConfiguration never reveals it.
@@ -127,6 +130,7 @@ export class McpToolServer extends Construct {
         POWERTOOLS_SERVICE_NAME: 'sagemaker-mcp',
       },
     });
+    finishFunctionNetwork(this.serverFunction, role, props);
     Validations.of(this.serverFunction).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'The bundled MCP server is built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',

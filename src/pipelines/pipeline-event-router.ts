@@ -12,6 +12,8 @@ import { Construct } from 'constructs';
 import { PipelineRouterFunction } from './pipeline-router-function';
 import { ITrainingPipeline } from './training-pipeline';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
+import { FunctionNetworkOptions } from '../core/function-network';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { PropValidator } from '../core/validation';
 import {
   DEFAULT_RESULT_TTL_DAYS,
@@ -38,8 +40,8 @@ export enum PipelineExecutionStatus {
 
 const FINAL_STATUSES = [PipelineExecutionStatus.SUCCEEDED, PipelineExecutionStatus.FAILED, PipelineExecutionStatus.STOPPED];
 
-/** Props for `PipelineEventRouter`. */
-export interface PipelineEventRouterProps {
+/** Properties of a `PipelineEventRouter`. The network options put its router function in your VPC. */
+export interface PipelineEventRouterProps extends FunctionNetworkOptions {
   /**
    * Only route events of these pipelines (matched on `detail.pipelineArn`, ignoring case).
    * @default - events of every pipeline in this account and region
@@ -205,6 +207,7 @@ export class PipelineEventRouter extends Resource implements IPipelineEventRoute
     v.range('retryAttempts', props.retryAttempts, 0, 2);
     v.check(props.pipelines === undefined || props.pipelines.length > 0, 'pipelines', props.pipelines, 'at least one pipeline, or nothing for all pipelines');
     v.check(props.statuses === undefined || props.statuses.length > 0, 'statuses', props.statuses, 'at least one status, or nothing for the final statuses');
+    validateFunctionNetwork(v, '', props);
     v.throwIfInvalid();
 
     this.encryptionKey = props.encryptionKey ?? createKey(this, 'Key', `Encrypts the pipeline results of ${this.node.path}`);
@@ -263,6 +266,7 @@ export class PipelineEventRouter extends Resource implements IPipelineEventRoute
       deadLetterQueue: this.deadLetterQueue,
       retryAttempts: props.retryAttempts ?? 2,
       maxEventAge: Duration.hours(6),
+      ...functionVpcProps(props),
       environment: {
         [RESULTS_TABLE_ENV]: this.resultsTable.tableName,
         [RESULT_TTL_DAYS_ENV]: String(ttlDays),
@@ -270,6 +274,7 @@ export class PipelineEventRouter extends Resource implements IPipelineEventRoute
       },
     });
     this.handler = fn;
+    finishFunctionNetwork(fn, role, props);
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'The bundled handlers are built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',

@@ -198,6 +198,11 @@ export interface McpRealtimeEndpointSpec {
   readonly modelFamily?: string;
   /** Payload family per inference component, when components serve different families. */
   readonly componentModelFamilies?: Array<{ readonly component: string; readonly modelFamily: string }>;
+  /**
+   * Target models (paths under the prefix) the agent may name on a multi-model endpoint. When set, a call must name one
+   * of them; an endpoint without them must not be called with one.
+   */
+  readonly targetModels?: string[];
 }
 
 /** An async endpoint the `start_async_inference` / `get_async_inference_result` (and `describe_endpoint`) tools may use. */

@@ -1,4 +1,5 @@
 import { Lazy, Names } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
@@ -10,9 +11,13 @@ import { VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { addExecutionRoleBasics, executionRolePrincipal, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
+import {
+  bindEndpointNetwork, BoundEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc,
+} from '../core/private/endpoint-network';
 import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
 import { ProductionVariantOptions } from '../core/production-variant';
@@ -46,7 +51,7 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
 }
 
 /** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
-export interface RealtimeEndpointProps extends ProductionVariantOptions {
+export interface RealtimeEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions {
   /** The model the endpoint serves: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)` or a JumpStart model. */
   readonly model: ModelSource;
   /**
@@ -114,7 +119,7 @@ interface Variant {
  * A SageMaker real-time endpoint: model(s), endpoint config with 1-10 weighted production variants, and the endpoint,
  * with a least-privilege execution role, optional data capture, autoscaling per variant, grants and metrics.
  */
-export class RealtimeEndpoint extends SageMakerEndpointBase {
+export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConnectable {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
@@ -151,6 +156,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
   private readonly existingModelVariants = new Set<string>();
   private executionRole?: iam.IRole;
   private readonly key?: kms.IKey;
+  private readonly network: BoundEndpointNetwork;
 
   constructor(scope: Construct, id: string, props: RealtimeEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -163,6 +169,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     if (props.dataCapture) validateDataCapture(v, props.dataCapture);
     if (props.autoScaling) validateVariantScaling(v, 'autoScaling.', props.autoScaling);
     if (props.alarms) validateAlarms(v, 'alarms.', props.alarms);
+    this.network = bindEndpointNetwork(this, v, props);
     v.throwIfInvalid();
 
     this.executionRole = props.role;
@@ -205,6 +212,14 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
    */
   public get cfnModel(): sagemaker.CfnModel | undefined {
     return this.firstModel;
+  }
+
+  /**
+   * The security groups of the models' network interfaces in the endpoint's VPC (`vpc`): allow the models to reach
+   * your resources with `connections.allowTo(...)`. Fails for an endpoint without a VPC.
+   */
+  public get connections(): ec2.Connections {
+    return endpointConnections(`RealtimeEndpoint '${this.node.path}'`, this.network.connections);
   }
 
   /**
@@ -348,7 +363,9 @@ export class RealtimeEndpoint extends SageMakerEndpointBase {
     const id = count === 0 ? 'Model' : 'Resource';
     const role = this.executionRole ?? this.createdModelRole();
     const config = source.bind(scope, { role, instanceType: options.instanceType });
-    const { modelName, model } = renderModel(scope, id, config, role);
+    rejectExistingModelInVpc(`RealtimeEndpoint '${this.node.id}'`, config, this.network);
+    if (this.network.vpcConfig && !config.modelName) grantVpcAccess(role);
+    const { modelName, model } = renderModel(scope, id, config, role, this.network);
     // A created model makes the created role the endpoint's; an existing model runs with its own role, and the created
     // one, never used, renders nothing (LazyRole).
     if (model && this.executionRole === undefined) {

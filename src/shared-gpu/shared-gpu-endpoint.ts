@@ -1,4 +1,5 @@
 import { Annotations, Token } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
@@ -14,17 +15,19 @@ import {
 } from './shared-gpu-endpoint-interface';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
+import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
+import { bindEndpointNetwork, endpointConnections } from '../core/private/endpoint-network';
 import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
 import { compareShared, estimateVariants } from '../cost/private/endpoint-estimates';
 
 /** Props of a `SharedGpuEndpoint`. */
-export interface SharedGpuEndpointProps {
+export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
   /** The instance type every instance of the endpoint has, e.g. `ml.g5.12xlarge` or `ml.p4d.24xlarge`. */
   readonly instanceType: InstanceType;
 
@@ -99,7 +102,7 @@ export interface SharedGpuEndpointProps {
  * });
  * llama.grantInvoke(toolFunction);
  */
-export class SharedGpuEndpoint extends SharedGpuEndpointBase {
+export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.IConnectable {
   /**
    * Imports an endpoint by name (exact case; the ARN is built lowercase). Inference components can be added to it
    * (`new InferenceComponent(scope, id, { endpoint, ... })`), unchecked for fit; give `fromSharedGpuEndpointAttributes` its
@@ -170,6 +173,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase {
 
   private readonly ledger: CapacityLedger;
   private readonly components: InferenceComponent[] = [];
+  private readonly networkConnections?: ec2.Connections;
 
   constructor(scope: Construct, id: string, props: SharedGpuEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -181,6 +185,10 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase {
     this.instanceScaling = props.instanceScaling;
     this.ledger = new CapacityLedger(props.instanceType, this.initialInstanceCount);
     this.validate(props);
+    const nv = new PropValidator(`SharedGpuEndpoint '${this.node.path}'`);
+    const network = bindEndpointNetwork(this, nv, props);
+    nv.throwIfInvalid();
+    this.networkConnections = network.connections;
 
     this.role = props.role ?? this.createRole();
     const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
@@ -194,6 +202,11 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase {
       // Components bring their own models; the endpoint config names none and carries the role they run with.
       executionRoleArn: this.role.roleArn,
       kmsKeyId: endpointConfigKmsKeyId(this.encryptionKey, [props.instanceType]),
+      // An inference-component endpoint carries its network on the endpoint config, like its role: "VpcConfig ... that
+      // your SageMaker jobs, hosted models, and compute resources have access to"
+      // (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateEndpointConfig.html).
+      vpcConfig: network.vpcConfig,
+      enableNetworkIsolation: network.enableNetworkIsolation || undefined,
       productionVariants: [{
         variantName: this.variantName,
         instanceType: props.instanceType.name,
@@ -232,6 +245,14 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase {
       Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:sharedGpuUnknownInstance',
         `instanceType '${props.instanceType.name}' is not in the instance table: inference components cannot be checked to fit it at synth`);
     }
+  }
+
+  /**
+   * The security groups of the endpoint's network interfaces in its VPC (`vpc`): allow it to reach your resources with
+   * `connections.allowTo(...)`. Fails for an endpoint without a VPC.
+   */
+  public get connections(): ec2.Connections {
+    return endpointConnections(`SharedGpuEndpoint '${this.node.path}'`, this.networkConnections);
   }
 
   /**

@@ -277,3 +277,42 @@ describe('SMCP-KMS2 / SMCP-KMS3: feature store encryption', () => {
       ['Fg'], /OfflineStoreConfig\.S3StorageConfig\.KmsKeyId/);
   });
 });
+
+describe('SMCP-MM1: multi-model endpoints meet what AWS requires', () => {
+  const TRITON = '785573368785.dkr.ecr.us-east-1.amazonaws.com/sagemaker-tritonserver:24.09-py3';
+  const mme = (container: object = {}, variant: object = {}) => ({
+    Model: model({ PrimaryContainer: { Image: 'SKLEARN', Mode: 'MultiModel', ModelDataUrl: 's3://models/churn/', ...container } }),
+    Config: endpointConfig(variant),
+  });
+  test('Compliance: scikit-learn over a prefix on a CPU instance', () => {
+    expectRule('SMCP-MM1', mme({ Image: '683313688378.dkr.ecr.us-east-1.amazonaws.com/sagemaker-scikit-learn:1.2-1-cpu-py3' }), []);
+  });
+  test('Compliance: Triton on a listed GPU type', () => {
+    expectRule('SMCP-MM1', mme({ Image: TRITON }, { InstanceType: 'ml.g5.2xlarge' }), []);
+  });
+  test('Compliance: an LLM image in single-model mode is not this rule\'s concern', () => {
+    expectRule('SMCP-MM1', { Model: model({ PrimaryContainer: { Image: LMI_IMAGE } }), Config: endpointConfig({ InstanceType: 'ml.g6.12xlarge' }) }, []);
+  });
+  test('Noncompliance: no ModelDataUrl', () => {
+    expectRule('SMCP-MM1', mme({ ModelDataUrl: undefined }), ['Model'], /MultiModel without ModelDataUrl: set it to the S3 prefix/);
+  });
+  test('Noncompliance: one archive instead of a prefix', () => {
+    expectRule('SMCP-MM1', mme({ ModelDataUrl: 's3://models/churn/model.tar.gz' }), ['Model'], /ModelDataUrl s3:\/\/models\/churn\/model\.tar\.gz, one archive/);
+  });
+  test('Noncompliance: an LLM serving image', () => {
+    expectRule('SMCP-MM1', mme({ Image: LMI_IMAGE }), ['Model'], /LLM serving image .*djl-inference.*not among the containers that support multi-model endpoints/);
+  });
+  test('Noncompliance: a GPU instance without Triton', () => {
+    expectRule('SMCP-MM1', mme({}, { InstanceType: 'ml.g5.2xlarge' }), ['Config'], /GPU multi-model endpoints need the SageMaker Triton Inference Server image/);
+  });
+  test('Noncompliance: Triton on a GPU type the support page does not list', () => {
+    expectRule('SMCP-MM1', mme({ Image: TRITON }, { InstanceType: 'ml.g6.xlarge' }), ['Config'], /ml\.g6\.xlarge, not one of the GPU types multi-model endpoints support/);
+  });
+  test('Noncompliance: an Inferentia instance', () => {
+    expectRule('SMCP-MM1', mme({}, { InstanceType: 'ml.inf2.xlarge' }), ['Config'], /not Inferentia or Trainium/);
+  });
+  test('Noncompliance: a serverless variant', () => {
+    expectRule('SMCP-MM1', mme({}, { InstanceType: undefined, InitialInstanceCount: undefined, ServerlessConfig: { MemorySizeInMB: 2048, MaxConcurrency: 5 } }), ['Config'],
+      /Serverless Inference does not support multi-model endpoints/);
+  });
+});

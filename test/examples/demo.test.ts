@@ -49,7 +49,7 @@ test('exits 0 and starts with a one-screen summary: each construct, its MCP tool
   expect(firstScreen).toMatch(/RealtimeEndpoint\s+ChatEndpoint\s+\d+\s+invoke_endpoint, describe_endpoint/);
   expect(firstScreen).toMatch(/FeatureGroup\s+UserBehaviorFeatures\s+\d+\s+get_online_features, put_feature_record/);
   expect(firstScreen).toMatch(/PipelineEventRouter\s+TrainingResults\s+\d+\s+get_training_result/);
-  expect(firstScreen).toMatch(/Stack SageMakerMcpDemo \(us-east-1\): \d+ resources, 16 constructs of this library/);
+  expect(firstScreen).toMatch(/Stack SageMakerMcpDemo \(us-east-1\): \d+ resources, 19 constructs of this library/);
   expect(firstScreen).toContain('cdk-nag AwsSolutions + SageMakerMcpChecks: no unacknowledged findings');
   expect(firstScreen).toContain(`Diagram:  ${join(outdir, 'architecture.dot')}, ${join(outdir, 'architecture.svg')}, ${join(outdir, 'architecture.png')}`);
 });
@@ -73,7 +73,7 @@ test('a cost section: each endpoint at its fewest and most instances, as its cos
   const realtime = endpoints.filter((c): c is RealtimeEndpoint => c instanceof RealtimeEndpoint);
   const asyncEndpoints = endpoints.filter((c): c is AsyncEndpoint => c instanceof AsyncEndpoint);
   const shared = endpoints.filter((c): c is SharedGpuEndpoint => c instanceof SharedGpuEndpoint);
-  expect([realtime.length, asyncEndpoints.length, shared.length]).toEqual([2, 1, 1]);
+  expect([realtime.length, asyncEndpoints.length, shared.length]).toEqual([3, 1, 1]);
   realtime.forEach((r) => expectLine(relativePath(stack, r), r.costEstimate()[0]));
   const docs = asyncEndpoints[0].costEstimate();
   expectLine(relativePath(stack, asyncEndpoints[0]), docs);

@@ -11,8 +11,9 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import { z } from 'zod';
 import { BUCKET, JOB_TABLE, LocalEnv, startLocalEnv } from './local-env';
 import { addFeatureStoreExample } from '../../examples/feature-store';
@@ -29,8 +30,10 @@ import {
 import { PipelineRouterEnvSchema, RESULTS_QUEUE_URL_ENV } from '../../packages/runtime/src/contract/pipelines';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
-import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import { ContainerImage, InstanceType, ModelData, ModelSource, MultiModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
+import { RealtimeEndpoint } from '../../src/realtime';
+import { ServerlessEndpoint } from '../../src/serverless';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { accepted } from '../support/sagemaker-runtime-server';
 
@@ -48,7 +51,7 @@ const SERVER: AllFields<McpServerSpec> = {
   maxEventTimeSkewSeconds: true,
 };
 const REALTIME: AllFields<McpRealtimeEndpointSpec> = {
-  name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true,
+  name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true, targetModels: true,
 };
 const ASYNC: AllFields<McpAsyncEndpointSpec> = {
   name: true, description: true, inputBucket: true, inputPrefix: true, jobTableName: true, invocationTimeoutSeconds: true, requestTtlSeconds: true,
@@ -91,11 +94,22 @@ function buildAllKinds() {
     invocationTimeout: Duration.minutes(30),
     requestTtl: Duration.hours(2),
   });
+  // A serverless endpoint is invoked like a realtime one; a multi-model endpoint adds its allow-listed target models.
+  const models = s3.Bucket.fromBucketName(stack, 'Models', 'seam-models');
+  const serverless = new ServerlessEndpoint(stack, 'Serverless', {
+    model: ModelSource.fromContainer(ContainerImage.sklearn('1.2-1'), { modelData: ModelData.fromBucket(models, 'churn/model.tar.gz') }),
+    memorySize: Size.gibibytes(2),
+    maxConcurrency: 5,
+  });
+  const multiModel = MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), models, 'tenants/', { targetModels: ['a.tar.gz', 'b.tar.gz'] });
+  const mme = new RealtimeEndpoint(stack, 'MultiModel', { model: multiModel, instanceType: InstanceType.ML_M5_LARGE });
   const server = new McpToolServer(stack, 'Mcp', {
     serverName: 'seam',
     realtimeEndpoints: [
       { endpoint: realtime, description: 'chat', modelFamily: 'llama3' },
       { endpoint: jumpStart, description: 'mistral from JumpStart', modelFamily: 'mistral' },
+      { endpoint: serverless, description: 'churn, serverless' },
+      { endpoint: mme, description: 'one churn model per tenant', targetModels: multiModel.targetModels },
     ],
     inferenceComponents: components.map((component) => ({ component, description: 'shared', modelFamily: 'tgi' })),
     asyncEndpoints: [{ endpoint: asyncEndpoint, description: 'long jobs' }],
@@ -109,7 +123,7 @@ function buildAllKinds() {
   const template = Template.fromStack(stack).toJSON();
   const fnId = stack.resolve((server.serverFunction.node.defaultChild as any).logicalId);
   const env: Record<string, unknown> = template.Resources[fnId].Properties.Environment.Variables;
-  return { stack, server, asyncEndpoint, pipelines, env };
+  return { stack, server, asyncEndpoint, pipelines, env, serverless, mme };
 }
 
 describe('construct -> runtime spec', () => {
@@ -144,6 +158,12 @@ describe('construct -> runtime spec', () => {
     expect(spec.handleTtlSeconds).toBe(2 * 86400);
     expect(spec.maxEventTimeSkewSeconds).toBe(120);
     expect(spec.trainingResultsTable).toBe(resolveForTest(built.stack.resolve(built.pipelines.router.resultsTable.tableName)));
+  });
+
+  test('a serverless endpoint is an ordinary entry; a multi-model endpoint carries its target models', () => {
+    const byName = (e: unknown) => spec.realtimeEndpoints!.find((x) => x.name === resolveForTest(built.stack.resolve(e)));
+    expect(byName(built.serverless.endpointName)).toEqual({ name: expect.any(String), description: 'churn, serverless' });
+    expect(byName(built.mme.endpointName)).toMatchObject({ targetModels: ['a.tar.gz', 'b.tar.gz'] });
   });
 
   test('the detector works: a spec that drops a field is reported', () => {

@@ -145,7 +145,9 @@ export function unencryptedStores(template: Json): string[] {
         break;
       case 'AWS::SageMaker::EndpointConfig': {
         const nvme = nvmeVariantTypes(p);
-        if (nvme.length === 0 && !hasValue(p.KmsKeyId)) problems.push(`${id} (endpoint config): no KmsKeyId on EBS-backed instances`);
+        // A serverless variant has no instance and no ML storage volume for KmsKeyId to encrypt (docs/serverless.md).
+        const instanceBased = (p.ProductionVariants ?? []).some((v: any) => v.InstanceType !== undefined);
+        if (instanceBased && nvme.length === 0 && !hasValue(p.KmsKeyId)) problems.push(`${id} (endpoint config): no KmsKeyId on EBS-backed instances`);
         if (nvme.length > 0 && hasValue(p.KmsKeyId)) {
           problems.push(`${id} (endpoint config): KmsKeyId with NVMe instance storage (${nvme.join(', ')}): CreateEndpointConfig fails`);
         }

@@ -22,7 +22,7 @@
  * else a built-in default (invoke: echo the request body and content type; stream: the body as one PayloadPart;
  * async: 202 with a generated or the requested InferenceId). A script entry may be a function of the recorded request.
  *
- * Builders: `ok(body, opts)`, `fail(errorName, opts)` (every error InvokeEndpoint documents + `ThrottlingException`), `reset()`
+ * Builders: `multiModel(targets)` (a multi-model endpoint: TargetModel routing and first-load latency), `ok(body, opts)`, `fail(errorName, opts)` (every error InvokeEndpoint documents + `ThrottlingException`), `reset()`
  * (destroys the socket without answering), `stream(events, opts)` (`part(..)`, `modelStreamError(..)`,
  * `internalStreamFailure(..)`, `streamReset()`), `accepted(opts)` (async 202). Every one takes `delayMs`: a delay before
  * the status line, i.e. a slow endpoint. Every response carries `x-amzn-RequestId`.
@@ -197,6 +197,40 @@ export function stream(
 /** InvokeEndpointAsync's 202. Locations default to the server's `asyncOutputPath`/`asyncFailurePath` + the id. */
 export function accepted(opts: { inferenceId?: string; outputLocation?: string; failureLocation?: string; delayMs?: number } = {}): AcceptedResponse {
   return { kind: 'accepted', ...opts };
+}
+
+/** One model of a `multiModel` endpoint. */
+export interface TargetModelSpec {
+  /** How long its first request takes longer (the download from S3 and the load). @default 0 */
+  readonly loadMs?: number;
+  /** Answer its first request with ModelNotReadyException instead of waiting (the model is then loaded). @default false */
+  readonly notReadyFirst?: boolean;
+}
+
+/**
+ * A multi-model endpoint, as a `setDefault`/`script` entry. The request names its model in the
+ * `X-Amzn-SageMaker-Target-Model` header, InvokeEndpoint's `TargetModel`: "The model to request for inference when
+ * invoking a multi-model endpoint" (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
+ * Each model's first request waits `loadMs` ("The first request against a given model takes longer because the model
+ * has to be downloaded from Amazon S3 and loaded into memory",
+ * https://docs.aws.amazon.com/sagemaker/latest/dg/invoke-multi-model-endpoint.html), or, with `notReadyFirst`, is
+ * answered ModelNotReadyException (the API reference: "a multi-model endpoint is still downloading or loading the target
+ * model. Wait and try your request again."). Later requests answer at once with `{ targetModel, input }`. A request
+ * without the header, or for a model not in `targets`, gets a ValidationError (this stand-in's choice for what
+ * SageMaker refuses before any model runs).
+ */
+export function multiModel(targets: Record<string, TargetModelSpec>): (request: RecordedRequest) => ScriptedResponse {
+  const loaded = new Set<string>();
+  return (request) => {
+    const target = request.headers['x-amzn-sagemaker-target-model'];
+    if (target === undefined) return fail('ValidationError', { message: `Endpoint ${request.endpointName} is a multi-model endpoint: name a TargetModel` });
+    const spec = targets[target];
+    if (spec === undefined) return fail('ValidationError', { message: `Target model ${target} was not found under the model data prefix` });
+    const first = !loaded.has(target);
+    loaded.add(target);
+    if (first && spec.notReadyFirst) return fail('ModelNotReadyException', { message: `Model ${target} is still loading` });
+    return ok({ targetModel: target, input: request.bodyText }, { delayMs: first ? spec.loadMs : undefined });
+  };
 }
 
 export interface RuntimeServerOptions {

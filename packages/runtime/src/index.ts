@@ -19,3 +19,4 @@ export * from './pipeline-events';
 export * from './lineage';
 export { ContractConfigError, contractProblems, parseContract } from './contract-parse';
 export type { ContractParseOptions } from './contract-parse';
+export * from './prewarm';

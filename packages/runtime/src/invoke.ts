@@ -67,6 +67,13 @@ export interface InvokeEndpointInput {
   readonly targetVariant?: string;
   /** Inference component to route to on a shared (IC) endpoint. */
   readonly inferenceComponentName?: string;
+  /**
+   * The model of a multi-model endpoint to run: its path relative to the endpoint's S3 prefix, e.g. `churn-a.tar.gz`
+   * (InvokeEndpoint `TargetModel`, sent as `X-Amzn-SageMaker-Target-Model`: "The model to request for inference when
+   * invoking a multi-model endpoint", https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
+   * SageMaker loads it from S3 on its first request.
+   */
+  readonly targetModel?: string;
   /** Opaque value passed to the container in `X-Amzn-SageMaker-Custom-Attributes` (≤1024 characters). */
   readonly customAttributes?: string;
   /** Recorded with data capture; 1–64 printable characters. */
@@ -194,6 +201,7 @@ export async function invokeEndpoint(input: InvokeEndpointInput, options: Invoke
     ContentType: input.contentType,
     Accept: input.accept,
     TargetVariant: input.targetVariant,
+    TargetModel: input.targetModel,
     InferenceComponentName: input.inferenceComponentName,
     CustomAttributes: input.customAttributes,
     InferenceId: input.inferenceId,

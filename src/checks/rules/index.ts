@@ -10,6 +10,7 @@ import { inferenceComponentConfig } from './inference-component-config';
 import { invocationsTargetMinCapacity } from './invocations-target-min-capacity';
 import { jumpStartEula } from './jumpstart-eula';
 import { llmGpuConcurrency } from './llm-gpu-concurrency';
+import { multiModelRequirements } from './multi-model';
 import { pipelineRuleCorrelation } from './pipeline-rule-correlation';
 import { pipelineRuleDlq } from './pipeline-rule-dlq';
 import { realtimeScaleToZero } from './realtime-scale-to-zero';
@@ -26,6 +27,7 @@ export const ALL_RULES: readonly CheckRule[] = [
   llmGpuConcurrency,
   jumpStartEula,
   inferenceComponentConfig,
+  multiModelRequirements,
   featureEventTimeType,
   featureOfflineIceberg,
   pipelineRuleDlq,

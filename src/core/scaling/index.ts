@@ -1,3 +1,4 @@
 export * from './scalable-capacity';
 export * from './scalable-instance-count';
 export * from './scalable-copy-count';
+export * from './scalable-provisioned-concurrency';

@@ -2,6 +2,7 @@ import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { TARGET_MODEL_PATTERN } from '../../core/multi-model-source';
 import { PropValidator } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec } from '../../private/contract.generated';
 import { McpToolServerProps } from '../mcp-tool-server-props';
@@ -20,7 +21,11 @@ interface SharedEndpointSpec {
 export function buildServerSpec(props: McpToolServerProps, v: PropValidator): McpServerSpec {
   const realtime = (props.realtimeEndpoints ?? []).map((e, i) => {
     v.oneOf(`realtimeEndpoints[${i}].modelFamily`, e.modelFamily, MODEL_FAMILIES);
-    return { name: e.endpoint.endpointName, description: e.description, modelFamily: e.modelFamily };
+    for (const t of e.targetModels ?? []) {
+      v.pattern(`realtimeEndpoints[${i}].targetModels`, t, TARGET_MODEL_PATTERN, '1-1024 printable characters, not starting with white space');
+    }
+    const targetModels = e.targetModels && e.targetModels.length > 0 ? [...e.targetModels] : undefined;
+    return { name: e.endpoint.endpointName, description: e.description, modelFamily: e.modelFamily, targetModels };
   });
   const byEndpoint = new Map<string, SharedEndpointSpec>();
   (props.inferenceComponents ?? []).forEach((c, i) => {

@@ -39,6 +39,9 @@ export const McpRealtimeEndpointSpecSchema = z.object({
   modelFamily: z.string().optional().describe('Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`).'),
   componentModelFamilies: z.array(z.object({ component: z.string(), modelFamily: z.string() }))
     .optional().describe('Payload family per inference component, when components serve different families.'),
+  targetModels: z.array(z.string()).optional().describe(lines(
+    'Target models (paths under the prefix) the agent may name on a multi-model endpoint. When set, a call must name one',
+    'of them; an endpoint without them must not be called with one.')),
 }).meta({ id: 'McpRealtimeEndpointSpec', description: 'A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call.' });
 export type McpRealtimeEndpointSpec = z.infer<typeof McpRealtimeEndpointSpecSchema>;
 

@@ -19,6 +19,8 @@ export const invokeInputSchema = z.object({
   endpointName: z.string().min(1).describe('Name of an allow-listed endpoint (listed in this tool\'s description).'),
   inferenceComponentName: z.string().min(1).optional()
     .describe('Required on a shared-GPU endpoint: one of its allow-listed inference components. Omit otherwise.'),
+  targetModel: z.string().min(1).max(1024).optional()
+    .describe('Required on a multi-model endpoint: one of its allow-listed target models. Omit otherwise.'),
   payload: z.discriminatedUnion('format', [
     z.object({
       format: z.literal('json'),
@@ -50,6 +52,7 @@ export const invokeInputSchema = z.object({
 export const invokeOutputSchema = z.object({
   endpointName: z.string(),
   inferenceComponentName: z.string().optional(),
+  targetModel: z.string().optional(),
   contentType: z.string().optional(),
   invokedProductionVariant: z.string().optional(),
   json: z.unknown().optional().describe('The response parsed as JSON, when it is JSON.'),
@@ -99,8 +102,9 @@ function endpointList(ctx: ToolContext): string {
         return family ? `${c} (family ${family})` : c;
       }).join(', ')}]`
       : '';
+    const targets = e.targetModels?.length ? ` [target models: ${e.targetModels.join(', ')}]` : '';
     const family = e.modelFamily ? ` [family: ${e.modelFamily}]` : '';
-    return `- ${e.name}${components}${family}${e.description ? `: ${e.description}` : ''}`;
+    return `- ${e.name}${components}${targets}${family}${e.description ? `: ${e.description}` : ''}`;
   }).join('\n');
 }
 
@@ -135,6 +139,14 @@ export async function invokeTool(ctx: ToolContext, args: InvokeArgs): Promise<To
     if (components.length === 0 && args.inferenceComponentName) {
       throw new ToolRefusal('InferenceComponentNotAllowed', `Endpoint "${endpoint.name}" has no allow-listed inference components: omit inferenceComponentName.`);
     }
+    // A multi-model endpoint loads whatever TargetModel names from its S3 prefix: only the allow-listed ones may be named.
+    const targets = endpoint.targetModels ?? [];
+    if (targets.length > 0 && (!args.targetModel || !targets.includes(args.targetModel))) {
+      throw new ToolRefusal('TargetModelNotAllowed', `Endpoint "${endpoint.name}" is a multi-model endpoint; name one of these target models: ${targets.join(', ')} (got ${args.targetModel ? `"${args.targetModel}"` : 'none'}).`);
+    }
+    if (targets.length === 0 && args.targetModel) {
+      throw new ToolRefusal('TargetModelNotAllowed', `Endpoint "${endpoint.name}" has no allow-listed target models: omit targetModel.`);
+    }
     const family = endpoint.componentModelFamilies?.find((f) => f.component === args.inferenceComponentName)?.modelFamily ?? endpoint.modelFamily;
     const body = encode(args, (family as ModelFamily | undefined) ?? 'tgi');
     contentType = body.contentType;
@@ -145,6 +157,7 @@ export async function invokeTool(ctx: ToolContext, args: InvokeArgs): Promise<To
       accept: args.accept,
       targetVariant: args.targetVariant,
       inferenceComponentName: args.inferenceComponentName,
+      targetModel: args.targetModel,
     }, { client: ctx.clients.sagemakerRuntime, deadlineMs: ctx.config.invokeDeadlineMs, signal: currentDeadline()?.signal });
     const text = out.text();
     const responseType = out.contentType ?? '';
@@ -168,6 +181,7 @@ export async function invokeTool(ctx: ToolContext, args: InvokeArgs): Promise<To
     return toolResult({
       endpointName: endpoint.name,
       inferenceComponentName: args.inferenceComponentName,
+      targetModel: args.targetModel,
       contentType: out.contentType,
       invokedProductionVariant: out.invokedProductionVariant,
       json,

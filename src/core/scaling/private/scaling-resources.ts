@@ -24,6 +24,12 @@ export const SCALING_DEFAULTS = {
 /** The scalable dimension of an endpoint variant's instance count (ResourceId `endpoint/<name>/variant/<variant>`). */
 export const VARIANT_SCALABLE_DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
 
+/**
+ * The scalable dimension of a serverless variant's provisioned concurrency (ResourceId `endpoint/<name>/variant/<variant>`;
+ * https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html).
+ */
+export const PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION = 'sagemaker:variant:DesiredProvisionedConcurrency';
+
 /** The scalable dimension of an inference component's copy count (ResourceId `inference-component/<name>`). */
 export const COPY_COUNT_SCALABLE_DIMENSION = 'sagemaker:inference-component:DesiredCopyCount';
 

@@ -1,0 +1,2 @@
+export * from './serverless-endpoint';
+export * from './serverless-scaling-props';

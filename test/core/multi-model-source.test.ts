@@ -1,0 +1,71 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { ContainerImage, InstanceType, MultiModelSource } from '../../src/core';
+import { McpToolServer } from '../../src/mcp';
+import { RealtimeEndpoint } from '../../src/realtime';
+import { expectValidTemplate } from '../support/template-checks';
+
+function newStack(): Stack {
+  return new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+}
+
+function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected an error');
+}
+
+describe('MultiModelSource', () => {
+  test('renders Mode MultiModel with the prefix as ModelDataUrl, and grants read on the prefix only', () => {
+    const stack = newStack();
+    const bucket = new s3.Bucket(stack, 'Models');
+    const source = MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), bucket, 'churn/', { targetModels: ['a.tar.gz', 'b/c.tar.gz'] });
+    new RealtimeEndpoint(stack, 'Churn', { model: source, instanceType: InstanceType.ML_M5_LARGE });
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::SageMaker::Model', {
+      PrimaryContainer: {
+        Mode: 'MultiModel',
+        ModelDataUrl: { 'Fn::Join': ['', ['s3://', { Ref: Match.stringLikeRegexp('Models') }, '/churn/']] },
+        ModelDataSource: Match.absent(),
+      },
+    });
+    const reads = Object.values(t.findResources('AWS::IAM::Policy'))
+      .flatMap((p: any) => p.Properties.PolicyDocument.Statement)
+      .filter((s: any) => JSON.stringify(s.Action).includes('s3:GetObject'));
+    expect(JSON.stringify(reads)).toContain('/churn/*');
+    expect(source.targetModels).toEqual(['a.tar.gz', 'b/c.tar.gz']);
+    expectValidTemplate(stack);
+  });
+
+  test.each([
+    ['churn', /prefix: got 'churn', expected an S3 prefix ending in '\/'/],
+    ['/churn/', /prefix: got '\/churn\/'/],
+  ])('fails for prefix %s', (prefix, message) => {
+    const stack = newStack();
+    expect(errorOf(() => MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), new s3.Bucket(stack, 'B'), prefix))).toMatch(message);
+  });
+
+  test('fails for a target model that is empty, starts with a space, is too long, or is given twice', () => {
+    const stack = newStack();
+    const bucket = new s3.Bucket(stack, 'B');
+    const make = (targetModels: string[]) => () => MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), bucket, 'm/', { targetModels });
+    expect(errorOf(make(['']))).toMatch(/targetModels: got '', expected 1-1024 printable characters/);
+    expect(errorOf(make([' a.tar.gz']))).toMatch(/targetModels: got ' a.tar.gz'/);
+    expect(errorOf(make(['x'.repeat(1025)]))).toMatch(/targetModels: got 'x{1025}', expected 1-1024 printable characters/);
+    expect(errorOf(make(['a.tar.gz', 'a.tar.gz']))).toMatch(/targetModels: got \["a.tar.gz","a.tar.gz"\], expected each target model at most once/);
+  });
+});
+
+describe('McpToolServer with a multi-model endpoint', () => {
+  test('refuses a target model the InvokeEndpoint API would refuse', () => {
+    const stack = newStack();
+    const source = MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), new s3.Bucket(stack, 'Models'), 'churn/');
+    const endpoint = new RealtimeEndpoint(stack, 'Churn', { model: source, instanceType: InstanceType.ML_M5_LARGE });
+    expect(errorOf(() => new McpToolServer(stack, 'Mcp', { realtimeEndpoints: [{ endpoint, targetModels: [' leading-space.tar.gz'] }] })))
+      .toMatch(/realtimeEndpoints\[0\]\.targetModels: got ' leading-space.tar.gz', expected 1-1024 printable characters/);
+  });
+});

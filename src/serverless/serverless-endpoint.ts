@@ -5,7 +5,7 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { addServerlessScaling, validateServerlessScaling } from './private/serverless-scaling';
 import { ServerlessAutoScalingProps } from './serverless-scaling-props';
-import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
@@ -84,6 +84,16 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+  }
+
+  /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+  }
+
+  /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
+  public static fromServerlessEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
+    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
   }
 
   public readonly endpointName: string;

@@ -180,6 +180,26 @@ export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
     }
   },
   {
+    "name": "wait_for_async_inference",
+    "description": "Wait for an async inference result. Like get_async_inference_result, but keeps checking within one call until the job completes or fails, maxWaitSeconds pass, or this server's time limit for one call comes near; then answers as get_async_inference_result does (pending: call again). Sends progress notifications while it waits when the request carries a progressToken. On failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "handle": {
+          "type": "string",
+          "description": "The handle start_async_inference returned."
+        },
+        "maxWaitSeconds": {
+          "type": "integer",
+          "description": "Longest to wait, in seconds (default: as long as this server lets one call run). The answer then says pending: call again."
+        }
+      },
+      "required": [
+        "handle"
+      ]
+    }
+  },
+  {
     "name": "get_online_features",
     "description": "Read online features. Reads the latest features of one record from the SageMaker Feature Store online store (milliseconds). A record that does not exist returns found=false (a cold start), not an error. Feature groups:\n{exposed}\nOn failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
     "inputSchema": {
@@ -261,6 +281,26 @@ export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
         "handle": {
           "type": "string",
           "description": "The handle start_training returned."
+        }
+      },
+      "required": [
+        "handle"
+      ]
+    }
+  },
+  {
+    "name": "wait_for_training_run",
+    "description": "Wait for a training run. Like get_training_status, but keeps checking within one call until the run is final, maxWaitSeconds pass, or this server's time limit for one call comes near; then answers as get_training_status does (final false: call again). Sends progress notifications (status and steps done) while it waits when the request carries a progressToken. On failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "handle": {
+          "type": "string",
+          "description": "The handle start_training returned."
+        },
+        "maxWaitSeconds": {
+          "type": "integer",
+          "description": "Longest to wait, in seconds (default: as long as this server lets one call run). The answer then says pending: call again."
         }
       },
       "required": [

@@ -236,6 +236,12 @@ project.addTask('contract:generate', {
   description: 'Regenerate src/private/contract.generated.ts from the runtime package\'s zod contract (packages/runtime/src/contract)',
   exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-contract.ts',
 });
+// The AgentCore Gateway tool schemas of McpToolServer.addToGateway (src/mcp/private/gateway-tools.generated.ts), from
+// the runtime's own zod input schemas; a jest test fails when the committed file is stale.
+project.addTask('gateway:tools', {
+  description: 'Regenerate src/mcp/private/gateway-tools.generated.ts from the runtime\'s MCP tool registrations (packages/runtime/src/mcp-tools)',
+  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-gateway-tools.ts',
+});
 project.npmignore?.exclude('/packages/', '/scripts/', '/bench/', '/.bench-out/', '/examples/', '/cdk.out/', '/.ci/');
 
 // The bundled handlers import the runtime package and SDK clients, devDependencies of the construct library (jsii

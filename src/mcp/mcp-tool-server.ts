@@ -1,5 +1,6 @@
 import { Annotations, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -7,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { McpGatewayTargetOptions } from './mcp-gateway-target';
 import { McpRestApi, validateMcpApiGatewayOptions } from './mcp-rest-api';
 import { McpToolServerProps } from './mcp-tool-server-props';
 import { acknowledgeServerRoleWildcards } from './nag';
@@ -14,7 +16,8 @@ import { ServerFunction } from './server-function';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { PropValidator } from '../core/validation';
-import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, toolNamesForSpec } from '../private/contract.generated';
+import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
+import { addMcpToolServerToGateway } from './private/gateway-target';
 import { buildServerSpec, grantExposed } from './private/server-spec';
 
 /**
@@ -74,6 +77,7 @@ export class McpToolServer extends Construct {
   public readonly throttlesAlarm: cloudwatch.Alarm;
 
   private readonly restApi?: McpRestApi;
+  private readonly spec: McpServerSpec;
 
   constructor(scope: Construct, id: string, props: McpToolServerProps) {
     super(scope, id);
@@ -163,6 +167,7 @@ export class McpToolServer extends Construct {
     }
     this.url = this.apiUrl ?? this.functionUrl!.url;
     this.restApi = restApi;
+    this.spec = spec;
 
     this.errorsAlarm = new cloudwatch.Alarm(this, 'ErrorsAlarm', {
       alarmDescription: 'The SageMaker MCP tool server failed invocations (configuration error or bug): see its log group',
@@ -181,6 +186,17 @@ export class McpToolServer extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     addAlarmActions(props.alarmActions, this.errorsAlarm, this.throttlesAlarm);
+  }
+
+  /**
+   * Puts the server behind an Amazon Bedrock AgentCore Gateway as a Lambda target listing exactly this server's tools
+   * (agents see `<targetName>___<tool>`), with input schemas generated from the server's own. The target grants the
+   * gateway's role `lambda:InvokeFunction` on this function only; the gateway's inbound authorizer decides who may
+   * call (docs/agentcore.md). Call it once per gateway.
+   */
+  public addToGateway(gateway: agentcore.IGateway, options?: McpGatewayTargetOptions): agentcore.GatewayTarget {
+    const source = { server: this, serverFunction: this.serverFunction, spec: this.spec, toolNames: this.toolNames };
+    return addMcpToolServerToGateway(source, gateway, options);
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
- * The SageMaker MCP tool server on Lambda, behind a function URL (AWS_IAM auth, payload 2.0 events) and/or an API
- * Gateway REST API (Lambda proxy, payload 1.0 events): each event shape is answered in its own result shape. Stateless streamable HTTP: each
+ * The SageMaker MCP tool server on Lambda, behind a function URL (AWS_IAM auth, payload 2.0 events), an API
+ * Gateway REST API (Lambda proxy, payload 1.0 events) and/or Amazon Bedrock AgentCore Gateway Lambda targets (the tool's
+ * arguments as the event, its name in the client context): each event shape is answered in its own result shape. Stateless streamable HTTP: each
  * request builds a fresh MCP server around AWS clients shared by the warm container. What is exposed comes from the
  * env vars of ./contract (set by `McpToolServer`), and the handle key from the Secrets Manager secret they name; the AWS
  * SDK is the one Lambda provides.
@@ -9,8 +10,10 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import { AgentCoreInvocation, agentCoreInvocation, agentCoreRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
+import { MCP_GATEWAY_ENV } from './gateway-contract';
 import { MCP_ENV } from '../private/contract.generated';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
 
@@ -69,11 +72,18 @@ function mcpHandler(): Promise<McpHttpHandler> {
 
 export async function handler(event: LambdaFunctionURLEvent, context?: Context): Promise<LambdaFunctionURLResult>;
 export async function handler(event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult>;
+export async function handler(event: Record<string, unknown>, context: Context): Promise<AgentCoreToolResult>;
 export async function handler(
-  event: LambdaFunctionURLEvent | APIGatewayProxyEvent,
+  event: LambdaFunctionURLEvent | APIGatewayProxyEvent | Record<string, unknown>,
   context?: Context,
-): Promise<LambdaFunctionURLResult | APIGatewayProxyResult> {
+): Promise<LambdaFunctionURLResult | APIGatewayProxyResult | AgentCoreToolResult> {
   if (context) logger.addContext(context);
+  const agentCore = agentCoreInvocation(event, context);
+  if (agentCore) return handleAgentCore(agentCore);
+  return handleHttp(event as LambdaFunctionURLEvent | APIGatewayProxyEvent);
+}
+
+async function handleHttp(event: LambdaFunctionURLEvent | APIGatewayProxyEvent): Promise<LambdaFunctionURLResult | APIGatewayProxyResult> {
   const viaApi = isApiGatewayProxyEvent(event);
   const caller = viaApi ? apiGatewayCaller(event) : functionUrlCaller(event);
   const method = viaApi ? event.httpMethod : event.requestContext.http.method;
@@ -88,6 +98,45 @@ export async function handler(
   } catch (error) {
     // A configuration error or a bug: log it and fail the invocation so the Errors alarm sees it.
     logger.error('MCP request failed', { error: error as Error, caller });
+    throw error;
+  } finally {
+    logger.resetKeys();
+  }
+}
+
+/** The target names `addToGateway` set (MCP_GATEWAY_TARGET_NAMES); none when the server is on no gateway. */
+function gatewayTargetNames(): string[] {
+  try {
+    const names = JSON.parse(process.env[MCP_GATEWAY_ENV.TARGET_NAMES] ?? '[]');
+    return Array.isArray(names) ? names.filter((n) => typeof n === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * One tool call from an AgentCore Gateway Lambda target, through the same MCP server as HTTP requests. Only tool names
+ * of the targets this function was added as are answered: a name of another target (or with no target prefix) is
+ * refused, logged, and never reaches a tool.
+ */
+async function handleAgentCore(call: AgentCoreInvocation): Promise<AgentCoreToolResult> {
+  // Lambda does not tell the function who invoked it; the gateway is who AgentCore's client context says it is, and only
+  // principals allowed lambda:InvokeFunction (the gateway's role, by addToGateway) can invoke it at all.
+  const caller = call.gatewayId ? `bedrock-agentcore:gateway/${call.gatewayId}` : 'bedrock-agentcore:gateway';
+  const started = Date.now();
+  try {
+    const targets = gatewayTargetNames();
+    if (!targets.includes(call.targetName)) {
+      logger.warn('AgentCore tool call refused: not a target of this server', { tool: call.qualifiedName, targets, caller });
+      return agentCoreRefusal('ToolNotServed', `Tool "${call.qualifiedName}" is not served here: this function serves the tools of `
+        + `${targets.length ? `gateway target${targets.length > 1 ? 's' : ''} ${targets.join(', ')}` : 'no gateway target'}.`);
+    }
+    const authInfo = { token: '', clientId: caller, scopes: [] };
+    const result = await responseToAgentCoreResult(await (await mcpHandler()).fetch(agentCoreToolCallRequest(call), { authInfo }));
+    logger.info('MCP request', { via: 'agentcore-gateway', tool: call.qualifiedName, isError: result.isError ?? false, caller, ms: Date.now() - started });
+    return result;
+  } catch (error) {
+    logger.error('MCP request failed', { error: error as Error, caller, tool: call.qualifiedName });
     throw error;
   } finally {
     logger.resetKeys();

@@ -33,6 +33,10 @@ export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
           "type": "string",
           "description": "Required on a shared-GPU endpoint: one of its allow-listed inference components. Omit otherwise."
         },
+        "targetModel": {
+          "type": "string",
+          "description": "Required on a multi-model endpoint: one of its allow-listed target models. Omit otherwise."
+        },
         "payload": {
           "type": "object",
           "description": "The request body. Pick the format the model expects: json, csv (tabular models such as XGBoost), text, or prompt (text-generation models). Also: data: any JSON value Any JSON value; sent as application/json. (format json).",

@@ -75,7 +75,8 @@ const since = (t) => Number(process.hrtime.bigint() - t) / 1e6;
 
 /** Runs one cold start in a new process; rejects with its stderr when the process fails. */
 export function coldStart(options: ColdStartOptions): Promise<ColdStart> {
-  const env = { ...process.env, ...options.env, COLD_START_INPUT: JSON.stringify({ bundle: options.bundle, events: options.events, alsoRequire: options.alsoRequire ?? [] }) };
+  const input = { bundle: options.bundle, events: options.events, alsoRequire: options.alsoRequire ?? [] };
+  const env = { ...process.env, ...options.env, COLD_START_INPUT: JSON.stringify(input) };
   return new Promise((resolve, reject) => {
     // Asynchronous on purpose: the local AWS stand-ins the handler calls run in this process's event loop.
     execFile(process.execPath, ['-e', CHILD], { cwd: options.cwd, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {

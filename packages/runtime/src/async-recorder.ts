@@ -3,7 +3,7 @@
  * `AsyncEndpoint` sets (parsed with the contract's zod schema), and the job item written once per event. Parsing
  * SageMaker's notification is in ./async-notification.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AsyncJobsDeps, ddbClient } from './async-config';
 import { dynamoDbSdk } from './aws-sdk';
 import { ASYNC_ENV, AsyncJobRecord, JOB_ATTRIBUTES as A, ResultRecorderEnvSchema } from './contract/async';

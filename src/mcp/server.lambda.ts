@@ -7,7 +7,7 @@
  * SDK is the one Lambda provides.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type * as SecretsManager from '@aws-sdk/client-secrets-manager';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { AgentCoreInvocation, agentCoreInvocation, agentCoreRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
@@ -35,6 +35,10 @@ async function readHandleKey(): Promise<string> {
       + 'handle key (McpToolServer sets it). The server does not start without a key: handles sealed with a per-instance '
       + 'key would not open on any other instance.');
   }
+  // Loaded here, not at module load: the cold `require` of this bundle loads no AWS SDK client module (each tool loads
+  // its own on first use, see packages/runtime/src/aws-sdk.ts); test/mcp/cold-load.test.ts checks it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { GetSecretValueCommand, SecretsManagerClient } = require('@aws-sdk/client-secrets-manager') as typeof SecretsManager;
   const sm = new SecretsManagerClient(SECRET_READ);
   try {
     const value = (await sm.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;

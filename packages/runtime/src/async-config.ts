@@ -2,9 +2,10 @@
  * Where async jobs go and how they are reached: the configuration (explicit, or the env vars `AsyncEndpoint` sets,
  * parsed with the contract's zod schema, ./contract/async), the shared SDK clients, and S3 locations.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { dynamoDbSdk, s3Sdk, sageMakerRuntimeSdk } from './aws-sdk';
 import { boundedClient } from './bounded';
 import { ASYNC_ENV, AsyncEndpointEnvSchema } from './contract/async';
 import { parseContract } from './contract-parse';
@@ -75,9 +76,9 @@ export function resolveConfig(deps: AsyncJobsDeps): AsyncJobsConfig {
 let defaultClients: { sagemakerRuntime?: SageMakerRuntimeClient; s3?: S3Client; dynamodb?: DynamoDBClient } = {};
 // Built with connection and request timeouts (./bounded), so the recorder handler never waits on a silent service.
 export const smClient = (deps: AsyncJobsDeps) =>
-  deps.sagemakerRuntime ?? (defaultClients.sagemakerRuntime ??= boundedClient(SageMakerRuntimeClient, {}));
-export const s3Client = (deps: AsyncJobsDeps) => deps.s3 ?? (defaultClients.s3 ??= boundedClient(S3Client, {}));
-export const ddbClient = (deps: AsyncJobsDeps) => deps.dynamodb ?? (defaultClients.dynamodb ??= boundedClient(DynamoDBClient, {}));
+  deps.sagemakerRuntime ?? (defaultClients.sagemakerRuntime ??= boundedClient(sageMakerRuntimeSdk().SageMakerRuntimeClient, {}));
+export const s3Client = (deps: AsyncJobsDeps) => deps.s3 ?? (defaultClients.s3 ??= boundedClient(s3Sdk().S3Client, {}));
+export const ddbClient = (deps: AsyncJobsDeps) => deps.dynamodb ?? (defaultClients.dynamodb ??= boundedClient(dynamoDbSdk().DynamoDBClient, {}));
 /** Forgets the lazily created default clients (tests that change the environment). */
 export function resetDefaultAsyncClients(): void {
   defaultClients = {};

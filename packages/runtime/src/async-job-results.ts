@@ -3,9 +3,8 @@
  * and failure objects fetched and decoded (`fetchObject`), and a fallback poller over those objects for deployments
  * without a job table (`waitForAsyncJob`).
  */
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
 import { AsyncJobRequestError, AsyncJobsDeps, ddbClient, parseS3Location, resolveConfig, s3Client } from './async-config';
+import { dynamoDbSdk, s3Sdk } from './aws-sdk';
 import { ASYNC_ENV, JOB_ATTRIBUTES as A } from './contract/async';
 
 /** Raised by `waitForAsyncJob` when neither the output nor the failure object appeared before the deadline. */
@@ -97,7 +96,7 @@ export async function getAsyncJob(jobId: string, options: GetAsyncJobOptions = {
     throw new AsyncJobRequestError(`jobTableName: got nothing, expected the job table (env ${ASYNC_ENV.JOB_TABLE_NAME}); `
       + 'without one use waitForAsyncJob with the submitted locations');
   }
-  const { Item: item } = await ddbClient(deps).send(new GetItemCommand({
+  const { Item: item } = await ddbClient(deps).send(new (dynamoDbSdk().GetItemCommand)({
     TableName: config.jobTableName,
     Key: { [A.INFERENCE_ID]: { S: jobId } },
     ConsistentRead: true,
@@ -127,7 +126,7 @@ export async function fetchObject(location: string, deps: AsyncJobsDeps = {}, op
   const { bucket, key } = parseS3Location(location);
   let response;
   try {
-    response = await s3Client(deps).send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${maxBytes - 1}` }));
+    response = await s3Client(deps).send(new (s3Sdk().GetObjectCommand)({ Bucket: bucket, Key: key, Range: `bytes=0-${maxBytes - 1}` }));
   } catch (e) {
     // S3 answers any range on an empty object with 416 InvalidRange.
     const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
@@ -223,7 +222,7 @@ async function fetchIfExists(location: string, deps: AsyncJobsDeps, options: Fet
     return await fetchObject(location, deps, options);
   } catch (e) {
     const name = (e as { name?: string }).name;
-    if (e instanceof NoSuchKey || name === 'NoSuchKey' || name === 'NotFound') return undefined;
+    if (e instanceof s3Sdk().NoSuchKey || name === 'NoSuchKey' || name === 'NotFound') return undefined;
     if (name === 'AccessDenied' || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 403) {
       throw new AsyncResultAccessDeniedError(location, e);
     }

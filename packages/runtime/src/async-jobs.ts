@@ -6,9 +6,8 @@
  * Config comes from explicit options or the env vars of packages/runtime/src/contract/async.ts (set by `AsyncEndpoint`).
  */
 import { randomUUID } from 'crypto';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { InvokeEndpointAsyncCommand } from '@aws-sdk/client-sagemaker-runtime';
 import { AsyncJobRequestError, AsyncJobsDeps, parseS3Location, resolveConfig, s3Client, smClient } from './async-config';
+import { s3Sdk, sageMakerRuntimeSdk } from './aws-sdk';
 import { ASYNC_ENV, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from './contract/async';
 import { classifyError } from './errors';
 
@@ -96,7 +95,7 @@ export async function submitAsyncJob(request: SubmitAsyncJobRequest, deps: Async
   if (inputLocation === undefined) {
     // The random suffix keeps a reused inferenceId from overwriting the input of a job SageMaker has not read yet.
     const key = `${normalizePrefix(config.inputPrefix ?? 'inputs/')}${jobId}-${randomUUID()}`;
-    await s3Client(deps).send(new PutObjectCommand({
+    await s3Client(deps).send(new (s3Sdk().PutObjectCommand)({
       Bucket: config.inputBucket,
       Key: key,
       Body: encodePayload(request.payload!),
@@ -107,7 +106,7 @@ export async function submitAsyncJob(request: SubmitAsyncJobRequest, deps: Async
 
   let response;
   try {
-    response = await smClient(deps).send(new InvokeEndpointAsyncCommand({
+    response = await smClient(deps).send(new (sageMakerRuntimeSdk().InvokeEndpointAsyncCommand)({
       EndpointName: endpointName,
       InputLocation: inputLocation,
       ContentType: contentType,

@@ -3,9 +3,9 @@
  * `AsyncEndpoint` sets (parsed with the contract's zod schema), and the job item written once per event. Parsing
  * SageMaker's notification is in ./async-notification.
  */
-import { ConditionalCheckFailedException, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AsyncJobsDeps, ddbClient } from './async-config';
+import { dynamoDbSdk } from './aws-sdk';
 import { ASYNC_ENV, AsyncJobRecord, JOB_ATTRIBUTES as A, ResultRecorderEnvSchema } from './contract/async';
 import { ContractConfigError, parseContract } from './contract-parse';
 
@@ -24,7 +24,7 @@ export async function recordAsyncResult(record: AsyncJobRecord, tableName: strin
     item[name] = typeof value === 'number' ? { N: String(value) } : { S: String(value) };
   }
   try {
-    await ddbClient(deps).send(new PutItemCommand({
+    await ddbClient(deps).send(new (dynamoDbSdk().PutItemCommand)({
       TableName: tableName,
       Item: item,
       ConditionExpression: 'attribute_not_exists(#id) OR #t < :t',
@@ -33,7 +33,7 @@ export async function recordAsyncResult(record: AsyncJobRecord, tableName: strin
     }));
     return true;
   } catch (e) {
-    if (e instanceof ConditionalCheckFailedException || (e as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (e instanceof dynamoDbSdk().ConditionalCheckFailedException || (e as { name?: string }).name === 'ConditionalCheckFailedException') return false;
     throw e;
   }
 }

@@ -3,7 +3,7 @@
  * one line that names where the value came from (an env var, a file), the field path and what was expected:
  * `MCP_SERVER_SPEC.realtimeEndpoints[0].name: expected a string, got 5`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A configuration that does not parse; `problems` holds one line per problem (also in the message). */
 export class ContractConfigError extends Error {

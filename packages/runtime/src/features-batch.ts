@@ -2,7 +2,8 @@
  * Batch reads (BatchGetRecord) over many records and groups: split into legal calls, `UnprocessedIdentifiers` retried
  * with backoff, and every record that was not returned reported with its reason (none is dropped silently).
  */
-import { BatchGetRecordCommand, BatchGetRecordIdentifier } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import type { BatchGetRecordIdentifier } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { featureStoreRuntimeSdk } from './aws-sdk';
 import type { FeatureGroupSchema } from './contract/feature-store';
 import { sdkError } from './features-errors';
 import { checkFeatureNames, coldStart, featureStoreClient, FeatureStoreClientOptions, toFeatures } from './features-read';
@@ -159,7 +160,7 @@ export async function batchGetFeatures(requests: BatchFeatureRequest[], options:
       calls++;
       let response;
       try {
-        response = await client.send(new BatchGetRecordCommand({ Identifiers: identifiers }));
+        response = await client.send(new (featureStoreRuntimeSdk().BatchGetRecordCommand)({ Identifiers: identifiers }));
       } catch (err) {
         const groupsInCall = [...pending.keys()].map((r) => r.group);
         const e = err as { name?: string };

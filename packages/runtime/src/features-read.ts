@@ -3,12 +3,12 @@
  * defaults, while a missing feature group (ResourceNotFound) is an error; the two are never conflated. Also the client
  * every Feature Store call uses, and the record-to-values mapping the batch reads share.
  */
-import {
+import type {
   FeatureValue as SdkFeatureValue,
-  GetRecordCommand,
   SageMakerFeatureStoreRuntimeClient,
   SageMakerFeatureStoreRuntimeClientConfig,
 } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { featureStoreRuntimeSdk } from './aws-sdk';
 import { boundedClient } from './bounded';
 import type { FeatureGroupSchema } from './contract/feature-store';
 import { FeatureValueError, sdkError } from './features-errors';
@@ -25,8 +25,8 @@ let defaultClient: SageMakerFeatureStoreRuntimeClient | undefined;
 /** The client for `options`: the one given, one built from `clientConfig`, or a shared default (region from the environment). */
 export function featureStoreClient(options: FeatureStoreClientOptions = {}): SageMakerFeatureStoreRuntimeClient {
   if (options.client) return options.client;
-  if (options.clientConfig) return boundedClient(SageMakerFeatureStoreRuntimeClient, options.clientConfig);
-  defaultClient ??= boundedClient(SageMakerFeatureStoreRuntimeClient, {});
+  if (options.clientConfig) return boundedClient(featureStoreRuntimeSdk().SageMakerFeatureStoreRuntimeClient, options.clientConfig);
+  defaultClient ??= boundedClient(featureStoreRuntimeSdk().SageMakerFeatureStoreRuntimeClient, {});
   return defaultClient;
 }
 
@@ -98,7 +98,7 @@ export async function getFeatures(group: string, recordId: string, options: GetF
   checkFeatureNames(schema, featureNames);
   let response;
   try {
-    response = await featureStoreClient(options).send(new GetRecordCommand({
+    response = await featureStoreClient(options).send(new (featureStoreRuntimeSdk().GetRecordCommand)({
       FeatureGroupName: group,
       RecordIdentifierValueAsString: recordId,
       FeatureNames: featureNames,

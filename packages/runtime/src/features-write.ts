@@ -17,12 +17,8 @@
  * machine's clock is refused before any call; so is one older than the stored record's (it would not change the
  * online record).
  */
-import {
-  FeatureValue as SdkFeatureValue,
-  GetRecordCommand,
-  PutRecordCommand,
-  UpdateRecordCommand,
-} from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import type { FeatureValue as SdkFeatureValue } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { featureStoreRuntimeSdk } from './aws-sdk';
 import { ErrorDetails, SageMakerMcpError } from './errors';
 import {
   FeatureGroupSchema,
@@ -227,7 +223,7 @@ interface WriteContext {
 /** PutRecord of `record` (a full over-write of the online record). */
 async function putRecord(w: WriteContext, record: SdkFeatureValue[]): Promise<void> {
   try {
-    await w.client.send(new PutRecordCommand({ FeatureGroupName: w.group, Record: record, TargetStores: w.targetStores }));
+    await w.client.send(new (featureStoreRuntimeSdk().PutRecordCommand)({ FeatureGroupName: w.group, Record: record, TargetStores: w.targetStores }));
   } catch (err) {
     throw sdkError(err, w.group, 'PutRecord');
   }
@@ -240,7 +236,7 @@ function created(w: WriteContext): PutFeaturesResult {
 /** UpdateRecord of the given features; a record that does not exist yet is created with PutRecord. */
 async function updateRecord(w: WriteContext, notWritten: string[]): Promise<PutFeaturesResult> {
   try {
-    await w.client.send(new UpdateRecordCommand({
+    await w.client.send(new (featureStoreRuntimeSdk().UpdateRecordCommand)({
       FeatureGroupName: w.group,
       RecordIdentifierValueAsString: w.recordId,
       Features: w.values.filter((v) => v.FeatureName !== w.schema.recordIdentifier),
@@ -264,6 +260,7 @@ async function updateRecord(w: WriteContext, notWritten: string[]): Promise<PutF
 async function mergeRecord(w: WriteContext): Promise<PutFeaturesResult> {
   let stored: SdkFeatureValue[] | undefined;
   try {
+    const { GetRecordCommand } = featureStoreRuntimeSdk();
     stored = (await w.client.send(new GetRecordCommand({ FeatureGroupName: w.group, RecordIdentifierValueAsString: w.recordId }))).Record;
   } catch (err) {
     throw sdkError(err, w.group, 'GetRecord');

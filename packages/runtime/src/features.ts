@@ -10,7 +10,7 @@
  * - event times are written as `yyyy-MM-ddTHH:mm:ss.SSSZ` (milliseconds, not Python's microseconds) or epoch seconds.
  * This module is the entry point: it re-exports those and holds the deletes (writes are in ./features-write).
  */
-import { DeleteRecordCommand } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { featureStoreRuntimeSdk } from './aws-sdk';
 import type { FeatureGroupSchema } from './contract/feature-store';
 import { sdkError } from './features-errors';
 import { featureStoreClient, FeatureStoreClientOptions } from './features-read';
@@ -53,7 +53,7 @@ export async function deleteFeatures(group: string, recordId: string, options: D
   const etType = options.schema ? featureType(options.schema, options.schema.eventTime) ?? 'String' : 'String';
   const eventTime = formatEventTime(options.eventTime ?? new Date(), etType);
   try {
-    await featureStoreClient(options).send(new DeleteRecordCommand({
+    await featureStoreClient(options).send(new (featureStoreRuntimeSdk().DeleteRecordCommand)({
       FeatureGroupName: group,
       RecordIdentifierValueAsString: recordId,
       EventTime: eventTime,

@@ -3,13 +3,10 @@
  * as the classified errors of ./errors, transient ones are retried by the SDK's own middleware with
  * TransientOnlyRetryStrategy, and an overall deadline bounds the whole call including retries.
  */
-import { Agent as HttpAgent } from 'http';
-import { Agent as HttpsAgent } from 'https';
-import {
-  InvokeEndpointCommand,
-  SageMakerRuntimeClient,
-  SageMakerRuntimeClientConfig,
-} from '@aws-sdk/client-sagemaker-runtime';
+import type * as Http from 'http';
+import type * as Https from 'https';
+import type { SageMakerRuntimeClient, SageMakerRuntimeClientConfig } from '@aws-sdk/client-sagemaker-runtime';
+import { sageMakerRuntimeSdk } from './aws-sdk';
 import { classifyError, TransientEndpointError } from './errors';
 import { DEFAULT_RETRY, RetryOptions, TransientOnlyRetryStrategy, withRetryOptions } from './retry';
 
@@ -43,6 +40,12 @@ export interface RuntimeClientOptions extends SageMakerRuntimeClientConfig {
 export function createRuntimeClient(options: RuntimeClientOptions = {}): SageMakerRuntimeClient {
   const { maxSockets, attemptTimeoutMs, connectionTimeoutMs, retry, ...config } = options;
   const sockets = maxSockets ?? DEFAULT_MAX_SOCKETS;
+  // Loaded here, not at module load (./aws-sdk): a process that never invokes pays for neither the SDK nor node:https.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Agent: HttpAgent } = require('http') as typeof Http;
+  const { Agent: HttpsAgent } = require('https') as typeof Https;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const { SageMakerRuntimeClient } = sageMakerRuntimeSdk();
   return new SageMakerRuntimeClient({
     maxAttempts: retry?.maxAttempts ?? DEFAULT_RETRY.maxAttempts,
     retryStrategy: new TransientOnlyRetryStrategy(retry),
@@ -195,6 +198,7 @@ const decoder = new TextDecoder('utf-8');
 export async function invokeEndpoint(input: InvokeEndpointInput, options: InvokeOptions = {}): Promise<InvokeResult> {
   const client = resolveClient(options);
   const call = callSignal(options.deadlineMs, options.signal);
+  const { InvokeEndpointCommand } = sageMakerRuntimeSdk();
   const command = new InvokeEndpointCommand({
     EndpointName: input.endpointName,
     Body: typeof input.body === 'string' ? new TextEncoder().encode(input.body) : input.body,

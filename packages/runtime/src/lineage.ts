@@ -8,15 +8,8 @@
  */
 // The runtime's AWS SDK clients are devDependencies on purpose: Lambda provides them, users install what they call.
 // eslint-disable-next-line import/no-extraneous-dependencies
-import {
-  AssociationSummary,
-  DescribeArtifactCommand,
-  DescribeModelPackageCommand,
-  DescribePipelineExecutionCommand,
-  DescribeTrainingJobCommand,
-  ListAssociationsCommand,
-  SageMakerClient,
-} from '@aws-sdk/client-sagemaker';
+import type { AssociationSummary, SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { sageMakerSdk } from './aws-sdk';
 import { boundedClient, PageGuard } from './bounded';
 import { parseCorrelationDescription } from './contract/pipelines';
 import { redactForAgent } from './errors';
@@ -123,11 +116,11 @@ export async function describeLineageEntity(
 ): Promise<Record<string, unknown> | undefined> {
   switch (kind) {
     case 'artifact': {
-      const a = await sagemaker.send(new DescribeArtifactCommand({ ArtifactArn: arn }));
+      const a = await sagemaker.send(new (sageMakerSdk().DescribeArtifactCommand)({ ArtifactArn: arn }));
       return compact({ name: a.ArtifactName, artifactType: a.ArtifactType, sourceUri: a.Source?.SourceUri, properties: a.Properties });
     }
     case 'pipeline-execution': {
-      const e = await sagemaker.send(new DescribePipelineExecutionCommand({ PipelineExecutionArn: arn }));
+      const e = await sagemaker.send(new (sageMakerSdk().DescribePipelineExecutionCommand)({ PipelineExecutionArn: arn }));
       return compact({
         pipelineArn: e.PipelineArn,
         status: e.PipelineExecutionStatus,
@@ -137,7 +130,7 @@ export async function describeLineageEntity(
       });
     }
     case 'model-package': {
-      const m = await sagemaker.send(new DescribeModelPackageCommand({ ModelPackageName: arn }));
+      const m = await sagemaker.send(new (sageMakerSdk().DescribeModelPackageCommand)({ ModelPackageName: arn }));
       return compact({
         name: m.ModelPackageName,
         groupName: m.ModelPackageGroupName,
@@ -147,7 +140,7 @@ export async function describeLineageEntity(
       });
     }
     case 'training-job': {
-      const t = await sagemaker.send(new DescribeTrainingJobCommand({ TrainingJobName: arn.replace(/^.*:training-job\//, '') }));
+      const t = await sagemaker.send(new (sageMakerSdk().DescribeTrainingJobCommand)({ TrainingJobName: arn.replace(/^.*:training-job\//, '') }));
       return compact({
         name: t.TrainingJobName,
         status: t.TrainingJobStatus,
@@ -171,7 +164,7 @@ async function* associationPages(
 ): AsyncGenerator<{ associations: AssociationSummary[]; more: boolean }> {
   let nextToken: string | undefined;
   do {
-    const page = await sagemaker.send(new ListAssociationsCommand({
+    const page = await sagemaker.send(new (sageMakerSdk().ListAssociationsCommand)({
       ...(direction === 'backward' ? { DestinationArn: arn } : { SourceArn: arn }),
       ...(associationType ? { AssociationType: associationType as AssociationSummary['AssociationType'] } : {}),
       MaxResults: pageSize,
@@ -195,7 +188,7 @@ export async function getModelProvenance(rootArn: string, options: ModelProvenan
   if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 10) throw new Error(`maxDepth: got ${maxDepth}, expected an integer between 1 and 10`);
   if (!Number.isInteger(maxNodes) || maxNodes < 1 || maxNodes > 1000) throw new Error(`maxNodes: got ${maxNodes}, expected an integer between 1 and 1000`);
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new Error(`pageSize: got ${pageSize}, expected an integer between 1 and 100`);
-  const sagemaker = options.sagemaker ?? boundedClient(SageMakerClient, options.sagemakerConfig ?? {});
+  const sagemaker = options.sagemaker ?? boundedClient(sageMakerSdk().SageMakerClient, options.sagemakerConfig ?? {});
   // With a scope, what may be described is known only once the graph is: describe after the walk.
   const describe = (options.describe ?? true) && options.scope === undefined;
 

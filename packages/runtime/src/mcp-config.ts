@@ -4,7 +4,7 @@
  * only a configuration has (region, endpoints, deadlines, ...), and every problem is reported at once, each naming the
  * field path and what was expected.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { McpServerSpec, McpServerSpecSchema, MCP_ENV } from './contract/mcp';
 import { contractProblems, parseJsonText } from './contract-parse';
 import type { SageMakerMcpServerConfig } from './mcp-tools/context';

@@ -5,14 +5,9 @@
 /* eslint-disable import/no-extraneous-dependencies -- the runtime's AWS SDK clients are devDependencies on purpose: Lambda
    provides them, users of the runtime subpath install the clients they call (README). */
 import { createHash } from 'crypto';
-import { DynamoDBClient, DynamoDBClientConfig, GetItemCommand, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import {
-  DescribePipelineExecutionCommand,
-  ListPipelineExecutionStepsCommand,
-  SageMakerClient,
-  SageMakerClientConfig,
-  StartPipelineExecutionCommand,
-} from '@aws-sdk/client-sagemaker';
+import type { DynamoDBClient, DynamoDBClientConfig, AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { SageMakerClient, SageMakerClientConfig } from '@aws-sdk/client-sagemaker';
+import { dynamoDbSdk, sageMakerSdk } from './aws-sdk';
 /* eslint-enable import/no-extraneous-dependencies */
 import { boundedClient, PageGuard } from './bounded';
 import {
@@ -48,11 +43,11 @@ export interface TrainingResultsTableAccess {
 
 // Clients built here carry connection and request timeouts (./bounded); a given client keeps its own settings.
 function sagemakerOf(access: TrainingSageMakerAccess = {}): SageMakerClient {
-  return access.sagemaker ?? boundedClient(SageMakerClient, access.sagemakerConfig ?? {});
+  return access.sagemaker ?? boundedClient(sageMakerSdk().SageMakerClient, access.sagemakerConfig ?? {});
 }
 
 function dynamodbOf(access: TrainingResultsTableAccess): DynamoDBClient {
-  return access.dynamodb ?? boundedClient(DynamoDBClient, access.dynamodbConfig ?? {});
+  return access.dynamodb ?? boundedClient(dynamoDbSdk().DynamoDBClient, access.dynamodbConfig ?? {});
 }
 
 /** A request the runtime refused before calling AWS; `field` names what was wrong. */
@@ -141,7 +136,7 @@ export async function startTraining(req: StartTrainingRequest, access: TrainingS
     throw new TrainingRequestError('sessionId', req.sessionId, `a session id short enough for a description of at most ${MAX_EXECUTION_DESCRIPTION_LENGTH} characters (got ${description.length})`);
   }
   const clientRequestToken = trainingRequestToken(req);
-  const out = await sagemakerOf(access).send(new StartPipelineExecutionCommand({
+  const out = await sagemakerOf(access).send(new (sageMakerSdk().StartPipelineExecutionCommand)({
     PipelineName: req.pipelineName,
     PipelineExecutionDescription: description,
     PipelineExecutionDisplayName: req.displayName,
@@ -185,6 +180,7 @@ export interface TrainingStatusOptions extends TrainingSageMakerAccess {
  */
 export async function getTrainingStatus(executionArn: string, access: TrainingStatusOptions = {}): Promise<TrainingStatus> {
   const sagemaker = sagemakerOf(access);
+  const { DescribePipelineExecutionCommand, ListPipelineExecutionStepsCommand } = sageMakerSdk();
   const detail = await sagemaker.send(new DescribePipelineExecutionCommand({ PipelineExecutionArn: executionArn }));
   const steps: TrainingStepStatus[] = [];
   const guard = new PageGuard('ListPipelineExecutionSteps', access.maxPages);
@@ -220,7 +216,7 @@ export type TrainingResult =
  * recorded an execution for this session.
  */
 export async function getTrainingResult(sessionId: string, access: TrainingResultsTableAccess): Promise<TrainingResult> {
-  const out = await dynamodbOf(access).send(new QueryCommand({
+  const out = await dynamodbOf(access).send(new (dynamoDbSdk().QueryCommand)({
     TableName: access.tableName,
     IndexName: RESULTS_SESSION_INDEX,
     KeyConditionExpression: '#s = :s',
@@ -240,7 +236,7 @@ export async function getTrainingResultByExecution(
   executionArn: string,
   access: TrainingResultsTableAccess,
 ): Promise<TrainingResultRecord | undefined> {
-  const out = await dynamodbOf(access).send(new GetItemCommand({
+  const out = await dynamodbOf(access).send(new (dynamoDbSdk().GetItemCommand)({
     TableName: access.tableName,
     Key: { [RESULTS_PARTITION_KEY]: { S: executionArn } },
     ConsistentRead: true,

@@ -4,7 +4,7 @@
  * A failed call is retried only until the first PayloadPart arrives: after that, a retry would repeat output the
  * caller has already seen, so the error is thrown instead.
  */
-import { InvokeEndpointWithResponseStreamCommand } from '@aws-sdk/client-sagemaker-runtime';
+import { sageMakerRuntimeSdk } from './aws-sdk';
 import { isTransient, TransientEndpointError } from './errors';
 import { CallSignal, DEFAULT_DEADLINE_MS, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
 import { backoffDelayMs, DEFAULT_RETRY, withRetryOptions } from './retry';
@@ -167,6 +167,7 @@ export async function* invokeEndpointStream(input: InvokeStreamInput, options: I
       try {
         // This loop owns retries for streams (the SDK cannot retry an error that arrives inside the stream), so the
         // SDK makes exactly one attempt per iteration.
+        const { InvokeEndpointWithResponseStreamCommand } = sageMakerRuntimeSdk();
         const command = new InvokeEndpointWithResponseStreamCommand({
           EndpointName: input.endpointName,
           Body: body,

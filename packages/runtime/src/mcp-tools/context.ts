@@ -1,13 +1,15 @@
 /**
- * What the tools share: the spec (what is exposed), the AWS SDK clients (built once per server configuration and reused
- * by every request, so a warm Lambda keeps its connections, each with connection and request timeouts and bound to the
- * tool's deadline; see ../bounded), the handle codec, and who is calling.
+ * What the tools share: the spec (what is exposed), the AWS SDK clients (each built, and its SDK module loaded, by the
+ * first tool call that needs it, then reused by every request of the same server configuration, so a warm Lambda keeps
+ * its connections; each with connection and request timeouts and bound to the tool's deadline, see ../bounded), the
+ * handle codec, and who is calling.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SageMakerClient } from '@aws-sdk/client-sagemaker';
-import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
-import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import type { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { dynamoDbSdk, featureStoreRuntimeSdk, s3Sdk, sageMakerSdk } from '../aws-sdk';
 import { createHandleCodec, HandleCodec } from './handles';
 import { bindDeadline, boundedClient, DEFAULT_CONNECTION_TIMEOUT_MS, HttpTimeouts } from '../bounded';
 import type { McpServerSpec } from '../contract/mcp';
@@ -117,16 +119,17 @@ export function createToolContext(config: SageMakerMcpServerConfig): ToolContext
       })));
     },
     get sagemaker() {
-      return (cache.sagemaker ??= boundedClient(SageMakerClient, base(ep.sagemaker), timeouts));
+      return (cache.sagemaker ??= boundedClient(sageMakerSdk().SageMakerClient, base(ep.sagemaker), timeouts));
     },
     get featureStore() {
-      return (cache.featureStore ??= boundedClient(SageMakerFeatureStoreRuntimeClient, base(ep.featureStoreRuntime), timeouts));
+      return (cache.featureStore ??= boundedClient(featureStoreRuntimeSdk().SageMakerFeatureStoreRuntimeClient,
+        base(ep.featureStoreRuntime), timeouts));
     },
     get dynamodb() {
-      return (cache.dynamodb ??= boundedClient(DynamoDBClient, base(ep.dynamodb), timeouts));
+      return (cache.dynamodb ??= boundedClient(dynamoDbSdk().DynamoDBClient, base(ep.dynamodb), timeouts));
     },
     get s3() {
-      return (cache.s3 ??= boundedClient(S3Client, {
+      return (cache.s3 ??= boundedClient(s3Sdk().S3Client, {
         ...base(ep.s3),
         forcePathStyle: config.s3ForcePathStyle ?? ep.s3 !== undefined,
         // s3rver and other S3-compatible stores reject the streaming checksums the SDK adds by default.

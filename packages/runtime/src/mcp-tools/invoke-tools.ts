@@ -2,10 +2,10 @@
  * `invoke_endpoint` (allow-listed realtime / shared-GPU endpoints and components; JSON, CSV, text or prompt payloads)
  * and `describe_endpoint` (DescribeEndpoint of an allow-listed endpoint, reduced to what an agent can act on).
  */
-import { DescribeEndpointCommand } from '@aws-sdk/client-sagemaker';
 import * as z from 'zod';
 import type { ToolContext } from './context';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
+import { sageMakerSdk } from '../aws-sdk';
 import { currentDeadline } from '../bounded';
 import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../codecs';
 import { MCP_TOOL_NAMES } from '../contract/mcp';
@@ -202,7 +202,7 @@ export async function describeEndpointTool(ctx: ToolContext, args: z.infer<typeo
     if (!realtime.includes(args.endpointName) && !asyncNames.includes(args.endpointName)) {
       throw new ToolRefusal('EndpointNotAllowed', `Endpoint "${args.endpointName}" is not exposed by this server. Allowed endpoints: ${[...realtime, ...asyncNames].join(', ')}.`);
     }
-    const out = await ctx.clients.sagemaker.send(new DescribeEndpointCommand({ EndpointName: args.endpointName }));
+    const out = await ctx.clients.sagemaker.send(new (sageMakerSdk().DescribeEndpointCommand)({ EndpointName: args.endpointName }));
     return toolResult({
       endpointName: out.EndpointName ?? args.endpointName,
       status: out.EndpointStatus ?? 'Unknown',

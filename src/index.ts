@@ -7,6 +7,7 @@ export * from './checks';
 export * from './shared-gpu';
 export * from './feature-store';
 export * from './async';
+export * from './rollouts';
 export * from './realtime';
 export * from './pipelines';
 export * from './mcp';

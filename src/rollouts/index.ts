@@ -1,0 +1,3 @@
+export * from './capacity';
+export * from './rollout-options';
+export * from './rollout';

@@ -12,6 +12,7 @@ import { jumpStartEula } from './jumpstart-eula';
 import { llmGpuConcurrency } from './llm-gpu-concurrency';
 import { pipelineRuleCorrelation } from './pipeline-rule-correlation';
 import { pipelineRuleDlq } from './pipeline-rule-dlq';
+import { productionRollbackAlarms, productionRollout } from './production-rollout';
 import { realtimeScaleToZero } from './realtime-scale-to-zero';
 import { sageMakerFullAccess } from './sagemaker-full-access';
 import { CheckRule } from '../private/rule';
@@ -21,6 +22,8 @@ export const ALL_RULES: readonly CheckRule[] = [
   realtimeScaleToZero,
   asymmetricCooldowns,
   invocationsTargetMinCapacity,
+  productionRollout,
+  productionRollbackAlarms,
   asyncNotifications,
   asyncScaleFromZeroAlarm,
   llmGpuConcurrency,

@@ -1,4 +1,4 @@
-import { Annotations, Duration } from 'aws-cdk-lib';
+import { Annotations, CfnResource, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { IConstruct } from 'constructs';
@@ -41,6 +41,13 @@ export interface RolloutEndpointContext {
    * @default - unknown
    */
   readonly defaultAlarmsTimeToAlarm?: Duration;
+  /**
+   * The endpoint resource: a rollback alarm without a literal name whose metrics name this resource would form a
+   * dependency cycle with it (the endpoint names the alarm, the alarm names the endpoint), which is refused.
+   *
+   * @default - not checked
+   */
+  readonly endpoint?: CfnResource;
 }
 
 /** What an inference component tells its rollout when it renders it. */
@@ -55,6 +62,12 @@ export interface RolloutInferenceComponentContext {
    * @default - unknown: copy-count batches are not checked against it
    */
   readonly copyCount?: number;
+  /**
+   * The inference component resource (see `RolloutEndpointContext.endpoint`).
+   *
+   * @default - not checked
+   */
+  readonly component?: CfnResource;
 }
 
 type Strategy = 'ALL_AT_ONCE' | 'CANARY' | 'LINEAR' | 'ROLLING';
@@ -182,6 +195,7 @@ export class Rollout {
         + 'all at once without a baking period (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-exclusions.html)');
     }
     const alarms = this.alarms(context.scope, context.subject, context.defaultAlarms, context.defaultAlarmsTimeToAlarm);
+    rejectCycles(context.subject, alarms, context.endpoint);
     const autoRollbackConfiguration = alarms.length > 0 ? { alarms: alarms.map((a) => ({ alarmName: a.alarmName })) } : undefined;
     const maximumExecutionTimeoutInSeconds = this.maximumExecutionSeconds();
     if (this.strategy === 'ROLLING') {
@@ -232,6 +246,7 @@ export class Rollout {
     }
     v.throwIfInvalid();
     const alarms = this.alarms(context.scope, context.subject, undefined, undefined);
+    rejectCycles(context.subject, alarms, context.component);
     return {
       rollingUpdatePolicy: {
         maximumBatchSize: renderCapacity(step!),
@@ -276,6 +291,26 @@ function v10(subject: string, n: number): void {
   new PropValidator(`${subject} rollout`)
     .check(n <= MAX_ROLLBACK_ALARMS, 'autoRollbackOn', `${n} alarms`, `at most ${MAX_ROLLBACK_ALARMS} alarms (AutoRollbackConfig)`)
     .throwIfInvalid();
+}
+
+/**
+ * The resource that rolls back on an alarm `Ref`s it; if the alarm's metrics name that resource through a `Ref` or
+ * `GetAtt` (an EndpointName dimension from `attrEndpointName`), CloudFormation refuses the template: a dependency cycle.
+ */
+function rejectCycles(subject: string, alarms: cloudwatch.IAlarm[], resource: CfnResource | undefined): void {
+  if (!resource) return;
+  const stack = Stack.of(resource);
+  const v = new PropValidator(`${subject} rollout`);
+  for (const alarm of alarms) {
+    const cfn = alarm.node.defaultChild;
+    if (!(cfn instanceof cloudwatch.CfnAlarm) || Stack.of(cfn) !== stack) continue;
+    const watched = JSON.stringify(stack.resolve([cfn.dimensions, cfn.metrics]));
+    v.check(!watched.includes(`"${stack.resolve(resource.logicalId)}"`), 'autoRollbackOn', alarm.node.path,
+      'alarms whose metrics name this resource literally, not through a Ref or GetAtt (the resource names its rollback alarms '
+      + 'and such an alarm names the resource: a dependency cycle CloudFormation refuses). Build the metric with the construct\'s '
+      + 'metric methods (a construct with a rollout names itself at synth) or a literal endpoint name');
+  }
+  v.throwIfInvalid();
 }
 
 function rejectCopies(v: PropValidator, prop: string, c: RolloutCapacity): void {

@@ -1,6 +1,7 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { Rollout, RolloutCapacity, RolloutEndpointContext } from '../../src/rollouts';
 
@@ -135,6 +136,21 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     // THEN
     expect(warnings(stack).join('\n')).toMatch(/ml\.inf1\.xlarge is an Inf1 instance type.*all at once without a baking period/);
   });
+});
+
+test('fails for a rollback alarm whose metric names the endpoint through a GetAtt (a dependency cycle)', () => {
+  // GIVEN an endpoint resource, an alarm on its GetAtt name and one on its literal name
+  const stack = newStack();
+  const cfn = new sagemaker.CfnEndpoint(stack, 'Endpoint', { endpointName: 'chat', endpointConfigName: 'config' });
+  const byAttr = new cloudwatch.Metric({ namespace: 'AWS/SageMaker', metricName: 'ModelLatency', dimensionsMap: { EndpointName: cfn.attrEndpointName } });
+  const byName = new cloudwatch.Metric({ namespace: 'AWS/SageMaker', metricName: 'ModelLatency', dimensionsMap: { EndpointName: 'chat' } });
+  const cyclic = new cloudwatch.Alarm(stack, 'Cyclic', { metric: byAttr, threshold: 1, evaluationPeriods: 1 });
+  const fine = new cloudwatch.Alarm(stack, 'Fine', { metric: byName, threshold: 1, evaluationPeriods: 1 });
+  // WHEN / THEN
+  expect(errorOf(() => Rollout.allAtOnce({ autoRollbackOn: [cyclic, fine] }).bindToEndpoint(endpointContext(stack, { endpoint: cfn }))))
+    .toMatch(/1 problem:\n  - autoRollbackOn: got 'Test\/Cyclic', expected alarms whose metrics name this resource literally, not through a Ref or GetAtt/);
+  expect(stack.resolve(Rollout.allAtOnce({ autoRollbackOn: [fine] }).bindToEndpoint(endpointContext(stack, { endpoint: cfn })).autoRollbackConfiguration))
+    .toEqual({ alarms: [{ alarmName: { Ref: stack.getLogicalId(fine.node.defaultChild as cloudwatch.CfnAlarm) } }] });
 });
 
 describe('Rollout renders the inference component DeploymentConfig', () => {

@@ -9,6 +9,7 @@ import { AsyncAutoScalingProps } from './async-scaling-props';
 import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
+import { EndpointUpdateOptions } from '../rollouts/endpoint-update';
 
 // The async endpoint's public types: its interface (imports implement it too), its attributes and its props.
 
@@ -138,7 +139,7 @@ export interface AsyncEndpointAttributes {
 }
 
 /** Props of an `AsyncEndpoint`. */
-export interface AsyncEndpointProps extends ProductionVariantOptions {
+export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointUpdateOptions {
   /** Where the model comes from: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)`, JumpStart. */
   readonly model: ModelSource;
   /**

@@ -283,8 +283,12 @@ export class AsyncEndpoint extends AsyncEndpointBase {
     // Deployment guardrails apply to async endpoints too (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails.html).
     // Rollback alarms on this endpoint's metrics must name it literally (`endpointName`): see Rollout's cycle check.
     const update = renderEndpointUpdate(props, props.autoScaling !== undefined, {
-      scope: this, subject: `AsyncEndpoint '${id}'`, variantCount: 1, instanceCount: props.initialInstanceCount ?? 1,
-      instanceTypes: [props.instanceType.name], endpoint: this.cfnEndpoint,
+      scope: this,
+      subject: `AsyncEndpoint '${id}'`,
+      variantCount: 1,
+      instanceCount: props.initialInstanceCount ?? 1,
+      instanceTypes: [props.instanceType.name],
+      endpoint: this.cfnEndpoint,
     });
     this.cfnEndpoint.deploymentConfig = update.deploymentConfig;
     this.cfnEndpoint.retainAllVariantProperties = update.retainAllVariantProperties;

@@ -228,7 +228,9 @@ export class Rollout {
    * The inference component's `DeploymentConfig`: a rolling update (the only policy inference components have), with
    * batches in copies or percent.
    */
-  public bindToInferenceComponent(context: RolloutInferenceComponentContext): sagemaker.CfnInferenceComponent.InferenceComponentDeploymentConfigProperty {
+  public bindToInferenceComponent(
+    context: RolloutInferenceComponentContext,
+  ): sagemaker.CfnInferenceComponent.InferenceComponentDeploymentConfigProperty {
     const v = new PropValidator(`${context.subject} rollout (${this.strategy})`);
     // InferenceComponentDeploymentConfig has RollingUpdatePolicy and AutoRollbackConfiguration only
     // (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentDeploymentConfig.html).
@@ -264,7 +266,9 @@ export class Rollout {
   }
 
   /** The rollback alarms, with warnings when there are none or they cannot fire within a baking period. */
-  private alarms(scope: IConstruct, subject: string, defaults: cloudwatch.IAlarm[] | undefined, timeToAlarm: Duration | undefined): cloudwatch.IAlarm[] {
+  private alarms(
+    scope: IConstruct, subject: string, defaults: cloudwatch.IAlarm[] | undefined, timeToAlarm: Duration | undefined,
+  ): cloudwatch.IAlarm[] {
     const own = this.spec.options.autoRollbackOn;
     const alarms = own ?? defaults ?? [];
     if (alarms.length === 0) {

@@ -19,7 +19,8 @@ function newStack(): Stack {
 function literalAlarm(stack: Stack, id: string, dimension: string, name: string): cloudwatch.Alarm {
   return new cloudwatch.Alarm(stack, id, {
     metric: new cloudwatch.Metric({ namespace: 'AWS/SageMaker', metricName: 'ModelLatency', dimensionsMap: { [dimension]: name } }),
-    threshold: 1_000_000, evaluationPeriods: 2,
+    threshold: 1_000_000,
+    evaluationPeriods: 2,
   });
 }
 
@@ -40,7 +41,11 @@ describe('InferenceComponent rollout', () => {
     const latency = literalAlarm(stack, 'Latency', 'InferenceComponentName', 'chat');
     // WHEN
     endpoint.addInferenceComponent('Chat', {
-      model: TGI, componentName: 'chat', acceleratorCount: 1, minMemory: Size.gibibytes(16), copies: 4,
+      model: TGI,
+      componentName: 'chat',
+      acceleratorCount: 1,
+      minMemory: Size.gibibytes(16),
+      copies: 4,
       rollout: Rollout.rolling({ batchSize: RolloutCapacity.copies(1), bakingPeriod: Duration.minutes(5), autoRollbackOn: [latency] }),
     });
     // THEN
@@ -80,7 +85,10 @@ describe('AsyncEndpoint rollout', () => {
     const backlog = literalAlarm(stack, 'Latency', 'EndpointName', 'jobs');
     // WHEN
     new AsyncEndpoint(stack, 'Jobs', {
-      model: HF, instanceType: InstanceType.ML_M5_XLARGE, endpointName: 'jobs', initialInstanceCount: 4,
+      model: HF,
+      instanceType: InstanceType.ML_M5_XLARGE,
+      endpointName: 'jobs',
+      initialInstanceCount: 4,
       autoScaling: { minCapacity: 1, maxCapacity: 4 },
       rollout: Rollout.canary({ size: RolloutCapacity.instances(1), autoRollbackOn: [backlog] }),
     });

@@ -136,7 +136,9 @@ describe('RealtimeEndpoint variant-property retention', () => {
   test('explicit retention props are rendered as given', () => {
     const stack = newStack();
     endpoint(stack, {
-      retainAllVariantProperties: true, excludeRetainedVariantProperties: [RetainedVariantProperty.DESIRED_INSTANCE_COUNT], retainDeploymentConfig: true,
+      retainAllVariantProperties: true,
+      excludeRetainedVariantProperties: [RetainedVariantProperty.DESIRED_INSTANCE_COUNT],
+      retainDeploymentConfig: true,
     });
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::Endpoint', {
       RetainAllVariantProperties: true,
@@ -147,7 +149,8 @@ describe('RealtimeEndpoint variant-property retention', () => {
 
   test('fails for excluded properties when nothing is retained', () => {
     const stack = newStack();
-    expect(errorOf(() => endpoint(stack, { retainAllVariantProperties: false, excludeRetainedVariantProperties: [RetainedVariantProperty.DESIRED_WEIGHT] })))
+    const props = { retainAllVariantProperties: false, excludeRetainedVariantProperties: [RetainedVariantProperty.DESIRED_WEIGHT] };
+    expect(errorOf(() => endpoint(stack, props)))
       .toMatch(/excludeRetainedVariantProperties: got \["DesiredWeight"\], expected nothing when retainAllVariantProperties is false/);
   });
 });
@@ -164,7 +167,10 @@ describe('RealtimeEndpoint shadow variant', () => {
     t.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
       ProductionVariants: [Match.objectLike({ VariantName: 'AllTraffic', InitialVariantWeight: 1 })],
       ShadowProductionVariants: [Match.objectLike({
-        VariantName: 'Shadow', InstanceType: 'ml.m5.large', InitialInstanceCount: 1, InitialVariantWeight: 0.5,
+        VariantName: 'Shadow',
+        InstanceType: 'ml.m5.large',
+        InitialInstanceCount: 1,
+        InitialVariantWeight: 0.5,
         ModelName: { 'Fn::GetAtt': [Match.stringLikeRegexp('ChatModel2'), 'ModelName'] },
       })],
     });

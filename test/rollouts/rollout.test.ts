@@ -13,7 +13,8 @@ function newStack(): Stack {
 function alarm(scope: Construct, id: string, period = Duration.minutes(1), evaluationPeriods = 3): cloudwatch.Alarm {
   return new cloudwatch.Alarm(scope, id, {
     metric: new cloudwatch.Metric({ namespace: 'AWS/SageMaker', metricName: 'ModelLatency', period }),
-    threshold: 1, evaluationPeriods,
+    threshold: 1,
+    evaluationPeriods,
   });
 }
 
@@ -41,8 +42,11 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     const latency = alarm(stack, 'Latency');
     // WHEN
     const rollout = Rollout.canary({
-      size: RolloutCapacity.percent(25), bakingPeriod: Duration.minutes(5), finalBakingPeriod: Duration.minutes(2),
-      maximumExecutionTime: Duration.hours(1), autoRollbackOn: [latency],
+      size: RolloutCapacity.percent(25),
+      bakingPeriod: Duration.minutes(5),
+      finalBakingPeriod: Duration.minutes(2),
+      maximumExecutionTime: Duration.hours(1),
+      autoRollbackOn: [latency],
     });
     const config = stack.resolve(rollout.bindToEndpoint(endpointContext(stack)));
     // THEN
@@ -83,7 +87,9 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     const stack = newStack();
     // WHEN
     const config = stack.resolve(Rollout.rolling({
-      batchSize: RolloutCapacity.percent(25), rollbackBatchSize: RolloutCapacity.percent(100), bakingPeriod: Duration.minutes(3),
+      batchSize: RolloutCapacity.percent(25),
+      rollbackBatchSize: RolloutCapacity.percent(100),
+      bakingPeriod: Duration.minutes(3),
       autoRollbackOn: [alarm(stack, 'A')],
     }).bindToEndpoint(endpointContext(stack)));
     // THEN
@@ -149,7 +155,8 @@ test('fails for a rollback alarm whose metric names the endpoint through a GetAt
   // WHEN / THEN
   expect(errorOf(() => Rollout.allAtOnce({ autoRollbackOn: [cyclic, fine] }).bindToEndpoint(endpointContext(stack, { endpoint: cfn }))))
     .toMatch(/1 problem:\n  - autoRollbackOn: got 'Test\/Cyclic', expected alarms whose metrics name this resource literally, not through a Ref or GetAtt/);
-  expect(stack.resolve(Rollout.allAtOnce({ autoRollbackOn: [fine] }).bindToEndpoint(endpointContext(stack, { endpoint: cfn })).autoRollbackConfiguration))
+  const fineConfig = Rollout.allAtOnce({ autoRollbackOn: [fine] }).bindToEndpoint(endpointContext(stack, { endpoint: cfn }));
+  expect(stack.resolve(fineConfig.autoRollbackConfiguration))
     .toEqual({ alarms: [{ alarmName: { Ref: stack.getLogicalId(fine.node.defaultChild as cloudwatch.CfnAlarm) } }] });
 });
 
@@ -207,7 +214,10 @@ describe('Rollout validation (each names the prop, the value and what is expecte
       /maximumExecutionTime: got '9 minutes', expected a whole number of seconds between 600 and 28800 \(10 min to 8 h\)/],
     ['execution time above 8 h', () => Rollout.allAtOnce({ maximumExecutionTime: Duration.hours(9) }), /maximumExecutionTime: got '9 hours', expected .*between 600 and 28800/],
     ['execution time not longer than the baking periods', () => Rollout.canary({
-      size: RolloutCapacity.percent(10), bakingPeriod: Duration.minutes(30), finalBakingPeriod: Duration.minutes(30), maximumExecutionTime: Duration.hours(1),
+      size: RolloutCapacity.percent(10),
+      bakingPeriod: Duration.minutes(30),
+      finalBakingPeriod: Duration.minutes(30),
+      maximumExecutionTime: Duration.hours(1),
     }), /maximumExecutionTime: got '1 hour', expected longer than the baking periods together \(3600 s\)/],
   ])('fails for a %s', (_name, make, message) => {
     expect(errorOf(make)).toMatch(message);

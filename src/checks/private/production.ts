@@ -20,7 +20,8 @@ export function endpointProductionReason(view: TemplateView, endpoint: ResourceR
   if (counted) return `variant ${literalString(counted.VariantName) ?? '?'} starts with ${literalNumber(counted.InitialInstanceCount)} instances`;
   const target = view.ofType('AWS::ApplicationAutoScaling::ScalableTarget')
     .filter((t) => literalString(t.props.ScalableDimension) === VARIANT_DIMENSION)
-    .find((t) => view.endpointOfResourceId(t.props.ResourceId)?.endpoint.logicalId === endpoint.logicalId && (literalNumber(t.props.MaxCapacity) ?? 0) >= 2);
+    .find((t) => view.endpointOfResourceId(t.props.ResourceId)?.endpoint.logicalId === endpoint.logicalId
+      && (literalNumber(t.props.MaxCapacity) ?? 0) >= 2);
   return target ? `scalable target ${target.logicalId} scales it up to ${literalNumber(target.props.MaxCapacity)} instances` : undefined;
 }
 

@@ -30,7 +30,10 @@ export function validateShadow(v: PropValidator, options: ShadowVariantOptions, 
 }
 
 /** The `ShadowProductionVariants` entry. */
-export function renderShadow(options: ShadowVariantOptions, modelName: string, productionWeight: number): sagemaker.CfnEndpointConfig.ProductionVariantProperty {
+export function renderShadow(
+  options: ShadowVariantOptions, modelName: string, productionWeight: number,
+): sagemaker.CfnEndpointConfig.ProductionVariantProperty {
   const share = (options.samplingPercentage ?? 100) / 100;
-  return renderProductionVariant(options.variantName ?? DEFAULT_SHADOW_NAME, modelName, { ...options, initialVariantWeight: productionWeight * share });
+  const name = options.variantName ?? DEFAULT_SHADOW_NAME;
+  return renderProductionVariant(name, modelName, { ...options, initialVariantWeight: productionWeight * share });
 }

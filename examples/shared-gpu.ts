@@ -1,5 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { operationsFor } from './operations';
 import { SageMakerMcpChecks } from '../src/checks';
 import { InstanceType } from '../src/core';
 import { JumpStartModel } from '../src/jumpstart';
@@ -47,7 +48,7 @@ export function addSharedGpuExample(stack: Stack): SharedGpuEndpoint {
  * names its rollback alarms, so an alarm naming it through its ARN would be a dependency cycle.
  */
 function chatLatencyAlarm(stack: Stack, componentName: string): cloudwatch.Alarm {
-  return new cloudwatch.Alarm(stack, 'ChatLatencyAlarm', {
+  const alarm = new cloudwatch.Alarm(stack, 'ChatLatencyAlarm', {
     alarmDescription: `p99 ModelLatency of inference component ${componentName} above 20 s`,
     metric: new cloudwatch.Metric({
       namespace: 'AWS/SageMaker',
@@ -60,4 +61,6 @@ function chatLatencyAlarm(stack: Stack, componentName: string): cloudwatch.Alarm
     evaluationPeriods: 3,
     treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
   });
+  alarm.addAlarmAction(...operationsFor(stack).alarmActions);
+  return alarm;
 }

@@ -77,7 +77,9 @@ describe('SageMakerMcpChecks as an aspect', () => {
   });
 
   test('a warning-level finding is reported without failing synthesis', () => {
-    const stack = rawStack(realtimeScaling({ Policy: targetTracking({ ScaleOutCooldown: 300 }) }));
+    // (the endpoint has a canary rollout with rollback alarms, so the only warning is the cooldowns')
+    const rollout = endpoint({ DeploymentConfig: { ...CANARY_POLICY, ...ROLLBACK_ALARMS } });
+    const stack = rawStack(realtimeScaling({ Policy: targetTracking({ ScaleOutCooldown: 300 }), Endpoint: rollout }));
     Aspects.of(stack).add(new SageMakerMcpChecks());
     const violations = synthReport(stack.node.root as App);
     expect(violations.map((v) => [v.ruleName, v.severity, v.violatingConstructs[0].constructPath])).toEqual([['SMCP-RT2', 'warning', 'Checks/Policy']]);

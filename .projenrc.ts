@@ -230,6 +230,10 @@ project.addTask('images:catalog', {
   exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-image-catalog.ts',
   receiveArgs: true,
 });
+project.addTask('rollouts:diagram', {
+  description: 'Redraw docs/rollouts-canary.svg (the blue/green canary sequence of docs/rollouts.md) with Graphviz (WebAssembly)',
+  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-rollout-diagram.ts',
+});
 // The construct library's mirror of the runtime's zod contract (src/private/contract.generated.ts); a jest test fails
 // when the committed file is stale.
 project.addTask('contract:generate', {

@@ -1,6 +1,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import { operationsFor } from './operations';
 import { AsyncEndpoint, AsyncWorkload } from '../src/async';
+import { SageMakerMcpChecks } from '../src/checks';
 import { ContainerImage, InstanceType, ModelSource } from '../src/core';
 
 /**
@@ -11,7 +12,7 @@ import { ContainerImage, InstanceType, ModelSource } from '../src/core';
  */
 export function addAsyncExample(stack: Stack): AsyncEndpoint {
   const ops = operationsFor(stack);
-  return new AsyncEndpoint(stack, 'DocProcessor', {
+  const endpoint = new AsyncEndpoint(stack, 'DocProcessor', {
     endpointName: 'mcp-doc-processor-async',
     model: ModelSource.fromContainer(
       ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04'),
@@ -28,4 +29,7 @@ export function addAsyncExample(stack: Stack): AsyncEndpoint {
     logRetention: ops.logRetention,
     serverAccessLogsBucket: ops.accessLogsBucket,
   });
+  SageMakerMcpChecks.acknowledge(endpoint, 'SMCP-RO1', 'Scales from zero: an update usually finds 0 or 1 instance, so a canary or '
+    + 'rolling batch has nothing to split, and SageMaker\'s default all-at-once blue/green update is what a rollout would do.');
+  return endpoint;
 }

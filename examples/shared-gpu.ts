@@ -1,6 +1,10 @@
 import { Duration, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { operationsFor } from './operations';
+import { SageMakerMcpChecks } from '../src/checks';
 import { InstanceType } from '../src/core';
 import { JumpStartModel } from '../src/jumpstart';
+import { Rollout, RolloutCapacity } from '../src/rollouts';
 import { CopyScalingTarget, SharedGpuEndpoint, SharedGpuScaleInStrategy } from '../src/shared-gpu';
 
 /**
@@ -22,6 +26,8 @@ export function addSharedGpuExample(stack: Stack): SharedGpuEndpoint {
     componentName: 'mcp-chat-llama3-8b',
     // Loading 16 GB of weights and compiling kernels takes minutes.
     containerStartupHealthCheckTimeout: Duration.minutes(15),
+    // Half the copies at a time, each half baking 10 minutes; rolled back when p99 latency stays above 20 s for 3 minutes.
+    rollout: Rollout.rolling({ batchSize: RolloutCapacity.percent(50), autoRollbackOn: [chatLatencyAlarm(stack, 'mcp-chat-llama3-8b')] }),
   });
   chat.autoScale({ minCapacity: 1, maxCapacity: 3, target: CopyScalingTarget.concurrentRequestsPerCopy(4) });
 
@@ -30,7 +36,31 @@ export function addSharedGpuExample(stack: Stack): SharedGpuEndpoint {
     componentName: 'mcp-summarize-mistral-7b',
     containerStartupHealthCheckTimeout: Duration.minutes(15),
   });
+  SageMakerMcpChecks.acknowledge(summarize, 'SMCP-RO1', 'Scales to zero copies when idle: an update usually finds 0 or 1 copy, '
+    + 'so a rolling batch has nothing to split.');
   summarize.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
 
   return endpoint;
+}
+
+/**
+ * p99 ModelLatency of a component above 20 s for 3 minutes. The metric names the component literally: the component
+ * names its rollback alarms, so an alarm naming it through its ARN would be a dependency cycle.
+ */
+function chatLatencyAlarm(stack: Stack, componentName: string): cloudwatch.Alarm {
+  const alarm = new cloudwatch.Alarm(stack, 'ChatLatencyAlarm', {
+    alarmDescription: `p99 ModelLatency of inference component ${componentName} above 20 s`,
+    metric: new cloudwatch.Metric({
+      namespace: 'AWS/SageMaker',
+      metricName: 'ModelLatency',
+      dimensionsMap: { InferenceComponentName: componentName },
+      statistic: 'p99',
+      period: Duration.minutes(1),
+    }),
+    threshold: 20_000_000, // microseconds
+    evaluationPeriods: 3,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+  alarm.addAlarmAction(...operationsFor(stack).alarmActions);
+  return alarm;
 }

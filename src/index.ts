@@ -8,6 +8,7 @@ export * from './checks';
 export * from './shared-gpu';
 export * from './feature-store';
 export * from './async';
+export * from './rollouts';
 export * from './realtime';
 export * from './serverless';
 export * from './pipelines';

@@ -10,6 +10,7 @@ import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
+import { EndpointUpdateOptions } from '../rollouts/endpoint-update';
 
 // The async endpoint's public types: its interface (imports implement it too), its attributes and its props.
 
@@ -142,7 +143,7 @@ export interface AsyncEndpointAttributes {
  * Properties of an async endpoint. The network options put the model in your VPC, and the bundled result recorder in
  * the same VPC and subnets (with a security group of its own: HTTPS out only).
  */
-export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions {
+export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions, EndpointUpdateOptions {
   /** Where the model comes from: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)`, JumpStart. */
   readonly model: ModelSource;
   /**

@@ -30,6 +30,7 @@ import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/private/endpoint-estimates';
+import { renderEndpointUpdate, validateEndpointUpdate } from '../rollouts/private/endpoint-update';
 
 /**
  * A SageMaker asynchronous inference endpoint for model calls from seconds to an hour: inputs are uploaded to S3,
@@ -232,6 +233,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     if (props.autoScaling) validateBacklogScaling(v, props.autoScaling);
     const network = bindEndpointNetwork(this, v, props);
     this.networkConnections = network.connections;
+    validateEndpointUpdate(v, props);
     v.throwIfInvalid();
 
     const mc = this.maxConcurrentInvocationsPerInstance;
@@ -293,6 +295,20 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
         : undefined),
       endpointConfigName: this.cfnEndpointConfig.attrEndpointConfigName,
     });
+    // Deployment guardrails apply to async endpoints too (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails.html).
+    // Rollback alarms on this endpoint's metrics must name it literally (`endpointName`): see Rollout's cycle check.
+    const update = renderEndpointUpdate(props, props.autoScaling !== undefined, {
+      scope: this,
+      subject: `AsyncEndpoint '${id}'`,
+      variantCount: 1,
+      instanceCount: props.initialInstanceCount ?? 1,
+      instanceTypes: [props.instanceType.name],
+      endpoint: this.cfnEndpoint,
+    });
+    this.cfnEndpoint.deploymentConfig = update.deploymentConfig;
+    this.cfnEndpoint.retainAllVariantProperties = update.retainAllVariantProperties;
+    this.cfnEndpoint.excludeRetainedVariantProperties = update.excludeRetainedVariantProperties;
+    this.cfnEndpoint.retainDeploymentConfig = update.retainDeploymentConfig;
     // SageMaker checks the role's access to the topics and bucket when the endpoint is created.
     this.cfnEndpoint.node.addDependency(this.role, ioPolicy);
     this.endpointName = this.cfnEndpoint.attrEndpointName;

@@ -2,3 +2,4 @@ export * from './data-capture';
 export * from './realtime-endpoint';
 export * from './variant-auto-scaling';
 export * from './realtime-alarms';
+export * from './shadow-variant';

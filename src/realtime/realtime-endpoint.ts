@@ -1,4 +1,5 @@
-import { Lazy, Names } from 'aws-cdk-lib';
+import { Duration, Lazy, Names } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -6,7 +7,9 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
 import { addVariantAlarms, validateAlarms } from './private/alarms';
+import { DEFAULT_SHADOW_NAME, renderShadow, validateShadow } from './private/shadow';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
+import { ShadowVariantOptions } from './shadow-variant';
 import { VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
@@ -28,6 +31,8 @@ import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/private/endpoint-estimates';
+import { EndpointUpdateOptions } from '../rollouts/endpoint-update';
+import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../rollouts/private/endpoint-update';
 
 const MAX_VARIANTS = 10;
 /** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */
@@ -51,7 +56,7 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
 }
 
 /** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
-export interface RealtimeEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions {
+export interface RealtimeEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions, EndpointUpdateOptions {
   /** The model the endpoint serves: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)` or a JumpStart model. */
   readonly model: ModelSource;
   /**
@@ -102,11 +107,18 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
    */
   readonly autoScaling?: VariantAutoScalingProps;
   /**
-   * Alarms on the first variant.
+   * Alarms on the first variant. They are also the default rollback alarms of `rollout`.
    *
    * @default - no alarms
    */
   readonly alarms?: RealtimeEndpointAlarmOptions;
+  /**
+   * A shadow variant: a challenger model that gets a copy of a share of the requests, its answers discarded. The endpoint
+   * then has one production variant (`addVariant` fails at synth).
+   *
+   * @default - no shadow variant
+   */
+  readonly shadow?: ShadowVariantOptions;
 }
 
 interface Variant {
@@ -157,6 +169,11 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
   private executionRole?: iam.IRole;
   private readonly key?: kms.IKey;
   private readonly network: BoundEndpointNetwork;
+  /** Every alarm `addAlarms` created, and the longest time one needs to fire: the rollout's default rollback alarms. */
+  private readonly ownAlarms: cloudwatch.IAlarm[] = [];
+  private ownAlarmsTimeToAlarm?: Duration;
+  private shadowModelName?: string;
+  private update?: EndpointUpdateProps;
 
   constructor(scope: Construct, id: string, props: RealtimeEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -170,11 +187,14 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     if (props.autoScaling) validateVariantScaling(v, 'autoScaling.', props.autoScaling);
     if (props.alarms) validateAlarms(v, 'alarms.', props.alarms);
     this.network = bindEndpointNetwork(this, v, props);
+    validateEndpointUpdate(v, props);
+    if (props.shadow) validateShadow(v, props.shadow, this.defaultVariantName, props.initialVariantWeight);
     v.throwIfInvalid();
 
     this.executionRole = props.role;
     this.addVariantUnchecked(this.defaultVariantName, { ...props, model: props.model });
     this.rejectCaptureWithoutModelRole(this.defaultVariantName);
+    if (props.shadow) this.shadowModelName = this.modelFor(props.shadow.model, props.shadow).modelName;
 
     // KMS by default: a key when the first variant is EBS-backed (an NVMe first variant rules KmsKeyId out, whatever is
     // added later) or a capture bucket is created.
@@ -184,6 +204,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
 
     const config = this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: Lazy.any({ produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options)) }),
+      shadowProductionVariants: props.shadow
+        ? [renderShadow(props.shadow, this.shadowModelName!, props.initialVariantWeight ?? 1)] : undefined,
       kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes()) }),
       // Captures are written with the models' role: the created one, or `role` (required when the models already exist).
       dataCaptureConfig: props.dataCapture ? renderDataCapture(this, props.dataCapture, this.executionRole, this.key) : undefined,
@@ -191,12 +213,19 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     this.endpointConfigName = config.attrEndpointConfigName;
 
     this.cfnEndpoint = new sagemaker.CfnEndpoint(this, 'Resource', {
-      endpointName: props.endpointName ?? Lazy.string({ produce: () => this.scaledName() }),
+      endpointName: props.endpointName ?? Lazy.string({ produce: () => (props.rollout ? this.synthName() : this.scaledName()) }),
       endpointConfigName: config.attrEndpointConfigName,
+      deploymentConfig: Lazy.any({ produce: () => this.endpointUpdate().deploymentConfig }),
+      retainAllVariantProperties: Lazy.any({ produce: () => this.endpointUpdate().retainAllVariantProperties }),
+      excludeRetainedVariantProperties: Lazy.any({ produce: () => this.endpointUpdate().excludeRetainedVariantProperties }),
+      retainDeploymentConfig: Lazy.any({ produce: () => this.endpointUpdate().retainDeploymentConfig }),
     });
     // SageMaker checks the role's access to the image, artifacts and capture bucket while creating the endpoint.
     if (this.executionRole) this.cfnEndpoint.node.addDependency(this.executionRole);
-    this.endpointName = props.endpointName ?? this.cfnEndpoint.attrEndpointName;
+    // With a rollout, the name is generated at synth and the metrics use it literally: the endpoint names its rollback
+    // alarms (a Ref), so alarms on its metrics must not name it through a GetAtt (a dependency cycle).
+    const synthName = Lazy.string({ produce: () => this.synthName() });
+    this.endpointName = props.endpointName ?? (props.rollout ? synthName : this.cfnEndpoint.attrEndpointName);
     this.endpointArn = this.cfnEndpoint.attrEndpointArn;
 
     this.node.addValidation({ validate: () => this.validateVariants() });
@@ -328,7 +357,36 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
     v.throwIfInvalid();
 
-    return addVariantAlarms(new Construct(this, `${variantName}Alarms`), this, variantName, options);
+    const alarms = addVariantAlarms(new Construct(this, `${variantName}Alarms`), this, variantName, options);
+    for (const alarm of [alarms.modelLatencyP99, alarms.invocation5XXRate]) if (alarm) this.ownAlarms.push(alarm);
+    const time = (options.period ?? Duration.minutes(5)).toSeconds() * (options.evaluationPeriods ?? 3);
+    if (time > (this.ownAlarmsTimeToAlarm?.toSeconds() ?? 0)) this.ownAlarmsTimeToAlarm = Duration.seconds(time);
+    return alarms;
+  }
+
+  /**
+   * The name of the shadow variant, whose metrics (`metricModelLatency({ variantName })`, ...) compare with the
+   * production variant's.
+   *
+   * @default - undefined when the endpoint has no shadow variant
+   */
+  public get shadowVariantName(): string | undefined {
+    return this.props.shadow ? this.props.shadow.variantName ?? DEFAULT_SHADOW_NAME : undefined;
+  }
+
+  /** The endpoint's update properties, rendered once (at validation, so that problems are synth errors). */
+  private endpointUpdate(): EndpointUpdateProps {
+    this.update ??= renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+      scope: this,
+      subject: `RealtimeEndpoint '${this.node.id}'`,
+      variantCount: this.variants.length,
+      instanceCount: this.variants.length === 1 ? this.variants[0].options.initialInstanceCount ?? 1 : undefined,
+      instanceTypes: this.instanceTypes().map((t) => t.name),
+      defaultAlarms: this.ownAlarms,
+      defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
+      endpoint: this.cfnEndpoint,
+    });
+    return this.update;
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
@@ -392,7 +450,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
   }
 
   private instanceTypes() {
-    return this.variants.map((x) => x.options.instanceType);
+    const shadow = this.props.shadow ? [this.props.shadow.instanceType] : [];
+    return [...this.variants.map((x) => x.options.instanceType), ...shadow];
   }
 
   private scaled(): ScaledVariant[] {
@@ -406,6 +465,11 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     return scaledEndpointName(this, Names.uniqueResourceName(this, { maxLength: 54, separator: '-' }), scaled);
   }
 
+  /** The endpoint name generated at synth: the autoscaled name, or `<path>` (at most 63 characters). */
+  private synthName(): string {
+    return this.scaledName() ?? Names.uniqueResourceName(this, { maxLength: 63, separator: '-' });
+  }
+
   private validateVariants(): string[] {
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}'`);
     const n = this.variants.length;
@@ -414,11 +478,15 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     if (weights.every((w) => typeof w === 'number' && Number.isFinite(w))) {
       v.check(weights.some((w) => w > 0), 'initialVariantWeight', weights, 'at least one variant with a weight > 0 (otherwise no traffic is routed)');
     }
+    if (this.props.shadow) {
+      v.check(n === 1, 'production variants', this.variantNames, 'one production variant when a shadow variant is set (SageMaker allows no more)');
+    }
     // Every time a variant has NVMe storage: the endpoint config then carries no key, whether one exists or not.
-    kmsKeyWarnings(this, this.key, this.instanceTypes(), this.variantNames);
+    kmsKeyWarnings(this, this.key, this.instanceTypes(), [...this.variantNames, ...(this.shadowVariantName ? [this.shadowVariantName] : [])]);
     autoscaledVariantUpdateWarning(this, this.scaled(), this.props.endpointName !== undefined);
     try {
       v.throwIfInvalid();
+      this.endpointUpdate();
       return [];
     } catch (e) {
       return [(e as Error).message];

@@ -19,6 +19,7 @@ import {
 } from '../core/scaling/private/scaling-resources';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { Rollout } from '../rollouts/rollout';
 
 /** What to deploy as an inference component, and the slice of an instance each copy reserves. */
 export interface InferenceComponentOptions {
@@ -79,11 +80,21 @@ export interface InferenceComponentOptions {
   readonly containerStartupHealthCheckTimeout?: Duration;
 
   /**
-   * The component's name.
+   * The component's name. Give one when an alarm on the component's metrics is a rollback alarm of its `rollout`: a
+   * generated name reaches the metrics through the component's ARN, which would make a dependency cycle.
    *
    * @default - CloudFormation generates one; read it from `inferenceComponentName`
    */
   readonly componentName?: string;
+
+  /**
+   * How SageMaker replaces the copies when the component's model or specification changes: `Rollout.rolling(...)` with
+   * batches in copies (`RolloutCapacity.copies(n)`) or percent, rolled back when `autoRollbackOn` alarms fire. Inference
+   * components have no blue/green policies (see docs/rollouts.md).
+   *
+   * @default - SageMaker's default update, without baking periods or rollback alarms
+   */
+  readonly rollout?: Rollout;
 }
 
 /** Props of an `InferenceComponent`. */
@@ -275,6 +286,11 @@ export class InferenceComponent extends InferenceComponentBase {
       },
       runtimeConfig: { copyCount: copies },
     });
+    if (props.rollout) {
+      this.cfnInferenceComponent.deploymentConfig = props.rollout.bindToInferenceComponent({
+        scope: this, subject: `InferenceComponent '${id}'`, copyCount: resolvedOrUndefined(copies), component: this.cfnInferenceComponent,
+      });
+    }
     // A component can only be placed once the endpoint is InService.
     if (this.binding.dependable) this.cfnInferenceComponent.node.addDependency(this.binding.dependable);
 

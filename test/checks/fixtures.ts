@@ -181,3 +181,21 @@ export function inferenceComponent(props: Props = {}): Resources[string] {
     },
   };
 }
+
+export const ROLLBACK_ALARMS = { AutoRollbackConfiguration: { Alarms: [{ AlarmName: { Ref: 'LatencyAlarm' } }] } };
+export const CANARY_POLICY = {
+  BlueGreenUpdatePolicy: {
+    TrafficRoutingConfiguration: { Type: 'CANARY', CanarySize: { Type: 'CAPACITY_PERCENT', Value: 25 }, WaitIntervalInSeconds: 600 },
+    TerminationWaitInSeconds: 300,
+  },
+};
+
+/** A production realtime endpoint (2 instances) with a canary rollout that rolls back on a latency alarm (compliant for SMCP-RO1/RO2). */
+export function productionRollout(overrides: Resources = {}): Resources {
+  return {
+    Model: model(),
+    Config: endpointConfig({ InitialInstanceCount: 2 }),
+    Endpoint: endpoint({ DeploymentConfig: { ...CANARY_POLICY, ...ROLLBACK_ALARMS } }),
+    ...overrides,
+  };
+}

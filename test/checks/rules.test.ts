@@ -4,7 +4,7 @@
  */
 import {
   ASYNC_CONFIG, asyncScaleToZero, backlogAlarm, endpoint, endpointConfig, featureGroup, inferenceComponent, KEY_ARN,
-  LMI_IMAGE, model, pipelineRule, realtimeScaling, ROLE_ARN, sageMakerRole, targetTracking, variantTarget,
+  LMI_IMAGE, model, pipelineRule, productionRollout, realtimeScaling, ROLE_ARN, ROLLBACK_ALARMS, sageMakerRole, targetTracking, variantTarget,
 } from './fixtures';
 import { expectRule } from './util';
 
@@ -314,5 +314,49 @@ describe('SMCP-MM1: multi-model endpoints meet what AWS requires', () => {
   test('Noncompliance: a serverless variant', () => {
     expectRule('SMCP-MM1', mme({}, { InstanceType: undefined, InitialInstanceCount: undefined, ServerlessConfig: { MemorySizeInMB: 2048, MaxConcurrency: 5 } }), ['Config'],
       /Serverless Inference does not support multi-model endpoints/);
+  });
+});
+
+describe('SMCP-RO1: production endpoints and inference components set a rollout strategy', () => {
+  test('Compliance: a 2-instance endpoint with a canary rollout', () => {
+    expectRule('SMCP-RO1', productionRollout(), []);
+  });
+  test('Compliance: a 1-instance endpoint without a rollout is not production', () => {
+    expectRule('SMCP-RO1', productionRollout({ Config: endpointConfig(), Endpoint: endpoint() }), []);
+  });
+  test('Compliance: an inference component with 2 copies and a rolling update', () => {
+    const rolling = { RollingUpdatePolicy: { MaximumBatchSize: { Type: 'COPY_COUNT', Value: 1 }, WaitIntervalInSeconds: 300 }, ...ROLLBACK_ALARMS };
+    expectRule('SMCP-RO1', { ...productionRollout(), Component: inferenceComponent({ RuntimeConfig: { CopyCount: 2 }, DeploymentConfig: rolling }) }, []);
+  });
+  test('Noncompliance: a 2-instance endpoint without DeploymentConfig', () => {
+    const found = expectRule('SMCP-RO1', productionRollout({ Endpoint: endpoint() }), ['Endpoint'],
+      /Endpoint Endpoint is production \(variant AllTraffic starts with 2 instances\) but has no rollout strategy: .*acknowledge SMCP-RO1/);
+    expect(found[0].level).toBe('warning');
+  });
+  test('Noncompliance: a 1-instance endpoint autoscaled to 4, with rollback alarms but no update policy', () => {
+    expectRule('SMCP-RO1', realtimeScaling({ Endpoint: endpoint({ DeploymentConfig: ROLLBACK_ALARMS }) }), ['Endpoint'],
+      /scalable target Target scales it up to 4 instances/);
+  });
+  test('Noncompliance: an inference component with 3 copies and no DeploymentConfig', () => {
+    expectRule('SMCP-RO1', { ...productionRollout(), Component: inferenceComponent({ RuntimeConfig: { CopyCount: 3 } }) }, ['Component'],
+      /Inference component Component is production \(it runs 3 copies\)/);
+  });
+});
+
+describe('SMCP-RO2: the rollout of a production endpoint names rollback alarms', () => {
+  test('Compliance: a canary with a latency alarm', () => {
+    expectRule('SMCP-RO2', productionRollout(), []);
+  });
+  test('Compliance: no rollout at all is SMCP-RO1\'s finding, not this rule\'s', () => {
+    expectRule('SMCP-RO2', productionRollout({ Endpoint: endpoint() }), []);
+  });
+  test('Noncompliance: a canary without AutoRollbackConfiguration', () => {
+    const found = expectRule('SMCP-RO2', productionRollout({ Endpoint: endpoint({ DeploymentConfig: { BlueGreenUpdatePolicy: { TrafficRoutingConfiguration: { Type: 'ALL_AT_ONCE' } } } }) }),
+      ['Endpoint'], /has a rollout, but no rollback alarms: its baking periods watch nothing/);
+    expect(found[0].level).toBe('warning');
+  });
+  test('Noncompliance: an empty alarm list', () => {
+    expectRule('SMCP-RO2', productionRollout({ Endpoint: endpoint({ DeploymentConfig: { RollingUpdatePolicy: { MaximumBatchSize: { Type: 'INSTANCE_COUNT', Value: 1 }, WaitIntervalInSeconds: 0 }, AutoRollbackConfiguration: { Alarms: [] } } }) }),
+      ['Endpoint']);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { App, AspectPriority, Aspects, Stack, Stage, Validations } from 'aws-cdk-lib';
-import { asyncScaleToZero, featureGroup, realtimeScaling, targetTracking, variantTarget } from './fixtures';
+import { asyncScaleToZero, CANARY_POLICY, endpoint, featureGroup, realtimeScaling, ROLLBACK_ALARMS, targetTracking, variantTarget } from './fixtures';
 import { addResources, aspectFindings, ENV, findingsOf, pluginFindings, rawStack, synthReport } from './util';
 import { SageMakerMcpCheckLevel, SageMakerMcpChecks } from '../../src/checks';
 import { nagReport } from '../support/template-checks';
@@ -28,7 +28,9 @@ describe('SageMakerMcpChecks as a policy-validation plugin', () => {
   });
 
   test('warnings alone do not fail synthesis', () => {
-    const stack = rawStack(realtimeScaling({ Policy: targetTracking({ ScaleOutCooldown: 300 }) }));
+    // (the endpoint has a canary rollout with rollback alarms, so the only warning is the cooldowns')
+    const rollout = endpoint({ DeploymentConfig: { ...CANARY_POLICY, ...ROLLBACK_ALARMS } });
+    const stack = rawStack(realtimeScaling({ Policy: targetTracking({ ScaleOutCooldown: 300 }), Endpoint: rollout }));
     const app = stack.node.root as App;
     Validations.of(app).addPlugins(new SageMakerMcpChecks());
     const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -75,7 +77,9 @@ describe('SageMakerMcpChecks as an aspect', () => {
   });
 
   test('a warning-level finding is reported without failing synthesis', () => {
-    const stack = rawStack(realtimeScaling({ Policy: targetTracking({ ScaleOutCooldown: 300 }) }));
+    // (the endpoint has a canary rollout with rollback alarms, so the only warning is the cooldowns')
+    const rollout = endpoint({ DeploymentConfig: { ...CANARY_POLICY, ...ROLLBACK_ALARMS } });
+    const stack = rawStack(realtimeScaling({ Policy: targetTracking({ ScaleOutCooldown: 300 }), Endpoint: rollout }));
     Aspects.of(stack).add(new SageMakerMcpChecks());
     const violations = synthReport(stack.node.root as App);
     expect(violations.map((v) => [v.ruleName, v.severity, v.violatingConstructs[0].constructPath])).toEqual([['SMCP-RT2', 'warning', 'Checks/Policy']]);
@@ -179,7 +183,7 @@ describe('props and rule list', () => {
   test('rules() lists every rule once with its level', () => {
     const rules = SageMakerMcpChecks.rules();
     expect(new Set(rules.map((r) => r.ruleId)).size).toBe(rules.length);
-    expect(rules).toHaveLength(17);
+    expect(rules).toHaveLength(19);
     expect(rules.find((r) => r.ruleId === 'SMCP-FS2')?.level).toBe(SageMakerMcpCheckLevel.WARNING);
     expect(new SageMakerMcpChecks().ruleIds).toEqual(rules.map((r) => r.ruleId));
   });

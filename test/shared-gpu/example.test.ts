@@ -21,7 +21,8 @@ describe('examples/shared-gpu', () => {
     template.resourceCountIs('AWS::SageMaker::InferenceComponent', 2);
     template.resourceCountIs('AWS::SageMaker::Model', 2);
     template.resourceCountIs('AWS::ApplicationAutoScaling::ScalableTarget', 2);
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 1);
+    // the scale-from-zero alarm, and the chat component's rollback alarm (p99 latency)
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2);
     template.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
       ProductionVariants: [Match.objectLike({ InstanceType: 'ml.g5.12xlarge', ManagedInstanceScaling: Match.objectLike({ MinInstanceCount: 0 }) })],
     });

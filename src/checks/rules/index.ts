@@ -13,6 +13,7 @@ import { llmGpuConcurrency } from './llm-gpu-concurrency';
 import { multiModelRequirements } from './multi-model';
 import { pipelineRuleCorrelation } from './pipeline-rule-correlation';
 import { pipelineRuleDlq } from './pipeline-rule-dlq';
+import { productionRollbackAlarms, productionRollout } from './production-rollout';
 import { realtimeScaleToZero } from './realtime-scale-to-zero';
 import { sageMakerFullAccess } from './sagemaker-full-access';
 import { CheckRule } from '../private/rule';
@@ -22,6 +23,8 @@ export const ALL_RULES: readonly CheckRule[] = [
   realtimeScaleToZero,
   asymmetricCooldowns,
   invocationsTargetMinCapacity,
+  productionRollout,
+  productionRollbackAlarms,
   asyncNotifications,
   asyncScaleFromZeroAlarm,
   llmGpuConcurrency,

@@ -1,0 +1,4 @@
+export * from './capacity';
+export * from './rollout-options';
+export * from './rollout';
+export * from './endpoint-update';

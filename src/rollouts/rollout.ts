@@ -1,0 +1,334 @@
+import { Annotations, CfnResource, Duration, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { IConstruct } from 'constructs';
+import { RolloutCapacity } from './capacity';
+import { capacity, capacityAgainstFleet, EXECUTION_MAX_SECONDS, EXECUTION_MIN_SECONDS, MAX_ROLLBACK_ALARMS, seconds, StepKind, WAIT_MAX_SECONDS } from './private/limits';
+import { AllAtOnceRolloutOptions, CanaryRolloutOptions, LinearRolloutOptions, RollingRolloutOptions, RolloutOptions } from './rollout-options';
+import { PropValidator } from '../core/validation';
+
+const DEFAULT_BAKING = Duration.minutes(10);
+
+/** What an endpoint tells its rollout when it renders it. */
+export interface RolloutEndpointContext {
+  /** The construct that owns the rollout: its path names errors, warnings go on it. */
+  readonly scope: IConstruct;
+  /** e.g. `RealtimeEndpoint 'Chat'`: the subject of validation errors. */
+  readonly subject: string;
+  /** The number of production variants. */
+  readonly variantCount: number;
+  /**
+   * The instance count of the (first) production variant: canary, linear and rolling sizes are shares of it.
+   *
+   * @default - unknown (a token): instance-count sizes are not checked against it
+   */
+  readonly instanceCount?: number;
+  /**
+   * The instance types of the variants (`ml.inf1.*` makes SageMaker fall back to an all-at-once update).
+   *
+   * @default - none known
+   */
+  readonly instanceTypes?: string[];
+  /**
+   * The alarms used when the rollout's `autoRollbackOn` is not set.
+   *
+   * @default - none
+   */
+  readonly defaultAlarms?: cloudwatch.IAlarm[];
+  /**
+   * How long the default alarms need to fire (period x evaluation periods): a shorter baking period cannot catch them.
+   *
+   * @default - unknown
+   */
+  readonly defaultAlarmsTimeToAlarm?: Duration;
+  /**
+   * The endpoint resource: a rollback alarm without a literal name whose metrics name this resource would form a
+   * dependency cycle with it (the endpoint names the alarm, the alarm names the endpoint), which is refused.
+   *
+   * @default - not checked
+   */
+  readonly endpoint?: CfnResource;
+}
+
+/** What an inference component tells its rollout when it renders it. */
+export interface RolloutInferenceComponentContext {
+  /** The construct that owns the rollout. */
+  readonly scope: IConstruct;
+  /** e.g. `InferenceComponent 'Chat'`. */
+  readonly subject: string;
+  /**
+   * The component's copy count: batch sizes in copies are shares of it.
+   *
+   * @default - unknown: copy-count batches are not checked against it
+   */
+  readonly copyCount?: number;
+  /**
+   * The inference component resource (see `RolloutEndpointContext.endpoint`).
+   *
+   * @default - not checked
+   */
+  readonly component?: CfnResource;
+}
+
+type Strategy = 'ALL_AT_ONCE' | 'CANARY' | 'LINEAR' | 'ROLLING';
+
+interface Spec {
+  readonly step?: RolloutCapacity;
+  readonly stepKind?: StepKind;
+  /** The baking period of each step (traffic routing / rolling `WaitIntervalInSeconds`). */
+  readonly wait?: Duration;
+  /** The blue/green policy's `TerminationWaitInSeconds`. */
+  readonly terminationWait?: Duration;
+  readonly rollbackBatch?: RolloutCapacity;
+  readonly options: RolloutOptions;
+}
+
+/**
+ * How SageMaker moves an endpoint (or an inference component) to a new model or configuration: SageMaker's deployment
+ * guardrails (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails.html). Blue/green (`allAtOnce`,
+ * `canary`, `linear`) brings up a full new fleet and moves traffic to it; `rolling` replaces the fleet batch by batch.
+ * Alarms that fire during a baking period roll the update back.
+ */
+export class Rollout {
+  /** Blue/green, all traffic at once, then a baking period before the old fleet is terminated. */
+  public static allAtOnce(options: AllAtOnceRolloutOptions = {}): Rollout {
+    const v = new PropValidator('Rollout.allAtOnce');
+    const terminationWait = options.bakingPeriod ?? DEFAULT_BAKING;
+    seconds(v, 'bakingPeriod', terminationWait, 0, WAIT_MAX_SECONDS);
+    return Rollout.create(v, 'ALL_AT_ONCE', { terminationWait, options });
+  }
+
+  /** Blue/green: a canary (at most half the fleet) bakes, then the rest of the traffic moves. */
+  public static canary(options: CanaryRolloutOptions): Rollout {
+    const v = new PropValidator('Rollout.canary');
+    capacity(v, 'size', options.size, 'canary');
+    rejectCopies(v, 'size', options.size);
+    const wait = options.bakingPeriod ?? DEFAULT_BAKING;
+    seconds(v, 'bakingPeriod', wait, 0, WAIT_MAX_SECONDS);
+    seconds(v, 'finalBakingPeriod', options.finalBakingPeriod, 0, WAIT_MAX_SECONDS);
+    return Rollout.create(v, 'CANARY', { step: options.size, stepKind: 'canary', wait, terminationWait: options.finalBakingPeriod, options });
+  }
+
+  /** Blue/green: traffic moves in steps of 10-50% of the fleet, each baking before the next. */
+  public static linear(options: LinearRolloutOptions): Rollout {
+    const v = new PropValidator('Rollout.linear');
+    capacity(v, 'stepSize', options.stepSize, 'linear');
+    rejectCopies(v, 'stepSize', options.stepSize);
+    const wait = options.bakingPeriod ?? DEFAULT_BAKING;
+    seconds(v, 'bakingPeriod', wait, 0, WAIT_MAX_SECONDS);
+    seconds(v, 'finalBakingPeriod', options.finalBakingPeriod, 0, WAIT_MAX_SECONDS);
+    return Rollout.create(v, 'LINEAR', { step: options.stepSize, stepKind: 'linear', wait, terminationWait: options.finalBakingPeriod, options });
+  }
+
+  /** Rolling: batches of 5-50% of the fleet are replaced one after the other, each baking before the next. */
+  public static rolling(options: RollingRolloutOptions): Rollout {
+    const v = new PropValidator('Rollout.rolling');
+    capacity(v, 'batchSize', options.batchSize, 'rolling');
+    const wait = options.bakingPeriod ?? DEFAULT_BAKING;
+    seconds(v, 'bakingPeriod', wait, 0, WAIT_MAX_SECONDS);
+    if (options.rollbackBatchSize) {
+      capacity(v, 'rollbackBatchSize', options.rollbackBatchSize, 'rollback');
+      v.check(options.rollbackBatchSize.isPercent || options.rollbackBatchSize.unit === options.batchSize.unit, 'rollbackBatchSize',
+        options.rollbackBatchSize.toString(), `a percentage or the unit of batchSize (${options.batchSize.unit})`);
+    }
+    return Rollout.create(v, 'ROLLING', { step: options.batchSize, stepKind: 'rolling', wait, rollbackBatch: options.rollbackBatchSize, options });
+  }
+
+  private static create(v: PropValidator, strategy: Strategy, spec: Spec): Rollout {
+    const max = seconds(v, 'maximumExecutionTime', spec.options.maximumExecutionTime, EXECUTION_MIN_SECONDS, EXECUTION_MAX_SECONDS);
+    const known = [spec.wait, spec.terminationWait].filter((d): d is Duration => d !== undefined);
+    const waits = known.reduce((n, d) => n + d.toSeconds({ integral: false }), 0);
+    if (max !== undefined && strategy !== 'ROLLING' && known.every((d) => !d.isUnresolved())) {
+      // "the timeout value should be larger than the total waiting time specified in TerminationWaitInSeconds and
+      // WaitIntervalInSeconds" (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_BlueGreenUpdatePolicy.html)
+      v.check(max > waits, 'maximumExecutionTime', spec.options.maximumExecutionTime!.toHumanString(),
+        `longer than the baking periods together (${waits} s)`);
+    }
+    if (spec.options.autoRollbackOn) {
+      v.check(spec.options.autoRollbackOn.length <= MAX_ROLLBACK_ALARMS, 'autoRollbackOn', `${spec.options.autoRollbackOn.length} alarms`,
+        `at most ${MAX_ROLLBACK_ALARMS} alarms (AutoRollbackConfig)`);
+    }
+    v.throwIfInvalid();
+    return new Rollout(strategy, spec);
+  }
+
+  /** `ALL_AT_ONCE`, `CANARY`, `LINEAR` (blue/green traffic routing) or `ROLLING`. */
+  public readonly strategy: string;
+  private readonly spec: Spec;
+
+  private constructor(strategy: Strategy, spec: Spec) {
+    this.strategy = strategy;
+    this.spec = spec;
+  }
+
+  /** The baking period of each step (for `allAtOnce`, the one baking period), when known. */
+  public get bakingPeriod(): Duration | undefined {
+    return this.strategy === 'ALL_AT_ONCE' ? this.spec.terminationWait : this.spec.wait;
+  }
+
+  /**
+   * The endpoint's `DeploymentConfig`. Checks the sizes against the variant's instance count, refuses a rolling update
+   * of an endpoint with several variants, and warns when nothing will be watched or SageMaker will ignore the policy.
+   */
+  public bindToEndpoint(context: RolloutEndpointContext): sagemaker.CfnEndpoint.DeploymentConfigProperty {
+    const v = new PropValidator(`${context.subject} rollout (${this.strategy})`);
+    const { step, stepKind } = this.spec;
+    for (const [prop, c] of [[propOf(this.strategy), step], ['rollbackBatchSize', this.spec.rollbackBatch]] as const) {
+      if (c) v.check(c.unit !== 'COPY_COUNT', prop, c.toString(), 'RolloutCapacity.instances(n) or RolloutCapacity.percent(p) (an endpoint counts instances)');
+    }
+    if (step && stepKind && context.instanceCount !== undefined) {
+      capacityAgainstFleet(v, propOf(this.strategy), step, stepKind, context.instanceCount, 'instances');
+    }
+    if (this.spec.rollbackBatch && context.instanceCount !== undefined) {
+      capacityAgainstFleet(v, 'rollbackBatchSize', this.spec.rollbackBatch, 'rollback', context.instanceCount, 'instances');
+    }
+    // "If you're doing a rolling deployment, there are additional feature-based exclusions: Serverless inference
+    // endpoints, Multi-variant inference endpoints" (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-exclusions.html)
+    v.check(this.strategy !== 'ROLLING' || context.variantCount <= 1, 'rollout', `Rollout.rolling with ${context.variantCount} variants`,
+      'one production variant: SageMaker does not roll multi-variant endpoints (use Rollout.canary or Rollout.linear)');
+    v.throwIfInvalid();
+
+    const inf1 = (context.instanceTypes ?? []).filter((t) => t.startsWith('ml.inf1.'));
+    if (inf1.length > 0) {
+      Annotations.of(context.scope).addWarningV2('cdk-sagemaker-mcp:rolloutIgnored',
+        `${context.subject}: ${inf1.join(', ')} is an Inf1 instance type, with which SageMaker ignores the ${this.strategy} rollout and updates `
+        + 'all at once without a baking period (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-exclusions.html)');
+    }
+    const alarms = this.alarms(context.scope, context.subject, context.defaultAlarms, context.defaultAlarmsTimeToAlarm);
+    rejectCycles(context.subject, alarms, context.endpoint);
+    const autoRollbackConfiguration = alarms.length > 0 ? { alarms: alarms.map((a) => ({ alarmName: a.alarmName })) } : undefined;
+    const maximumExecutionTimeoutInSeconds = this.maximumExecutionSeconds();
+    if (this.strategy === 'ROLLING') {
+      return {
+        rollingUpdatePolicy: {
+          maximumBatchSize: renderCapacity(step!),
+          waitIntervalInSeconds: this.spec.wait!.toSeconds(),
+          maximumExecutionTimeoutInSeconds,
+          rollbackMaximumBatchSize: this.spec.rollbackBatch ? renderCapacity(this.spec.rollbackBatch) : undefined,
+        },
+        autoRollbackConfiguration,
+      };
+    }
+    return {
+      blueGreenUpdatePolicy: {
+        trafficRoutingConfiguration: {
+          type: this.strategy,
+          canarySize: this.strategy === 'CANARY' ? renderCapacity(step!) : undefined,
+          linearStepSize: this.strategy === 'LINEAR' ? renderCapacity(step!) : undefined,
+          waitIntervalInSeconds: this.spec.wait?.toSeconds(),
+        },
+        terminationWaitInSeconds: this.spec.terminationWait?.toSeconds(),
+        maximumExecutionTimeoutInSeconds,
+      },
+      autoRollbackConfiguration,
+    };
+  }
+
+  /**
+   * The inference component's `DeploymentConfig`: a rolling update (the only policy inference components have), with
+   * batches in copies or percent.
+   */
+  public bindToInferenceComponent(
+    context: RolloutInferenceComponentContext,
+  ): sagemaker.CfnInferenceComponent.InferenceComponentDeploymentConfigProperty {
+    const v = new PropValidator(`${context.subject} rollout (${this.strategy})`);
+    // InferenceComponentDeploymentConfig has RollingUpdatePolicy and AutoRollbackConfiguration only
+    // (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentDeploymentConfig.html).
+    v.check(this.strategy === 'ROLLING', 'rollout', `Rollout.${camel(this.strategy)}`,
+      'Rollout.rolling (inference components are updated by rolling batches of copies only)');
+    v.throwIfInvalid();
+    const { step } = this.spec;
+    v.check(step!.unit !== 'INSTANCE_COUNT', 'batchSize', step!.toString(), 'RolloutCapacity.copies(n) or RolloutCapacity.percent(p) (an inference component counts copies)');
+    if (this.spec.rollbackBatch) {
+      v.check(this.spec.rollbackBatch.unit !== 'INSTANCE_COUNT', 'rollbackBatchSize', this.spec.rollbackBatch.toString(), 'RolloutCapacity.copies(n) or RolloutCapacity.percent(p)');
+    }
+    if (context.copyCount !== undefined) {
+      capacityAgainstFleet(v, 'batchSize', step!, 'rolling', context.copyCount, 'copies');
+      if (this.spec.rollbackBatch) capacityAgainstFleet(v, 'rollbackBatchSize', this.spec.rollbackBatch, 'rollback', context.copyCount, 'copies');
+    }
+    v.throwIfInvalid();
+    const alarms = this.alarms(context.scope, context.subject, undefined, undefined);
+    rejectCycles(context.subject, alarms, context.component);
+    return {
+      rollingUpdatePolicy: {
+        maximumBatchSize: renderCapacity(step!),
+        waitIntervalInSeconds: this.spec.wait!.toSeconds(),
+        maximumExecutionTimeoutInSeconds: this.maximumExecutionSeconds(),
+        rollbackMaximumBatchSize: this.spec.rollbackBatch ? renderCapacity(this.spec.rollbackBatch) : undefined,
+      },
+      autoRollbackConfiguration: alarms.length > 0 ? { alarms: alarms.map((a) => ({ alarmName: a.alarmName })) } : undefined,
+    };
+  }
+
+  private maximumExecutionSeconds(): number | undefined {
+    const d = this.spec.options.maximumExecutionTime;
+    return d === undefined ? undefined : d.toSeconds();
+  }
+
+  /** The rollback alarms, with warnings when there are none or they cannot fire within a baking period. */
+  private alarms(
+    scope: IConstruct, subject: string, defaults: cloudwatch.IAlarm[] | undefined, timeToAlarm: Duration | undefined,
+  ): cloudwatch.IAlarm[] {
+    const own = this.spec.options.autoRollbackOn;
+    const alarms = own ?? defaults ?? [];
+    if (alarms.length === 0) {
+      // "If you do not have any CloudWatch alarms set up to monitor your endpoint, then the auto-rollback functionality
+      // does not work during your deployment" (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-configuration.html)
+      Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:rolloutWithoutAlarms',
+        `${subject}: the ${this.strategy} rollout has no rollback alarms (autoRollbackOn${own ? ' is empty' : ' is not set and the construct has no alarms'}), `
+        + 'so its baking periods watch nothing and a bad model is never rolled back automatically. Pass autoRollbackOn, or give the endpoint alarms.');
+      return [];
+    }
+    v10(subject, alarms.length);
+    const baking = this.bakingPeriod;
+    if (own === undefined && timeToAlarm && baking && !timeToAlarm.isUnresolved() && !baking.isUnresolved()
+      && timeToAlarm.toSeconds({ integral: false }) > baking.toSeconds({ integral: false })) {
+      Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:rolloutBakingShorterThanAlarms',
+        `${subject}: the baking period (${baking.toHumanString()}) is shorter than the ${timeToAlarm.toHumanString()} its alarms need to fire `
+        + '(period x evaluation periods), so they cannot roll the update back: lengthen bakingPeriod or shorten the alarms\' period.');
+    }
+    return alarms;
+  }
+}
+
+function v10(subject: string, n: number): void {
+  new PropValidator(`${subject} rollout`)
+    .check(n <= MAX_ROLLBACK_ALARMS, 'autoRollbackOn', `${n} alarms`, `at most ${MAX_ROLLBACK_ALARMS} alarms (AutoRollbackConfig)`)
+    .throwIfInvalid();
+}
+
+/**
+ * The resource that rolls back on an alarm `Ref`s it; if the alarm's metrics name that resource through a `Ref` or
+ * `GetAtt` (an EndpointName dimension from `attrEndpointName`), CloudFormation refuses the template: a dependency cycle.
+ */
+function rejectCycles(subject: string, alarms: cloudwatch.IAlarm[], resource: CfnResource | undefined): void {
+  if (!resource) return;
+  const stack = Stack.of(resource);
+  const v = new PropValidator(`${subject} rollout`);
+  for (const alarm of alarms) {
+    const cfn = alarm.node.defaultChild;
+    if (!(cfn instanceof cloudwatch.CfnAlarm) || Stack.of(cfn) !== stack) continue;
+    const watched = JSON.stringify(stack.resolve([cfn.dimensions, cfn.metrics]));
+    v.check(!watched.includes(`"${stack.resolve(resource.logicalId)}"`), 'autoRollbackOn', alarm.node.path,
+      'alarms whose metrics name this resource literally, not through a Ref or GetAtt (the resource names its rollback alarms '
+      + 'and such an alarm names the resource: a dependency cycle CloudFormation refuses). Build the metric with the construct\'s '
+      + 'metric methods (a construct with a rollout names itself at synth) or a literal endpoint name');
+  }
+  v.throwIfInvalid();
+}
+
+function rejectCopies(v: PropValidator, prop: string, c: RolloutCapacity): void {
+  v.check(c.unit !== 'COPY_COUNT', prop, c.toString(), 'RolloutCapacity.instances(n) or RolloutCapacity.percent(p) (blue/green rollouts are for endpoints; copies are for inference components)');
+}
+
+function renderCapacity(c: RolloutCapacity): { type: string; value: number } {
+  return { type: c.unit, value: c.value };
+}
+
+function propOf(strategy: string): string {
+  return strategy === 'CANARY' ? 'size' : strategy === 'LINEAR' ? 'stepSize' : 'batchSize';
+}
+
+function camel(strategy: string): string {
+  return { ALL_AT_ONCE: 'allAtOnce', CANARY: 'canary', LINEAR: 'linear', ROLLING: 'rolling' }[strategy] ?? strategy;
+}

@@ -15,6 +15,7 @@ import { addPipelinesExample } from '../examples/pipelines';
 import { AsyncEndpoint, AsyncWorkload } from '../src/async';
 import { ContainerImage, InstanceType, ModelData, ModelSource, MultiModelSource } from '../src/core';
 import { createEncryptedLogGroup, createKey } from '../src/core/encryption';
+import { SageMakerMcpChecks } from '../src/checks';
 import { McpToolServer } from '../src/mcp';
 import { SageMakerVpcEndpoints } from '../src/network';
 import { RealtimeEndpoint } from '../src/realtime';
@@ -63,6 +64,8 @@ export function addIsolatedMcpStack(stack: Stack): McpToolServer {
     logRetention: ops.logRetention,
     serverAccessLogsBucket: ops.accessLogsBucket,
   });
+  SageMakerMcpChecks.acknowledge(docs, 'SMCP-RO1', 'Scales from zero: an update usually finds 0 or 1 instance, so a canary or '
+    + 'rolling batch has nothing to split, and SageMaker\'s default all-at-once blue/green update is what a rollout would do.');
 
   const featureGroup = addFeatureStoreExample(stack);
   const pipelines = addPipelinesExample(stack, { vpc });

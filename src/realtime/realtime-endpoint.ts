@@ -5,16 +5,15 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { DataCaptureOptions, renderDataCapture, validateDataCapture } from './data-capture';
+import { renderDataCapture, validateDataCapture } from './data-capture';
 import { addVariantAlarms, validateAlarms } from './private/alarms';
 import { DEFAULT_SHADOW_NAME, renderShadow, validateShadow } from './private/shadow';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
-import { ShadowVariantOptions } from './shadow-variant';
+import { RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
 import { VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
-import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { addExecutionRoleBasics, executionRolePrincipal, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
@@ -31,95 +30,12 @@ import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/private/endpoint-estimates';
-import { EndpointUpdateOptions } from '../rollouts/endpoint-update';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../rollouts/private/endpoint-update';
 
 const MAX_VARIANTS = 10;
 /** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */
 const DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE = 70;
 const ZERO_REASON = 'only async and inference-component endpoints scale to zero; a realtime variant keeps at least one instance';
-
-/** A production variant added with `addVariant`. */
-export interface RealtimeVariantOptions extends ProductionVariantOptions {
-  /**
-   * The model this variant serves (for A/B tests of models).
-   *
-   * @default - the endpoint's `model`
-   */
-  readonly model?: ModelSource;
-  /**
-   * Scale this variant's instance count with target tracking.
-   *
-   * @default - no autoscaling (call `autoScaleVariant` later, or keep `initialInstanceCount`)
-   */
-  readonly autoScaling?: VariantAutoScalingProps;
-}
-
-/** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
-export interface RealtimeEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions, EndpointUpdateOptions {
-  /** The model the endpoint serves: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)` or a JumpStart model. */
-  readonly model: ModelSource;
-  /**
-   * The endpoint's name (1-63 letters, digits, hyphens). Changing it replaces the endpoint. A fixed name cannot be
-   * replaced, so changing the instance type of an autoscaled variant then takes two deployments (synth warns; see
-   * docs/realtime.md).
-   *
-   * @default - CloudFormation generates a name; when a variant is autoscaled, the construct generates
-   * `<path>-<8 hex>` from the autoscaled variants' names and instance types, so that changing one replaces the endpoint
-   * (the update AWS refuses for autoscaled variants never happens)
-   */
-  readonly endpointName?: string;
-  /**
-   * The first variant's name.
-   *
-   * @default 'AllTraffic'
-   */
-  readonly variantName?: string;
-  /**
-   * The role SageMaker runs the models with. It must allow pulling the image, reading the artifacts (and their KMS key),
-   * and writing logs.
-   *
-   * @default - a role is created with exactly that: ECR pull on the image's repository, S3 read on the model data (with
-   * KMS decrypt), CloudWatch logs and metrics; never AmazonSageMakerFullAccess
-   */
-  readonly role?: iam.IRole;
-  /**
-   * The customer-managed KMS key of the instances' ML storage (EBS) volumes (the endpoint config's `KmsKeyId`), and of
-   * the data-capture bucket when one is created. When ANY variant uses an instance type with NVMe instance storage (g5,
-   * g6, p4d, ...) the key is left off the endpoint config, with a warning: a hardware module on the instance encrypts
-   * that storage, and CreateEndpointConfig fails with a KmsKeyId then (the EBS volumes of the other variants use an
-   * AWS-managed key: put them on an endpoint of their own to use the key).
-   *
-   * @default - a key is created (rotation on) when the first variant is EBS-backed or a data-capture bucket is created;
-   * otherwise none (NVMe instance storage is encrypted by the instance's hardware)
-   */
-  readonly encryptionKey?: kms.IKey;
-  /**
-   * Capture a sample of requests and responses to S3.
-   *
-   * @default - no data capture
-   */
-  readonly dataCapture?: DataCaptureOptions;
-  /**
-   * Scale the first variant with target tracking (InvocationsPerInstance 70, scale-out 60 s, scale-in 300 s, 1-8 instances).
-   *
-   * @default - no autoscaling
-   */
-  readonly autoScaling?: VariantAutoScalingProps;
-  /**
-   * Alarms on the first variant. They are also the default rollback alarms of `rollout`.
-   *
-   * @default - no alarms
-   */
-  readonly alarms?: RealtimeEndpointAlarmOptions;
-  /**
-   * A shadow variant: a challenger model that gets a copy of a share of the requests, its answers discarded. The endpoint
-   * then has one production variant (`addVariant` fails at synth).
-   *
-   * @default - no shadow variant
-   */
-  readonly shadow?: ShadowVariantOptions;
-}
 
 interface Variant {
   readonly name: string;

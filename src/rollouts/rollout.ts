@@ -100,24 +100,24 @@ export class Rollout {
 
   /** Blue/green: a canary (at most half the fleet) bakes, then the rest of the traffic moves. */
   public static canary(options: CanaryRolloutOptions): Rollout {
-    const v = new PropValidator('Rollout.canary');
-    capacity(v, 'size', options.size, 'canary');
-    rejectCopies(v, 'size', options.size);
-    const wait = options.bakingPeriod ?? DEFAULT_BAKING;
-    seconds(v, 'bakingPeriod', wait, 0, WAIT_MAX_SECONDS);
-    seconds(v, 'finalBakingPeriod', options.finalBakingPeriod, 0, WAIT_MAX_SECONDS);
-    return Rollout.create(v, 'CANARY', { step: options.size, stepKind: 'canary', wait, terminationWait: options.finalBakingPeriod, options });
+    return Rollout.blueGreenSteps('canary', 'size', options.size, options);
   }
 
   /** Blue/green: traffic moves in steps of 10-50% of the fleet, each baking before the next. */
   public static linear(options: LinearRolloutOptions): Rollout {
-    const v = new PropValidator('Rollout.linear');
-    capacity(v, 'stepSize', options.stepSize, 'linear');
-    rejectCopies(v, 'stepSize', options.stepSize);
+    return Rollout.blueGreenSteps('linear', 'stepSize', options.stepSize, options);
+  }
+
+  /** Canary and linear: traffic moves in steps of `step` (instances or a share of the fleet), each baking before the next. */
+  private static blueGreenSteps(kind: 'canary' | 'linear', prop: string, step: RolloutCapacity,
+    options: CanaryRolloutOptions | LinearRolloutOptions): Rollout {
+    const v = new PropValidator(`Rollout.${kind}`);
+    capacity(v, prop, step, kind);
+    rejectCopies(v, prop, step);
     const wait = options.bakingPeriod ?? DEFAULT_BAKING;
     seconds(v, 'bakingPeriod', wait, 0, WAIT_MAX_SECONDS);
     seconds(v, 'finalBakingPeriod', options.finalBakingPeriod, 0, WAIT_MAX_SECONDS);
-    return Rollout.create(v, 'LINEAR', { step: options.stepSize, stepKind: 'linear', wait, terminationWait: options.finalBakingPeriod, options });
+    return Rollout.create(v, kind === 'canary' ? 'CANARY' : 'LINEAR', { step, stepKind: kind, wait, terminationWait: options.finalBakingPeriod, options });
   }
 
   /** Rolling: batches of 5-50% of the fleet are replaced one after the other, each baking before the next. */

@@ -108,18 +108,6 @@ export class Rollout {
     return Rollout.blueGreenSteps('linear', 'stepSize', options.stepSize, options);
   }
 
-  /** Canary and linear: traffic moves in steps of `step` (instances or a share of the fleet), each baking before the next. */
-  private static blueGreenSteps(kind: 'canary' | 'linear', prop: string, step: RolloutCapacity,
-    options: CanaryRolloutOptions | LinearRolloutOptions): Rollout {
-    const v = new PropValidator(`Rollout.${kind}`);
-    capacity(v, prop, step, kind);
-    rejectCopies(v, prop, step);
-    const wait = options.bakingPeriod ?? DEFAULT_BAKING;
-    seconds(v, 'bakingPeriod', wait, 0, WAIT_MAX_SECONDS);
-    seconds(v, 'finalBakingPeriod', options.finalBakingPeriod, 0, WAIT_MAX_SECONDS);
-    return Rollout.create(v, kind === 'canary' ? 'CANARY' : 'LINEAR', { step, stepKind: kind, wait, terminationWait: options.finalBakingPeriod, options });
-  }
-
   /** Rolling: batches of 5-50% of the fleet are replaced one after the other, each baking before the next. */
   public static rolling(options: RollingRolloutOptions): Rollout {
     const v = new PropValidator('Rollout.rolling');
@@ -132,6 +120,18 @@ export class Rollout {
         options.rollbackBatchSize.toString(), `a percentage or the unit of batchSize (${options.batchSize.unit})`);
     }
     return Rollout.create(v, 'ROLLING', { step: options.batchSize, stepKind: 'rolling', wait, rollbackBatch: options.rollbackBatchSize, options });
+  }
+
+  /** Canary and linear: traffic moves in steps of `step` (instances or a share of the fleet), each baking before the next. */
+  private static blueGreenSteps(kind: 'canary' | 'linear', prop: string, step: RolloutCapacity,
+    options: CanaryRolloutOptions | LinearRolloutOptions): Rollout {
+    const v = new PropValidator(`Rollout.${kind}`);
+    capacity(v, prop, step, kind);
+    rejectCopies(v, prop, step);
+    const wait = options.bakingPeriod ?? DEFAULT_BAKING;
+    seconds(v, 'bakingPeriod', wait, 0, WAIT_MAX_SECONDS);
+    seconds(v, 'finalBakingPeriod', options.finalBakingPeriod, 0, WAIT_MAX_SECONDS);
+    return Rollout.create(v, kind === 'canary' ? 'CANARY' : 'LINEAR', { step, stepKind: kind, wait, terminationWait: options.finalBakingPeriod, options });
   }
 
   private static create(v: PropValidator, strategy: Strategy, spec: Spec): Rollout {

@@ -186,15 +186,28 @@ project.tsconfigDev.file.addOverride('compilerOptions.paths', {
 // Workers one (packages/runtime/src/mcp-sdk-shims.ts). 1.65 MB -> ~0.46 MB; `npx projen bench mcp` reports size and
 // cold require. Written as extra esbuild arguments: projen's auto-discovered Lambda bundles share one set of options.
 const MCP_SERVER_BUNDLE_ARGS = ['--minify', '--keep-names', '--alias:@modelcontextprotocol/server/_shims=./packages/runtime/src/mcp-sdk-shims.ts'];
-for (const name of ['bundle:mcp/server.lambda', 'bundle:mcp/server.lambda:watch']) {
-  const task = project.tasks.tryFind(name)!;
-  const steps = task.steps;
-  task.reset();
-  for (const step of steps) {
-    const args = (step as { execArgs?: string[] }).execArgs;
-    task.addSteps(args?.[0] === 'esbuild' ? { ...step, execArgs: [...args, ...MCP_SERVER_BUNDLE_ARGS] } : step);
+// The async result recorder and the pipeline router parse their env with the runtime's zod contract: minified too
+// (~190 KB each unminified), names kept for stack traces.
+const HANDLER_BUNDLE_ARGS: Record<string, string[]> = {
+  'mcp/server.lambda': MCP_SERVER_BUNDLE_ARGS,
+  'async/result-recorder.lambda': ['--minify', '--keep-names'],
+  'pipelines/pipeline-router.lambda': ['--minify', '--keep-names'],
+};
+for (const [bundle, extra] of Object.entries(HANDLER_BUNDLE_ARGS)) {
+  for (const name of [`bundle:${bundle}`, `bundle:${bundle}:watch`]) {
+    const task = project.tasks.tryFind(name)!;
+    const steps = task.steps;
+    task.reset();
+    for (const step of steps) {
+      const args = (step as { execArgs?: string[] }).execArgs;
+      task.addSteps(args?.[0] === 'esbuild' ? { ...step, execArgs: [...args, ...extra] } : step);
+    }
   }
 }
+
+// API.md (~950 KB) and docs/ are read on GitHub (npm's page links the README's relative links there); the npm package
+// carries .jsii, from which Construct Hub renders its own reference.
+project.npmignore?.exclude('/API.md', '/docs/');
 
 // The README's quick start is `npx projen demo`, then `npx projen test`, on a fresh clone: the demo synthesizes stacks
 // whose Lambda code is the bundled assets/ (git-ignored), so it bundles first, as `test` does.

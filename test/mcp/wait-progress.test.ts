@@ -76,7 +76,11 @@ describe.each(transports)('wait_for_async_inference over %s', (_label, caller) =
     expect(result.structuredContent).toMatchObject({ status: 'completed', endpointName: 'doc-summarizer', output: { json: { summary: jobId } } });
     expect(notes.length).toBeGreaterThanOrEqual(2);
     expect(notes[0].message).toMatch(/^async inference pending \(waited \d+ s of at most \d+ s\)$/);
-    expect(notes[notes.length - 1].message).toMatch(/^async inference completed/);
+    // The server sends the "completed" notification just before the result, but the client SDK settles the call when
+    // the response arrives and may drop (or run after the await) a progress callback still queued: over stdio on Node 22
+    // it sometimes arrives late. So every note but the last is "pending", and the last is pending or completed.
+    expect(notes.slice(0, -1).every((n) => /^async inference pending/.test(n.message ?? ''))).toBe(true);
+    expect(notes[notes.length - 1].message).toMatch(/^async inference (pending|completed)/);
     expect(notes.map((n) => n.progress)).toEqual(notes.map((_, i) => i + 1));
     // AND the final answer is what get_async_inference_result says, plus how long the call waited
     const once = await call('get_async_inference_result', { handle });
@@ -127,6 +131,7 @@ describe('wait_for_training_run over streamable HTTP', () => {
     expect(result.structuredContent).toMatchObject({ pipelineName: 'churn-training', status: 'Succeeded', final: true });
     expect(notes.length).toBeGreaterThanOrEqual(2);
     expect(notes[0].message).toMatch(/^training run Executing: 0 of 1 steps succeeded/);
-    expect(notes[notes.length - 1].message).toMatch(/^training run Succeeded: 1 of 1 steps succeeded/);
+    // As above: the final notification may be settled after the call, so the last one is Executing or Succeeded.
+    expect(notes[notes.length - 1].message).toMatch(/^training run (Executing: 0|Succeeded: 1) of 1 steps succeeded/);
   });
 });

@@ -1,23 +1,10 @@
-import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ContainerImage, InstanceType, MultiModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { expectValidTemplate } from '../support/template-checks';
-
-function newStack(): Stack {
-  return new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
+import { errorOf, newStack } from '../support/test-stacks';
 
 describe('MultiModelSource', () => {
   test('renders Mode MultiModel with the prefix as ModelDataUrl, and grants read on the prefix only', () => {

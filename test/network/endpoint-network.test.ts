@@ -1,26 +1,10 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { InstanceType } from '../../src/core';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 import { internetPaths, isolatedSubnets } from '../support/internet-paths';
-
-function newStack(): Stack {
-  return new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
-}
-
-function isolatedVpc(stack: Stack, maxAzs = 2): ec2.Vpc {
-  return new ec2.Vpc(stack, 'Vpc', { maxAzs, natGateways: 0, subnetConfiguration: [{ name: 'isolated', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
+import { errorOf, isolatedVpc, newStack } from '../support/test-stacks';
 
 describe('endpoint network options (SharedGpuEndpoint: VpcConfig on the endpoint config)', () => {
   test('puts the endpoint config in the isolated subnets behind a created security group (no inbound, HTTPS out)', () => {

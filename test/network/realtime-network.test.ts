@@ -6,6 +6,7 @@ import { ContainerImage, InstanceType, JumpStartModel, ModelData, ModelSource } 
 import { RealtimeEndpoint } from '../../src/realtime';
 import { internetPaths } from '../support/internet-paths';
 import { expectNagClean } from '../support/template-checks';
+import { errorOf } from '../support/test-stacks';
 
 function newStack(): Stack {
   const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });
@@ -25,15 +26,6 @@ function sklearn(stack: Stack): ModelSource {
   return ModelSource.fromContainer(ContainerImage.sklearn('1.2-1'), {
     modelData: ModelData.fromBucket(s3.Bucket.fromBucketName(stack, 'Artifacts', 'artifacts'), 'churn/model.tar.gz'),
   });
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
 }
 
 describe('RealtimeEndpoint in a VPC', () => {

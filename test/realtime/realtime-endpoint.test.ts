@@ -10,6 +10,7 @@ import { SageMakerEndpointBase } from '../../src/core/endpoint-base';
 import { DataCaptureMode, RealtimeEndpoint, RealtimeEndpointProps } from '../../src/realtime';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { errorOf } from '../support/test-stacks';
 
 const TGI = ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04');
 
@@ -34,15 +35,6 @@ function endpoint(stack: Stack, props: Partial<RealtimeEndpointProps> = {}): Rea
 /** The statements of every IAM policy in the template. */
 function statements(template: Template): any[] {
   return Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
 }
 
 describe('RealtimeEndpoint defaults', () => {

@@ -6,6 +6,7 @@ import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { Rollout, RolloutCapacity } from '../../src/rollouts';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 import { expectValidTemplate } from '../support/template-checks';
+import { errorOf } from '../support/test-stacks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const TGI = ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04'));
@@ -22,15 +23,6 @@ function literalAlarm(stack: Stack, id: string, dimension: string, name: string)
     threshold: 1_000_000,
     evaluationPeriods: 2,
   });
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
 }
 
 describe('InferenceComponent rollout', () => {

@@ -7,6 +7,7 @@ import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/
 import { RealtimeEndpoint, RealtimeEndpointProps } from '../../src/realtime';
 import { RetainedVariantProperty, Rollout, RolloutCapacity } from '../../src/rollouts';
 import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
+import { errorOf } from '../support/test-stacks';
 
 const SKLEARN = ContainerImage.fromDlc('sagemaker-scikit-learn', '1.2-1-cpu-py3');
 
@@ -28,15 +29,6 @@ function endpoint(stack: Stack, props: Partial<RealtimeEndpointProps> = {}): Rea
     alarms: { modelLatencyP99Threshold: Duration.millis(500), invocation5XXRateThreshold: 1, period: Duration.minutes(1) },
     ...props,
   });
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
 }
 
 const ALARM_REF = (id: string) => ({ Ref: Match.stringLikeRegexp(`^ChatAllTrafficAlarms${id}`) });

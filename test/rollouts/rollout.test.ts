@@ -4,6 +4,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { Rollout, RolloutCapacity, RolloutEndpointContext } from '../../src/rollouts';
+import { errorOf } from '../support/test-stacks';
 
 function newStack(): Stack {
   const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });
@@ -16,15 +17,6 @@ function alarm(scope: Construct, id: string, period = Duration.minutes(1), evalu
     threshold: 1,
     evaluationPeriods,
   });
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
 }
 
 function endpointContext(stack: Stack, extra: Partial<RolloutEndpointContext> = {}): RolloutEndpointContext {

@@ -5,6 +5,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ContainerImage, ModelData, ModelSource, MultiModelSource } from '../../src/core';
 import { ServerlessEndpoint, ServerlessEndpointProps } from '../../src/serverless';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { errorOf } from '../support/test-stacks';
 
 function newStack(): Stack {
   const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });
@@ -23,15 +24,6 @@ function endpoint(stack: Stack, props: Partial<ServerlessEndpointProps> = {}): S
     maxConcurrency: 10,
     ...props,
   });
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
 }
 
 describe('ServerlessEndpoint', () => {

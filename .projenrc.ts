@@ -58,6 +58,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@swc/jest@^0.2.39',
     '@swc/core@^1.16.0',
     'jest@^30.5.0',
+    // test/support/jest-environment.ts extends Node's environment (same release line as jest)
+    'jest-environment-node@^30.5.0',
+    '@jest/environment@^30.5.0',
     'cdk-nag@^3.0.2',
     // AWS Control Tower proactive controls (cfn-guard rules) as a CDK policy-validation plugin (test/security)
     '@cdklabs/cdk-validator-cfnguard@^0.0.62',
@@ -105,11 +108,15 @@ const project = new awscdk.AwsCdkConstructLibrary({
     passWithNoTests: false,
     jestConfig: {
       testTimeout: 60_000,
-      // Tests start local servers on random ports; keep the suite within the machine's 2 cores.
-      maxWorkers: 2,
+      // One worker more than the 2 cores we target: several suites mostly wait (tools held to their deadlines, a handler's
+      // 10 s request timeout, the cfn-guard binary in a child process) and the third worker keeps both cores busy
+      // meanwhile. (A percentage such as '150%' is read as 150 workers from package.json.)
+      maxWorkers: 3,
       // No one reads the coverage reports (nothing uploads them) and instrumenting every worker costs test time:
       // `npx jest --coverage` when you want them.
       collectCoverage: false,
+      // Node's environment plus the template-check engines kept warm per worker, and no synth-time validation.
+      testEnvironment: '<rootDir>/test/support/jest-environment.ts',
     },
   },
 });
@@ -305,15 +312,17 @@ const typecheck = project.addTask('typecheck', {
   exec: `tsc --noEmit -p ${project.tsconfigDev.fileName}`,
 });
 
-// `npx projen test` stays within 3 minutes on 2 cores: after jest (which uses both), eslint and the type check (one core
-// each) run side by side. The integ snapshot asserts are not separate steps: the jest suite that synthesizes every integ
+// `npx projen test` stays within 3 minutes on 2 cores: eslint and the type check run beside jest at the lowest CPU
+// priority (scripts/run-parallel.js), on what jest leaves idle (its suites that wait on deadlines and child processes),
+// instead of after it. The integ snapshot asserts are not separate steps: the jest suite that synthesizes every integ
 // app for the Control Tower controls compares those assemblies with the snapshots (test/security/control-tower.test.ts),
 // which saved six CLI synths; `npx projen integ:<name>:assert` still checks one app on its own.
 const isIntegAssert = (name?: string) => name !== undefined && /^integ:.*:assert$/.test(name);
-const testSteps = project.testTask.steps.filter((s) => s.spawn !== 'eslint' && !isIntegAssert(s.spawn));
+const isJest = (step: { exec?: string; execArgs?: string[] }) => (step.execArgs?.[0] ?? step.exec?.split(' ')[0]) === 'jest';
+const testSteps = project.testTask.steps.filter((s) => s.spawn !== 'eslint' && !isIntegAssert(s.spawn) && !isJest(s as any));
 project.testTask.reset();
 for (const step of testSteps) project.testTask.addSteps(step);
-project.testTask.exec(`node scripts/run-parallel.js ${['eslint', typecheck.name].map((n) => `"npx projen ${n}"`).join(' ')}`);
+project.testTask.exec(`node scripts/run-parallel.js ${['eslint', typecheck.name].map((n) => `"npx projen ${n}"`).join(' ')} -- jest --ci`, { receiveArgs: true });
 
 // Each quick-start command says how long it took (the README quotes these times for a 2-core machine). projen evaluates
 // a `$(...)` env value once when the task starts.

@@ -90,6 +90,10 @@ function freshDir(name: string): string {
 }
 
 beforeAll(() => {
+  // Synthesize as the CLI does, with aws-cdk-lib's synth-time validation (its report is part of each integ snapshot);
+  // test/support/jest-environment.ts turns it off for the other suites.
+  const validation = process.env.CDK_VALIDATION;
+  delete process.env.CDK_VALIDATION;
   const demoDir = freshDir('demo');
   buildDemoApp(demoDir).app.synth();
   const integs = readdirSync(TEST_DIR).filter((f) => f.endsWith('.integ.ts')).sort();
@@ -106,6 +110,7 @@ beforeAll(() => {
   } finally {
     delete process.env.CDK_OUTDIR;
     delete process.env.CDK_CONTEXT_JSON;
+    if (validation !== undefined) process.env.CDK_VALIDATION = validation;
     // integ-app.ts turns stack traces off to keep its snapshots machine-independent; give jest its traces back.
     Error.stackTraceLimit = stackTraceLimit;
   }

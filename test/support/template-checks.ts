@@ -28,11 +28,12 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { loadAwsServiceSpecSync } from '@aws-cdk/aws-service-spec';
 import type { PropertyType, SpecDatabase, TypeDefinition } from '@aws-cdk/service-spec-types';
-import { App, CloudFormationValidatePlugin, Stack, Validations } from 'aws-cdk-lib';
+import { App, CloudFormationValidatePlugin, IPolicyValidationContext, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import type { TemplateCheckEngines } from './jest-environment';
 
 export interface TemplateCheckOptions {
   /** Problems whose line contains this string / matches this RegExp are dropped. Say why next to each use. */
@@ -107,9 +108,12 @@ function valuesAt(props: Json, path: string): Array<[string, unknown]> {
 // 1. CloudFormation resource schema (aws-service-spec)
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The engines the jest environment keeps warm per worker (test/support/jest-environment.ts), if it is the runner. */
+const shared = (globalThis as { __templateCheckEngines?: TemplateCheckEngines }).__templateCheckEngines;
+
 let specDb: SpecDatabase | undefined;
 function db(): SpecDatabase {
-  specDb ??= loadAwsServiceSpecSync();
+  specDb ??= shared?.specDatabase() ?? loadAwsServiceSpecSync();
   return specDb;
 }
 
@@ -513,9 +517,11 @@ function cdkValidateProblems(template: object): string[] {
   try {
     const file = join(dir, 'template.json');
     writeFileSync(file, JSON.stringify(template));
-    // The singleton keeps the validation engine warm across tests (initialising it is the slow part).
-    const plugin = (CloudFormationValidatePlugin as any)._singletonInstance() as CloudFormationValidatePlugin;
-    const report = plugin.validate({
+    // The singleton keeps the validation engine warm across tests (initialising it is the slow part); under jest, one
+    // engine serves every test file of a worker.
+    const validate = shared?.cloudFormationValidate ?? ((context: IPolicyValidationContext) =>
+      ((CloudFormationValidatePlugin as any)._singletonInstance() as CloudFormationValidatePlugin).validate(context));
+    const report = validate({
       templatePaths: [file],
       stackTemplates: [{ stackConstructPath: 'Template', templatePath: file, accountId: undefined, region: undefined }],
       appConstruct: new App(),

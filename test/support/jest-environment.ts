@@ -57,6 +57,10 @@ export default class TestEnvironment extends NodeEnvironment {
     super(config, context);
     this.global.__templateCheckEngines = engines;
     // The tests' `process.env` is jest's copy of the worker's: this does not reach child processes.
-    (this.global.process as NodeJS.Process).env.CDK_VALIDATION = 'false';
+    const env = (this.global.process as NodeJS.Process).env;
+    env.CDK_VALIDATION = 'false';
+    // The AWS SDK warns once per module registry, so once per test file on Node 20 (40 times a run); the README
+    // states the Node versions we support and `npx projen test:node22` runs the SDK suites on Node 22.
+    env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   }
 }

@@ -115,6 +115,10 @@ const project = new awscdk.AwsCdkConstructLibrary({
       // No one reads the coverage reports (nothing uploads them) and instrumenting every worker costs test time:
       // `npx jest --coverage` when you want them.
       collectCoverage: false,
+      // A worker that ran a synth-heavy file can need more than jest's default 500 ms to exit once told to (V8 tears
+      // down its heap; longer on a busy machine), and jest then kills it with "A worker process has failed to exit
+      // gracefully". Nothing is left running (with time to exit, none is killed), so give it that time.
+      workerGracefulExitTimeout: 5_000,
       // Node's environment plus the template-check engines kept warm per worker, and no synth-time validation.
       testEnvironment: '<rootDir>/test/support/jest-environment.ts',
     },

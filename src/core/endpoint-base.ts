@@ -12,7 +12,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { iamActionsFor } from './iam-actions';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN, TARGET_MODEL_PATTERN } from './validation';
 
 /** The variant name SageMaker's tools use for a single-variant endpoint; the default of every endpoint here. */
 export const DEFAULT_VARIANT_NAME = 'AllTraffic';
@@ -53,6 +53,12 @@ export interface ISageMakerEndpoint extends IResource {
    * its own) on this endpoint.
    */
   grantInvoke(grantee: iam.IGrantable): iam.Grant;
+
+  /**
+   * Grants `sagemaker:InvokeEndpoint` on this multi-model endpoint for requests naming one of `targetModels` only (IAM
+   * condition key `sagemaker:TargetModel`); no streaming, which names no target model.
+   */
+  grantInvokeTargetModels(grantee: iam.IGrantable, targetModels: string[]): iam.Grant;
 
   /** A metric of this endpoint in namespace `AWS/SageMaker`, dimensions EndpointName and VariantName. */
   metric(metricName: string, props?: EndpointMetricOptions): cloudwatch.Metric;
@@ -208,6 +214,27 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    */
   public grantInvoke(grantee: iam.IGrantable): iam.Grant {
     return this.grant(grantee, ...iamActionsFor('SageMakerRuntime.InvokeEndpoint', 'SageMakerRuntime.InvokeEndpointWithResponseStream'));
+  }
+
+  /**
+   * Grants `sagemaker:InvokeEndpoint` on this multi-model endpoint for requests whose `TargetModel` is one of
+   * `targetModels`, exactly (`StringEquals`). Without it, "an IAM principal with InvokeEndpoint permissions on a
+   * multi-model endpoint can invoke any model at the address of the S3 prefix"; the documented remedy is the
+   * `sagemaker:TargetModel` IAM condition key
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/multi-model-endpoint-security.html). A request without a target
+   * model does not match the condition, so it is not allowed; nor is `InvokeEndpointWithResponseStream`.
+   */
+  public grantInvokeTargetModels(grantee: iam.IGrantable, targetModels: string[]): iam.Grant {
+    const v = new PropValidator(`${this.node.path} grantInvokeTargetModels`);
+    v.check(targetModels.length > 0, 'targetModels', targetModels, 'at least one target model (grantInvoke allows every model)');
+    for (const t of targetModels) v.pattern('targetModels', t, TARGET_MODEL_PATTERN, '1-1024 printable characters, not starting with white space');
+    v.throwIfInvalid();
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: iamActionsFor('SageMakerRuntime.InvokeEndpoint'),
+      resourceArns: [this.endpointArn],
+      conditions: { StringEquals: { 'sagemaker:TargetModel': [...new Set(targetModels)] } },
+    });
   }
 
   public metric(metricName: string, props: EndpointMetricOptions = {}): cloudwatch.Metric {

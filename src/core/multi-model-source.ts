@@ -2,15 +2,7 @@ import { Token } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ContainerImage, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
-import { PropValidator } from './validation';
-
-/**
- * A `TargetModel` value: "the relative path of the model specified for invocation" under the model's S3 prefix
- * (https://docs.aws.amazon.com/sagemaker/latest/dg/invoke-multi-model-endpoint.html), 1-1024 printable characters not
- * starting with white space (the InvokeEndpoint API reference's `TargetModel` constraints,
- * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
- */
-export const TARGET_MODEL_PATTERN = /^\S[\x20-\x7E]{0,1023}$/;
+import { PropValidator, TARGET_MODEL_PATTERN } from './validation';
 
 /** Options of a multi-model source. */
 export interface MultiModelOptions {

@@ -87,3 +87,11 @@ export function show(value: unknown): string {
 /** SageMaker resource names (endpoint, endpoint config, model, variant, inference component): `[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`. */
 export const SAGEMAKER_NAME_PATTERN = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
 export const SAGEMAKER_NAME_EXPECTED = '1-63 letters, digits or hyphens, starting and ending with a letter or digit (pattern [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62})';
+
+/**
+ * A `TargetModel` value: "the relative path of the model specified for invocation" under the model's S3 prefix
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/invoke-multi-model-endpoint.html), 1-1024 printable characters not
+ * starting with white space (the InvokeEndpoint API reference's `TargetModel` constraints,
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
+ */
+export const TARGET_MODEL_PATTERN = /^\S[\x20-\x7E]{0,1023}$/;

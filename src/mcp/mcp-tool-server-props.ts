@@ -32,7 +32,8 @@ export interface McpRealtimeEndpointOptions {
   readonly modelFamily?: string;
   /**
    * The target models the agent may name on a multi-model endpoint (e.g. a `MultiModelSource`'s `targetModels`);
-   * `invoke_endpoint` then requires one of them and refuses any other.
+   * `invoke_endpoint` then requires one of them and refuses any other, and the server's role may invoke the endpoint
+   * for these models only (`grantInvokeTargetModels`: the `sagemaker:TargetModel` condition key, no streaming).
    *
    * @default - none: the endpoint is called without a target model
    */

@@ -1,4 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ContainerImage, InstanceType, MultiModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
@@ -54,5 +55,43 @@ describe('McpToolServer with a multi-model endpoint', () => {
     const endpoint = new RealtimeEndpoint(stack, 'Churn', { model: source, instanceType: InstanceType.ML_M5_LARGE });
     expect(errorOf(() => new McpToolServer(stack, 'Mcp', { realtimeEndpoints: [{ endpoint, targetModels: [' leading-space.tar.gz'] }] })))
       .toMatch(/realtimeEndpoints\[0\]\.targetModels: got ' leading-space.tar.gz', expected 1-1024 printable characters/);
+  });
+});
+
+describe('grantInvokeTargetModels (IAM condition key sagemaker:TargetModel)', () => {
+  const statementsOf = (stack: ReturnType<typeof newStack>) => Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
+    .flatMap((p: any) => p.Properties.PolicyDocument.Statement)
+    .filter((s: any) => JSON.stringify(s.Action).includes('sagemaker:InvokeEndpoint'));
+
+  test('the MCP server may invoke a multi-model endpoint for its allow-listed target models only, without streaming', () => {
+    const stack = newStack();
+    const source = MultiModelSource.fromBucket(ContainerImage.sklearn('1.2-1'), new s3.Bucket(stack, 'Models'), 'churn/', { targetModels: ['a.tar.gz', 'b/c.tar.gz'] });
+    const endpoint = new RealtimeEndpoint(stack, 'Churn', { model: source, instanceType: InstanceType.ML_M5_LARGE });
+    new McpToolServer(stack, 'Mcp', { realtimeEndpoints: [{ endpoint, targetModels: source.targetModels }] });
+    const statements = statementsOf(stack);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({
+      Effect: 'Allow',
+      Action: 'sagemaker:InvokeEndpoint',
+      Condition: { StringEquals: { 'sagemaker:TargetModel': ['a.tar.gz', 'b/c.tar.gz'] } },
+    });
+    expectValidTemplate(stack);
+  });
+
+  test('an endpoint without targetModels keeps the unconditioned grantInvoke (streaming included)', () => {
+    const stack = newStack();
+    const endpoint = RealtimeEndpoint.fromEndpointName(stack, 'Plain', 'plain');
+    new McpToolServer(stack, 'Mcp', { realtimeEndpoints: [{ endpoint }] });
+    const [statement] = statementsOf(stack);
+    expect(statement.Condition).toBeUndefined();
+    expect(statement.Action).toEqual(['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream']);
+  });
+
+  test('fails for no target models (that would be grantInvoke) or one the API would refuse, naming the endpoint', () => {
+    const stack = newStack();
+    const endpoint = RealtimeEndpoint.fromEndpointName(stack, 'Plain', 'plain');
+    const role = new iam.Role(stack, 'R', { assumedBy: new iam.AccountRootPrincipal() });
+    expect(errorOf(() => endpoint.grantInvokeTargetModels(role, []))).toMatch(/Plain grantInvokeTargetModels.*targetModels: got \[\], expected at least one target model/s);
+    expect(errorOf(() => endpoint.grantInvokeTargetModels(role, [' x.tar.gz']))).toMatch(/targetModels: got ' x.tar.gz', expected 1-1024 printable characters/);
   });
 });

@@ -95,6 +95,7 @@ export const mcpServer = (stack: Stack) => new McpToolServer(stack, 'Mcp', { rea
 /** Every public grant method, applied to `grantee`, returning the Grant it returned. */
 export const GRANT_METHODS: Record<string, (stack: Stack, grantee: iam.IGrantable) => iam.Grant> = {
   'RealtimeEndpoint.grantInvoke': (stack, g) => realtime(stack).grantInvoke(g),
+  'RealtimeEndpoint.grantInvokeTargetModels': (stack, g) => realtime(stack).grantInvokeTargetModels(g, ['acme.tar.gz', 'globex.tar.gz']),
   'RealtimeEndpoint.grant': (stack, g) => realtime(stack).grant(g, 'sagemaker:DescribeEndpoint'),
   'SharedGpuEndpoint.grantInvoke': (stack, g) => sharedGpu(stack).endpoint.grantInvoke(g),
   'InferenceComponent.grantInvoke': (stack, g) => sharedGpu(stack).component.grantInvoke(g),

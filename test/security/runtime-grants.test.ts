@@ -36,7 +36,7 @@ import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, recordTrainingResult, RESULTS_TABLE, startLocalEnv, USERS_SCHEMA } from '../mcp/local-env';
-import { accepted, ok, part, stream } from '../support/sagemaker-runtime-server';
+import { accepted, multiModel, ok, part, stream } from '../support/sagemaker-runtime-server';
 
 const ACCOUNT = '123456789012';
 const REGION = 'us-east-1';
@@ -131,17 +131,46 @@ function resourcesOf({ op, input }: SentOperation): string[] {
 
 const glob = (pattern: string, flags = '') => new RegExp(`^${pattern.split(/([*?])/).map((p) => (p === '*' ? '.*' : p === '?' ? '.' : p.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`, flags);
 
+interface AllowStatement { readonly actions: string[]; readonly resources: string[]; readonly conditions?: Record<string, Record<string, unknown>> }
+
 /** Allow statements of the policies attached to `roleLogicalId`, with ARNs rendered (partition aws, env literal). */
-function allowStatementsOf(stack: Stack, roleLogicalId: string): Array<{ actions: string[]; resources: string[] }> {
+function allowStatementsOf(stack: Stack, roleLogicalId: string): AllowStatement[] {
   const policies = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
     .filter((p: any) => (p.Properties.Roles ?? []).some((r: any) => r.Ref === roleLogicalId));
   return policies.flatMap((p: any) => p.Properties.PolicyDocument.Statement)
     .filter((s: any) => s.Effect === 'Allow')
-    .map((s: any) => ({ actions: [s.Action].flat(), resources: [s.Resource].flat().map(render) }));
+    .map((s: any) => ({ actions: [s.Action].flat(), resources: [s.Resource].flat().map(render), conditions: s.Condition }));
+}
+
+/**
+ * The request context value of a condition key for an operation. Only keys this library's grants use are modelled;
+ * any other fails the test, so a new condition cannot pass unexamined.
+ * - `sagemaker:TargetModel`: the InvokeEndpoint request's `TargetModel` ("allows InvokeEndpoint requests only when the
+ *   value of the TargetModel field matches", https://docs.aws.amazon.com/sagemaker/latest/dg/multi-model-endpoint-security.html).
+ */
+function contextValue(key: string, { op, input }: SentOperation): string | undefined {
+  if (key === 'sagemaker:TargetModel') return op === 'SageMakerRuntime.InvokeEndpoint' ? input.TargetModel : undefined;
+  throw new Error(`condition key ${key}: not modelled in this test; add it with the sentence of AWS documentation that defines it`);
+}
+
+/**
+ * Whether every condition of a statement holds for the operation. `StringEquals` only: "Exact matching, case
+ * sensitive", and "If the key that you specify in a policy condition is not present in the request context, the values
+ * do not match and the condition is false"
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition_operators.html).
+ */
+function conditionsHold(conditions: AllowStatement['conditions'], sentOp: SentOperation): boolean {
+  return Object.entries(conditions ?? {}).every(([operator, keys]) => {
+    if (operator !== 'StringEquals') throw new Error(`condition operator ${operator}: not modelled in this test`);
+    return Object.entries(keys).every(([key, allowed]) => {
+      const value = contextValue(key, sentOp);
+      return value !== undefined && [allowed].flat().includes(value);
+    });
+  });
 }
 
 /** Every `<action> on <resource>` the operations need that no Allow statement grants; unknown operations too. */
-function ungranted(operations: SentOperation[], statements: Array<{ actions: string[]; resources: string[] }>): string[] {
+function ungranted(operations: SentOperation[], statements: AllowStatement[]): string[] {
   const missing = new Set<string>();
   for (const sentOp of operations) {
     const actions = (IAM_ACTIONS_BY_OPERATION as Record<string, readonly string[]>)[sentOp.op];
@@ -151,7 +180,8 @@ function ungranted(operations: SentOperation[], statements: Array<{ actions: str
     }
     for (const action of actions) {
       for (const resource of resourcesOf(sentOp)) {
-        const allowed = statements.some((s) => s.actions.some((a) => glob(a, 'i').test(action)) && s.resources.some((r) => glob(r).test(resource)));
+        const allowed = statements.some((s) => s.actions.some((a) => glob(a, 'i').test(action)) && s.resources.some((r) => glob(r).test(resource)) &&
+          conditionsHold(s.conditions, sentOp));
         if (!allowed) missing.add(`${sentOp.op}: ${action} on ${resource}`);
       }
     }
@@ -170,6 +200,9 @@ function grantedBy(grant: (stack: Stack, grantee: iam.Role) => void) {
 
 const opNames = (ops: SentOperation[]) => [...new Set(ops.map((o) => o.op))].sort();
 
+/** A multi-model endpoint the MCP server may call for two target models only. */
+const TENANTS = { name: 'tenant-churn', targetModels: ['acme.tar.gz', 'globex.tar.gz'] };
+
 // ---------------------------------------------------------------------------------------------------------------------
 
 let env: LocalEnv;
@@ -185,7 +218,7 @@ afterAll(async () => {
 describe('MCP tools: every operation a tool sends is allowed by the McpToolServer role', () => {
   let http: Server;
   let client: Client;
-  let statements: Array<{ actions: string[]; resources: string[] }>;
+  let statements: AllowStatement[];
   type CallResult = { isError?: boolean; structuredContent?: any };
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
 
@@ -197,7 +230,10 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
     const bucket = s3.Bucket.fromBucketName(stack, 'AsyncBucket', BUCKET);
     const pipeline = TrainingPipeline.fromPipelineName(stack, 'Pipeline', 'churn-training');
     const server = new McpToolServer(stack, 'Server', {
-      realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb') }],
+      realtimeEndpoints: [
+        { endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb') },
+        { endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Tenants', TENANTS.name), targetModels: TENANTS.targetModels },
+      ],
       inferenceComponents: [{ component: InferenceComponent.fromInferenceComponentAttributes(stack, 'Llama', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-llm' }) }],
       asyncEndpoints: [
         { endpoint: AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'Doc', { endpointName: 'doc-summarizer', bucket, inputPrefix: 'inputs/', outputPrefix: 'outputs/', failurePrefix: 'failures/', jobTable: dynamodb.Table.fromTableName(stack, 'Jobs', JOB_TABLE), encryptionKey: key }) },
@@ -213,7 +249,8 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
     const role = server.serverFunction.role as iam.Role;
     statements = allowStatementsOf(stack, stack.getLogicalId(role.node.defaultChild as iam.CfnRole));
 
-    http = createServer(toNodeHandler(createSageMakerMcpHandler(env.config)));
+    const config = { ...env.config, realtimeEndpoints: [...env.config.realtimeEndpoints ?? [], TENANTS] };
+    http = createServer(toNodeHandler(createSageMakerMcpHandler(config)));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
     client = new Client({ name: 'grants-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
@@ -234,6 +271,23 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
     });
     expect(opNames(ops)).toEqual(['SageMaker.DescribeEndpoint', 'SageMakerRuntime.InvokeEndpoint']);
     expect(ungranted(ops, statements)).toEqual([]);
+  });
+
+  test('invoke_endpoint on a multi-model endpoint: an allow-listed target model is granted, and IAM refuses any other', async () => {
+    env.runtime.setDefault(TENANTS.name, multiModel({ 'acme.tar.gz': {}, 'globex.tar.gz': {} }));
+    const ops = await operationsOf(async () => {
+      expect((await call('invoke_endpoint', { endpointName: TENANTS.name, targetModel: 'globex.tar.gz', payload: { format: 'csv', rows: [[1, 2]] } })).isError).toBeFalsy();
+    });
+    expect(ops).toEqual([expect.objectContaining({ op: 'SageMakerRuntime.InvokeEndpoint', input: expect.objectContaining({ TargetModel: 'globex.tar.gz' }) })]);
+    expect(ungranted(ops, statements)).toEqual([]);
+    // The role's own policy, should the tool's check be bypassed: another archive, no target model, or streaming.
+    const input = { EndpointName: TENANTS.name, Body: '1,2' };
+    const resource = arn('sagemaker', `endpoint/${TENANTS.name}`);
+    const refused = (op: string, extra: Record<string, unknown> = {}) => ungranted([{ op, input: { ...input, ...extra } }], statements);
+    expect(refused('SageMakerRuntime.InvokeEndpoint', { TargetModel: '../other-tenant.tar.gz' })).toEqual([`SageMakerRuntime.InvokeEndpoint: sagemaker:InvokeEndpoint on ${resource}`]);
+    expect(refused('SageMakerRuntime.InvokeEndpoint')).toEqual([`SageMakerRuntime.InvokeEndpoint: sagemaker:InvokeEndpoint on ${resource}`]);
+    expect(refused('SageMakerRuntime.InvokeEndpointWithResponseStream'))
+      .toEqual([`SageMakerRuntime.InvokeEndpointWithResponseStream: sagemaker:InvokeEndpointWithResponseStream on ${resource}`]);
   });
 
   test('start_async_inference and get_async_inference_result (pending, then completed)', async () => {

@@ -2,8 +2,7 @@ import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { TARGET_MODEL_PATTERN } from '../../core/multi-model-source';
-import { PropValidator } from '../../core/validation';
+import { PropValidator, TARGET_MODEL_PATTERN } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec } from '../../private/contract.generated';
 import { McpToolServerProps } from '../mcp-tool-server-props';
 
@@ -86,7 +85,9 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
 
 export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpToolServerProps): void {
   for (const e of props.realtimeEndpoints ?? []) {
-    e.endpoint.grantInvoke(fn);
+    // A multi-model endpoint's allow-list is enforced twice: by the tool, and by IAM (sagemaker:TargetModel).
+    if (e.targetModels?.length) e.endpoint.grantInvokeTargetModels(fn, e.targetModels);
+    else e.endpoint.grantInvoke(fn);
     e.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
   }
   const describedEndpoints = new Set<string>();

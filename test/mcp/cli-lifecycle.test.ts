@@ -62,12 +62,20 @@ describe('a config that exposes nothing is an error', () => {
     }
   });
 
-  test('a config with only settings and a misspelt key names the unknown key; `mcp` refuses it too', async () => {
+  test('a misspelt key is an error naming it and the key it is closest to; `mcp` refuses it too', async () => {
     const typo = writeConfig('typo.json', { region: 'us-east-1', realtimeEndpoint: [{ name: 'churn-xgb' }] });
     const failure = await run(process.execPath, [cli(join(dir, 'pkg')), 'mcp', '--config', typo], { timeout: 20_000 }).catch((e) => e);
     expect(failure.code).toBe(2);
-    expect(failure.stderr).toContain('exposes no tools');
-    expect(failure.stderr).toContain('unknown keys (a typo?): realtimeEndpoint');
+    expect(failure.stderr).toContain(`config file '${typo}'`);
+    expect(failure.stderr).toContain('config.realtimeEndpoint: unknown field (did you mean realtimeEndpoints?)');
+  });
+
+  test('a misspelt key inside an entry is an error too, even when other keys expose tools', async () => {
+    // Dropped silently, `targetModel` would leave the multi-model endpoint without its allow-list.
+    const typo = writeConfig('nested-typo.json', { pipelines: [{ name: 'p' }], realtimeEndpoints: [{ name: 'mme', targetModel: ['a.tar.gz'] }] });
+    const failure = await run(process.execPath, [cli(join(dir, 'pkg')), 'tools', '--config', typo]).catch((e) => e);
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain('config.realtimeEndpoints[0].targetModel: unknown field (did you mean targetModels?)');
   });
 });
 

@@ -16,7 +16,11 @@ import { readFileSync } from 'fs';
 import { createServer } from 'http';
 import { resolve } from 'path';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { createSageMakerMcpHandler, McpConfigError, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, sageMakerMcpToolNames, serveSageMakerMcpStdio } from './mcp-server';
+import { unknownFields } from './contract-parse';
+import {
+  createSageMakerMcpHandler, McpConfigError, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, SageMakerMcpServerConfigSchema,
+  sageMakerMcpToolNames, serveSageMakerMcpStdio,
+} from './mcp-server';
 
 /** The config keys that register tools (see `toolNamesForSpec` in packages/runtime/src/contract/mcp.ts), for the "no tools" error. */
 const TOOL_KEYS: Record<string, string> = {
@@ -27,10 +31,6 @@ const TOOL_KEYS: Record<string, string> = {
   pipelines: '[{ "name": "<pipeline>" }] -> start_training, get_training_status, wait_for_training_run',
   modelProvenance: 'true -> get_model_provenance',
 };
-/** Keys a config may carry besides the tool keys (SageMakerMcpServerConfig). */
-const OTHER_KEYS = ['serverName', 'trainingResultsTable', 'region', 'credentials', 'endpoints', 'handleKey', 's3ForcePathStyle',
-  'asyncCheckAfterSeconds', 'trainingCheckAfterSeconds', 'invokeDeadlineMs', 'maxEventTimeSkewSeconds', 'waitPollIntervalMs'];
-
 const USAGE = `Usage:
   cdk-sagemaker-mcp mcp --config <file> [--http <port>]
   cdk-sagemaker-mcp tools --config <file>
@@ -82,6 +82,10 @@ export function loadCliConfig(path: string): SageMakerMcpServerConfig {
   }
   let config: SageMakerMcpServerConfig;
   try {
+    // A file a person wrote: a field the schema does not know is a mistake (a misspelt key would otherwise be dropped
+    // silently, e.g. an async endpoint's allow-list), reported with the known name it is closest to.
+    const unknown = unknownFields(SageMakerMcpServerConfigSchema, parsed, 'config');
+    if (unknown.length > 0) throw new McpConfigError(unknown);
     config = parseMcpServerSpec<SageMakerMcpServerConfig>(parsed);
   } catch (err) {
     // Name the file; each problem names the field path in it.
@@ -89,11 +93,9 @@ export function loadCliConfig(path: string): SageMakerMcpServerConfig {
     throw err;
   }
   if (sageMakerMcpToolNames(config).length === 0) {
-    const unknown = Object.keys(config).filter((k) => !(k in TOOL_KEYS) && !OTHER_KEYS.includes(k));
     throw new Error([
       `config file '${path}' exposes no tools: set at least one of these keys (key: value -> tools)`,
       ...Object.entries(TOOL_KEYS).map(([key, shape]) => `  ${key}: ${shape}`),
-      ...(unknown.length ? [`unknown keys (a typo?): ${unknown.join(', ')}`] : []),
     ].join('\n'));
   }
   return config;

@@ -150,3 +150,63 @@ export function parseJsonText(text: string, source: string): { value?: unknown; 
     return { problem: `${source}: expected JSON, got text that does not parse (${(err as Error).message})` };
   }
 }
+
+/**
+ * Every field of `value` that `schema` does not know, at any depth (objects, arrays, records and optional fields), one
+ * line each, with the closest known name when one is near (`config.realtimeEndpoint: unknown field (did you mean
+ * realtimeEndpoints?)`). Parsing strips such fields silently; a file a person writes should not lose a misspelt key.
+ */
+export function unknownFields(schema: z.ZodType, value: unknown, source?: string): string[] {
+  const out: string[] = [];
+  const walk = (type: z.ZodType, v: unknown, path: PropertyKey[]): void => {
+    const def = (type as unknown as { _zod: { def: Record<string, any> } })._zod.def;
+    switch (def.type) {
+      case 'optional':
+      case 'nullable':
+      case 'default':
+        return walk(def.innerType, v, path);
+      case 'array':
+        if (Array.isArray(v)) v.forEach((item, i) => walk(def.element, item, [...path, i]));
+        return;
+      case 'record':
+        if (isPlainObject(v)) for (const [k, item] of Object.entries(v)) walk(def.valueType, item, [...path, k]);
+        return;
+      case 'object': {
+        if (!isPlainObject(v)) return;
+        const shape = def.shape as Record<string, z.ZodType>;
+        for (const [k, item] of Object.entries(v)) {
+          if (k in shape) { walk(shape[k], item, [...path, k]); continue; }
+          const near = closest(k, Object.keys(shape));
+          out.push(`${fieldPath(source, [...path, k])}: unknown field${near ? ` (did you mean ${near}?)` : ''}`);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  walk(schema, value, []);
+  return out;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The known name within a third of `name`'s length in edits (case-insensitive), if any. */
+function closest(name: string, known: readonly string[]): string | undefined {
+  let best: { key: string; distance: number } | undefined;
+  for (const key of known) {
+    const distance = editDistance(name.toLowerCase(), key.toLowerCase());
+    if (distance <= Math.max(1, Math.floor(name.length / 3)) && (!best || distance < best.distance)) best = { key, distance };
+  }
+  return best?.key;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}

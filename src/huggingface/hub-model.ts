@@ -48,6 +48,15 @@ export interface HuggingFaceHubModelOptions {
    */
   readonly containerVersion?: string;
   /**
+   * The Hub revision to load: a commit hash (pins the exact files), a branch or a tag. Written as the container's
+   * documented variable: `HF_MODEL_REVISION` (TGI, TEI, transformers), `SM_VLLM_REVISION` (vLLM's `--revision`).
+   * Without it the container loads the repository's default branch as it is at each start, so a push to the model
+   * repository changes what a new instance serves.
+   *
+   * @default - the default branch, at whatever commit it has when an instance starts
+   */
+  readonly revision?: string;
+  /**
    * Parameters, in billions, for the instance sizing check and the default instance type.
    *
    * @default - unknown: no sizing check
@@ -109,6 +118,8 @@ export interface HuggingFaceHubModelOptions {
 
 const S3_MODEL_PATH = '/opt/ml/model';
 const HUB_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)?$/;
+/** A Git revision as the Hub takes it (a commit hash, branch or tag, which may hold `/`); no white space. */
+const REVISION = /^\S{1,256}$/;
 
 /**
  * A model from the Hugging Face Hub, served by the container its task calls for: TGI (or vLLM) for text generation,
@@ -154,6 +165,9 @@ export class HuggingFaceHubModel extends ModelSource {
     v.check(!options.enableNetworkIsolation || options.modelData !== undefined, 'enableNetworkIsolation', true,
       'modelData set: without it the container downloads the model from the Hub, which an isolated container cannot reach');
     v.check(!(options.modelData && options.hubToken), 'hubToken', 'a secret', 'nothing when modelData is set: the model is read from S3');
+    v.pattern('revision', options.revision, REVISION, 'a commit hash, branch or tag: 1-256 characters without white space', 256);
+    v.check(!(options.modelData && options.revision !== undefined), 'revision', options.revision,
+      'nothing when modelData is set: the model is read from S3 (pin the revision when you copy it there)');
     this.kind = TEXT_GENERATION_TASKS.includes(options.task) ? (options.textGenerationServer === TextGenerationServer.VLLM ? 'vllm' : 'tgi')
       : EMBEDDING_TASKS.includes(options.task) ? 'tei' : 'transformers';
     if (options.textGenerationServer !== undefined && !TEXT_GENERATION_TASKS.includes(options.task)) {
@@ -213,6 +227,7 @@ export class HuggingFaceHubModel extends ModelSource {
       gpus: gpu && spec ? spec.accelerators : undefined,
       maxInputTokens: this.options.maxInputTokens,
       maxTotalTokens: this.options.maxTotalTokens,
+      revision: this.options.revision,
     });
     if (this.options.hubToken) {
       // A dynamic reference: CloudFormation resolves it at deploy, so the template holds no token (the model's

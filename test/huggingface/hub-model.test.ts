@@ -47,6 +47,20 @@ describe('HuggingFaceHubModel', () => {
     expect(source.modelFamily).toBe('tgi');
   });
 
+  test('a revision pin goes to each container\'s documented variable: HF_MODEL_REVISION, or SM_VLLM_REVISION for vLLM', () => {
+    const sha = '0a1b2c3d4e5f60718293a4b5c6d7e8f901234567';
+    const env = (options: HuggingFaceHubModelOptions, instanceType: string) => synth('org/model', { revision: sha, ...options }, instanceType).props.PrimaryContainer.Environment;
+    expect(env({ task: 'text-generation', containerVersion: '3.3' }, 'ml.g5.2xlarge')).toMatchObject({ HF_MODEL_ID: 'org/model', HF_MODEL_REVISION: sha });
+    expect(env({ task: 'feature-extraction', containerVersion: '1.8' }, 'ml.g5.xlarge')).toEqual({ HF_MODEL_ID: 'org/model', HF_MODEL_REVISION: sha });
+    expect(env({ task: 'text-classification', containerVersion: '4.51' }, 'ml.m5.xlarge')).toMatchObject({ HF_MODEL_REVISION: sha, HF_TASK: 'text-classification' });
+    const vllm = env({ task: 'text-generation', textGenerationServer: TextGenerationServer.VLLM, containerVersion: '0.21' }, 'ml.g5.2xlarge');
+    expect(vllm).toMatchObject({ SM_VLLM_MODEL: 'org/model', SM_VLLM_REVISION: sha });
+    expect(vllm.HF_MODEL_REVISION).toBeUndefined();
+    // Without a pin, no revision variable: the container loads the default branch.
+    expect(Object.keys(synth('org/model', { task: 'text-generation', containerVersion: '3.3' }, 'ml.g5.2xlarge').props.PrimaryContainer.Environment))
+      .not.toContain('HF_MODEL_REVISION');
+  });
+
   test('embeddings run on TEI: the GPU image on a GPU instance, the CPU image on a CPU instance', () => {
     const gpu = synth('BAAI/bge-base-en-v1.5', { task: 'feature-extraction', containerVersion: '1.8' }, 'ml.g5.xlarge');
     expect(gpu.props.PrimaryContainer.Image).toMatch(/\/tei:2\.0\.1-tei1\.8\.2-gpu-py310-cu122-ubuntu22\.04$/);
@@ -106,6 +120,8 @@ describe('HuggingFaceHubModel', () => {
     expect(of({ enableNetworkIsolation: true })).toThrow(/enableNetworkIsolation: got true, expected modelData set/);
     expect(of({ task: 'feature-extraction', maxTotalTokens: 512 })).toThrow(/maxTotalTokens: got 512, expected nothing for the tei container/);
     expect(of({ task: 'fill-mask', textGenerationServer: TextGenerationServer.VLLM })).toThrow(/textGenerationServer: got 'vllm', expected nothing for task 'fill-mask'/);
+    expect(of({ revision: 'main branch' })).toThrow(/revision: got 'main branch', expected a commit hash, branch or tag/);
+    expect(of({ revision: 'abc', modelData: {} as ModelData })).toThrow(/revision: got 'abc', expected nothing when modelData is set/);
     expect(() => synth('org/model', { task: 'text-generation', containerVersion: '3.3' }, 'ml.m5.xlarge'))
       .toThrow(/instanceType: got 'ml\.m5\.xlarge', expected an NVIDIA GPU instance \(ml\.g\*, ml\.p\*\) for the tgi container/);
     expect(() => synth('org/model', { task: 'feature-extraction', containerVersion: '1.8' }, 'ml.inf2.xlarge'))

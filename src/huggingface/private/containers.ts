@@ -52,6 +52,8 @@ export interface ContainerEnvironmentInput {
   readonly gpus?: number;
   readonly maxInputTokens?: number;
   readonly maxTotalTokens?: number;
+  /** The Hub revision (commit hash, branch or tag). */
+  readonly revision?: string;
 }
 
 /**
@@ -65,9 +67,16 @@ export interface ContainerEnvironmentInput {
  *   and `HF_MODEL_ID`;
  * - TEI: `HF_MODEL_ID` (https://aws.github.io/deep-learning-containers/tei/deployment/sagemaker/);
  * - transformers: `HF_MODEL_ID` and `HF_TASK` (https://github.com/aws/sagemaker-huggingface-inference-toolkit#environment-variables).
+ * A revision pin: `HF_MODEL_REVISION` for the toolkit ("allows you to define/pin a revision of the model", same page)
+ * and for TGI and TEI, whose SageMaker entrypoints export it as the launcher's `REVISION`
+ * (https://github.com/huggingface/text-generation-inference/blob/main/sagemaker-entrypoint.sh,
+ * https://github.com/huggingface/text-embeddings-inference/blob/main/sagemaker-entrypoint.sh); `SM_VLLM_REVISION` for
+ * vLLM, whose entrypoint turns each `SM_VLLM_*` variable into a CLI argument, here `--revision`
+ * (https://github.com/vllm-project/vllm/blob/main/sagemaker-entrypoint.sh).
  */
 export function containerEnvironment(input: ContainerEnvironmentInput): Record<string, string> {
   const env: Record<string, string> = { HF_MODEL_ID: input.modelId };
+  if (input.revision !== undefined && input.container !== 'vllm') env.HF_MODEL_REVISION = input.revision;
   const set = (name: string, value: number | undefined) => {
     if (value !== undefined) env[name] = String(value);
   };
@@ -79,6 +88,7 @@ export function containerEnvironment(input: ContainerEnvironmentInput): Record<s
       break;
     case 'vllm':
       env.SM_VLLM_MODEL = input.modelId;
+      if (input.revision !== undefined) env.SM_VLLM_REVISION = input.revision;
       set('SM_VLLM_TENSOR_PARALLEL_SIZE', input.gpus);
       set('SM_VLLM_MAX_MODEL_LEN', input.maxTotalTokens);
       break;

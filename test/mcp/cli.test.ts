@@ -11,7 +11,7 @@ import { promisify } from 'util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
-import { LocalEnv, startLocalEnv } from './local-env';
+import { cliConfigJson, LocalEnv, startLocalEnv } from './local-env';
 import { parseCliArgs } from '../../packages/runtime/src/cli';
 import { fail, ok } from '../support/sagemaker-runtime-server';
 
@@ -33,10 +33,7 @@ beforeAll(async () => {
   buildSync({ entryPoints: [join(ROOT, 'packages', 'runtime', 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: bundle, logLevel: 'error' });
   env = await startLocalEnv();
   configFile = join(dir, 'mcp.json');
-  // The file a user writes: the AWS SDK marks credential objects it has used with a `$source` field, which the CLI
-  // would (rightly) refuse as unknown, so the credentials are written afresh.
-  const { accessKeyId, secretAccessKey } = env.config.credentials!;
-  writeFileSync(configFile, JSON.stringify({ ...env.config, credentials: { accessKeyId, secretAccessKey } }));
+  writeFileSync(configFile, cliConfigJson(env.config));
   client = new Client({ name: 'cli-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [bundle, 'mcp', '--config', configFile], stderr: 'pipe' }));
 });

@@ -25,8 +25,16 @@ export interface LocalEnv {
   readonly dynamodb: DynamoDBClient;
   readonly s3: S3Client;
   readonly config: SageMakerMcpServerConfig;
-  /** The same configuration as a JSON-able object with endpoints (the CLI's config file). */
   stop(): Promise<void>;
+}
+
+/**
+ * `config` as the JSON a user writes for the CLI. The AWS SDK marks a credentials object it has used with a `$source`
+ * field, which the CLI (rightly) refuses as unknown, so the credentials are written afresh.
+ */
+export function cliConfigJson(config: SageMakerMcpServerConfig): string {
+  const credentials = config.credentials && { accessKeyId: config.credentials.accessKeyId, secretAccessKey: config.credentials.secretAccessKey };
+  return JSON.stringify({ ...config, credentials });
 }
 
 export async function startLocalEnv(): Promise<LocalEnv> {

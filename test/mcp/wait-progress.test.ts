@@ -11,7 +11,7 @@ import { join } from 'path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
-import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from './local-env';
+import { BUCKET, cliConfigJson, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from './local-env';
 import { McpHttpSession, startMcpHttpSession } from './mcp-session';
 import { accepted } from '../support/sagemaker-runtime-server';
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const bundle = join(dir, 'cli.js');
   buildSync({ entryPoints: [join(ROOT, 'packages', 'runtime', 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: bundle, logLevel: 'error' });
   const configFile = join(dir, 'mcp.json');
-  writeFileSync(configFile, JSON.stringify(config));
+  writeFileSync(configFile, cliConfigJson(config));
   stdio = new Client({ name: 'wait-stdio', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [bundle, 'mcp', '--config', configFile], stderr: 'pipe' }));
 });

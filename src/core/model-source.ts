@@ -316,7 +316,7 @@ export interface ModelSourceConfig {
    */
   readonly enableNetworkIsolation?: boolean;
   /**
-   * The payload family the runtime's builders should use (`tgi`, `llama3`, `mistral`, `falcon`, ...).
+   * The payload family the runtime's builders should use (`tgi`, `llama3`, `mistral`, `falcon`, `openai`, ...).
    *
    * @default - unknown
    */
@@ -370,7 +370,7 @@ export interface ContainerModelOptions {
    */
   readonly enableNetworkIsolation?: boolean;
   /**
-   * The payload family the runtime's builders should use (`tgi`, `llama3`, `mistral`, `falcon`, ...).
+   * The payload family the runtime's builders should use (`tgi`, `llama3`, `mistral`, `falcon`, `openai`, ...).
    *
    * @default - unknown
    */

@@ -22,7 +22,7 @@ import { fits, MemoryRequirement, memoryRequirement, minimumFittingInstance, usa
 export enum TextGenerationServer {
   /** Hugging Face Text Generation Inference (`inputs` + `parameters` JSON). */
   TGI = 'tgi',
-  /** vLLM (the Hugging Face vLLM image). */
+  /** vLLM (the Hugging Face vLLM image; OpenAI completion bodies: payload family `openai`). */
   VLLM = 'vllm',
 }
 
@@ -140,7 +140,7 @@ export class HuggingFaceHubModel extends ModelSource {
   public readonly container: string;
   /** The container version (catalog version or alias). */
   public readonly containerVersion: string;
-  /** The payload family for the runtime: `tgi` (TGI, vLLM), `tei` (embeddings), `huggingface` (transformers). */
+  /** The payload family for the runtime: `tgi` (TGI), `openai` (vLLM), `tei` (embeddings), `huggingface` (transformers). */
   public readonly modelFamily: string;
   /** The instance type used when the endpoint names none: the smallest that fits when the size is known. */
   public readonly defaultInstanceType: InstanceType;

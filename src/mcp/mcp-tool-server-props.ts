@@ -25,7 +25,7 @@ export interface McpRealtimeEndpointOptions {
    */
   readonly description?: string;
   /**
-   * Payload family for `prompt` payloads: `tgi`, `llama3`, `mistral` or `falcon`.
+   * Payload family for `prompt` payloads: `tgi`, `llama3`, `mistral`, `falcon` or `openai` (OpenAI completions: vLLM).
    *
    * @default - `tgi` request shape
    */
@@ -50,7 +50,7 @@ export interface McpInferenceComponentOptions {
    */
   readonly description?: string;
   /**
-   * Payload family for `prompt` payloads (`tgi`, `llama3`, `mistral`, `falcon`).
+   * Payload family for `prompt` payloads (`tgi`, `llama3`, `mistral`, `falcon`, `openai`).
    *
    * @default - the component's own model family when it is an `InferenceComponent` that knows it, else `tgi`
    */

@@ -194,7 +194,7 @@ export interface McpRealtimeEndpointSpec {
    * endpoint without components must not be called with one.
    */
   readonly inferenceComponents?: string[];
-  /** Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`). */
+  /** Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`, `openai`). */
   readonly modelFamily?: string;
   /** Payload family per inference component, when components serve different families. */
   readonly componentModelFamilies?: Array<{ readonly component: string; readonly modelFamily: string }>;

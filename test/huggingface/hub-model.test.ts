@@ -37,14 +37,14 @@ describe('HuggingFaceHubModel', () => {
     expectValidTemplate(stack);
   });
 
-  test('vLLM on request: SM_VLLM_* and the tgi payload family', () => {
+  test('vLLM on request: SM_VLLM_* and the openai payload family (OpenAI completion bodies)', () => {
     const { props, source } = synth('Qwen/Qwen2.5-7B-Instruct',
       { task: 'text-generation', textGenerationServer: TextGenerationServer.VLLM, containerVersion: '0.21', maxTotalTokens: 8192 }, 'ml.g5.2xlarge');
     expect(props.PrimaryContainer.Image).toMatch(/\/huggingface-vllm:0\.21\.0-transformers5\.8\.1-gpu-py312-cu130-ubuntu22\.04$/);
     expect(props.PrimaryContainer.Environment).toEqual({
       HF_MODEL_ID: 'Qwen/Qwen2.5-7B-Instruct', SM_VLLM_MODEL: 'Qwen/Qwen2.5-7B-Instruct', SM_VLLM_TENSOR_PARALLEL_SIZE: '1', SM_VLLM_MAX_MODEL_LEN: '8192',
     });
-    expect(source.modelFamily).toBe('tgi');
+    expect(source.modelFamily).toBe('openai');
   });
 
   test('a revision pin goes to each container\'s documented variable: HF_MODEL_REVISION, or SM_VLLM_REVISION for vLLM', () => {

@@ -78,6 +78,21 @@ describe('invoke_endpoint', () => {
     expect(request.bodyText).toBe('1,"a,b",2.5,true');
   });
 
+  test('an endpoint of the openai family (vLLM) gets an OpenAI completions body and its choices[0].text back', async () => {
+    // GIVEN the stand-in answers as vLLM's SageMaker server does (AWS's quick start reads result['choices'][0]['text']:
+    // https://github.com/aws/model-hosting-container-standards/blob/main/docs/sagemaker/01_quickstart.md)
+    env.runtime.script('churn-xgb', ok({ id: 'cmpl-1', object: 'text_completion', choices: [{ index: 0, text: ' Paris.', finish_reason: 'stop' }] }));
+    // WHEN the agent names the family for the call
+    const result = await call('invoke_endpoint', {
+      endpointName: 'churn-xgb', payload: { format: 'prompt', prompt: 'Capital of France?', maxNewTokens: 8, modelFamily: 'openai' },
+    });
+    // THEN
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ generatedText: ' Paris.' });
+    const [request] = env.runtime.requestsFor('churn-xgb');
+    expect(JSON.parse(request.bodyText)).toEqual({ prompt: 'Capital of France?', max_tokens: 8 });
+  });
+
   test('builds the model family payload for a prompt and routes to the inference component', async () => {
     // GIVEN
     env.runtime.script('shared-llm', ok({ choices: [{ message: { content: 'Hello!' } }] }));

@@ -152,7 +152,7 @@ describe('McpToolServer', () => {
     } catch (e) {
       const message = (e as Error).message;
       expect(message).toContain('timeout: got 30, expected an integer between 75 and 900 seconds');
-      expect(message).toContain("realtimeEndpoints[0].modelFamily: got 'gpt', expected one of tgi, llama3, mistral, falcon");
+      expect(message).toContain("realtimeEndpoints[0].modelFamily: got 'gpt', expected one of tgi, llama3, mistral, falcon, openai");
       expect(message).toContain("featureGroups[0].schema: got nothing, expected the schema of imported feature group 'g2'");
     }
   });

@@ -7,6 +7,7 @@ import {
   llama3Prompt,
   llama3PromptPayload,
   mistralPayload,
+  openAiCompletionPayload,
   parseClassification,
   parseGeneratedText,
   payloadForFamily,
@@ -85,6 +86,16 @@ describe('payload builders', () => {
     expect(JSON.parse(text(payloadForFamily('mistral', 'x').body)).inputs).toBe('[INST] x [/INST]');
     expect(JSON.parse(text(payloadForFamily('falcon', 'x').body)).inputs).toBe('x');
     expect(payloadForFamily('tgi', 'x').contentType).toBe('application/json');
+    expect(JSON.parse(text(payloadForFamily('openai', 'x').body))).toEqual({ prompt: 'x' });
+  });
+
+  test('openai (vLLM on SageMaker): the completions body of AWS\'s quick start, system text before the prompt', () => {
+    // https://github.com/aws/model-hosting-container-standards/blob/main/docs/sagemaker/01_quickstart.md sends
+    // {"prompt": ..., "max_tokens": 100, "temperature": 0.7} and reads result['choices'][0]['text'].
+    expect(openAiCompletionPayload('What is the capital of France?', { maxNewTokens: 100, temperature: 0.7, topP: 0.9, stop: ['\n'], system: 'Be brief.' })).toEqual({
+      prompt: 'Be brief.\n\nWhat is the capital of France?', max_tokens: 100, temperature: 0.7, top_p: 0.9, stop: ['\n'],
+    });
+    expect(parseGeneratedText({ id: 'cmpl-1', object: 'text_completion', choices: [{ index: 0, text: ' Paris.', finish_reason: 'stop' }] })).toBe(' Paris.');
   });
 
   test.each([

@@ -4,7 +4,7 @@
  */
 import { EncodedBody, jsonBody } from './codecs';
 
-export type ModelFamily = 'tgi' | 'llama3' | 'mistral' | 'falcon';
+export type ModelFamily = 'tgi' | 'llama3' | 'mistral' | 'falcon' | 'openai';
 
 export interface ChatMessage {
   readonly role: 'system' | 'user' | 'assistant';
@@ -77,6 +77,21 @@ export function mistralPayload(prompt: string, params: GenerationParams = {}): P
   return { inputs: `[INST] ${instruction} [/INST]`, parameters: tgiParameters(params) };
 }
 
+/**
+ * An OpenAI completions body, which vLLM's SageMaker server takes on /invocations: `{"prompt": ..., "max_tokens": n,
+ * "temperature": t}`, answered with `choices[0].text` (AWS's vLLM quick start,
+ * https://github.com/aws/model-hosting-container-standards/blob/main/docs/sagemaker/01_quickstart.md, "Making
+ * Inference Requests"). System text goes before the prompt, as for TGI.
+ */
+export function openAiCompletionPayload(prompt: string, params: GenerationParams = {}): Record<string, unknown> {
+  const payload: Record<string, unknown> = { prompt: params.system ? `${params.system}\n\n${prompt}` : prompt };
+  if (params.maxNewTokens !== undefined) payload.max_tokens = params.maxNewTokens;
+  if (params.temperature !== undefined) payload.temperature = params.temperature;
+  if (params.topP !== undefined) payload.top_p = params.topP;
+  if (params.stop !== undefined) payload.stop = [...params.stop];
+  return { ...payload, ...params.extra };
+}
+
 /** The request body for `family`, ready for invokeEndpoint. */
 export function payloadForFamily(family: ModelFamily, prompt: string, params: GenerationParams = {}): EncodedBody {
   switch (family) {
@@ -84,6 +99,8 @@ export function payloadForFamily(family: ModelFamily, prompt: string, params: Ge
       return jsonBody(llama3MessagesPayload(prompt, params));
     case 'mistral':
       return jsonBody(mistralPayload(prompt, params));
+    case 'openai':
+      return jsonBody(openAiCompletionPayload(prompt, params));
     case 'falcon':
     case 'tgi':
       return jsonBody(tgiPayload(prompt, params));

@@ -10,7 +10,9 @@ export const EMBEDDING_TASKS = ['feature-extraction', 'sentence-similarity'];
 /** The runtime payload family of each container (what the MCP tool server's invoke builders read). */
 export const MODEL_FAMILY: Record<HubContainer, string> = {
   tgi: 'tgi',
-  vllm: 'tgi',
+  // vLLM's SageMaker server takes OpenAI completion bodies, not TGI's `inputs` (see openAiCompletionPayload in
+  // packages/runtime/src/payloads.ts).
+  vllm: 'openai',
   tei: 'tei',
   transformers: 'huggingface',
 };

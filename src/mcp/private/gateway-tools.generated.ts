@@ -83,7 +83,7 @@ export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
             },
             "modelFamily": {
               "type": "string",
-              "description": "Payload shape; default the endpoint's configured family, else tgi. (format prompt) One of: tgi, llama3, mistral, falcon."
+              "description": "Payload shape; default the endpoint's configured family, else tgi. (format prompt) One of: tgi, llama3, mistral, falcon, openai."
             }
           },
           "required": [

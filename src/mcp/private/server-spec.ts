@@ -8,7 +8,7 @@ import { McpToolServerProps } from '../mcp-tool-server-props';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 
-const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon'];
+const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'];
 
 interface SharedEndpointSpec {
   name: string;

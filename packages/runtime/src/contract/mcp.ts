@@ -36,7 +36,7 @@ export const McpRealtimeEndpointSpecSchema = z.object({
   inferenceComponents: z.array(z.string()).optional().describe(lines(
     'Inference components the agent may target on a shared-GPU endpoint. When set, a call must name one of them; an',
     'endpoint without components must not be called with one.')),
-  modelFamily: z.string().optional().describe('Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`).'),
+  modelFamily: z.string().optional().describe('Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`, `openai`).'),
   componentModelFamilies: z.array(z.object({ component: z.string(), modelFamily: z.string() }))
     .optional().describe('Payload family per inference component, when components serve different families.'),
   targetModels: z.array(z.string()).optional().describe(lines(

@@ -12,7 +12,7 @@ import { MCP_TOOL_NAMES } from '../contract/mcp';
 import { invokeEndpoint } from '../invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../payloads';
 
-const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon'] as const;
+const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
 const csvValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const invokeInputSchema = z.object({

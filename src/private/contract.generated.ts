@@ -183,6 +183,12 @@ export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
 
 const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`;
 
+/**
+ * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/payloads.ts): the request
+ * shape the invoke tool builds, and the `modelFamily` values a construct may configure.
+ */
+export const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
+
 /** A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call. */
 export interface McpRealtimeEndpointSpec {
   /** The endpoint name. */

@@ -1,5 +1,6 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { csvBody, csvCodec, csvField, csvLine, csvLines, jsonBody, jsonCodec, parseCsv, rawCodec } from '../../packages/runtime/src/codecs';
+import { MODEL_FAMILIES } from '../../packages/runtime/src/contract/mcp';
 import { createRuntimeClient, invokeEndpoint } from '../../packages/runtime/src/invoke';
 import {
   familyOfModelId,
@@ -87,6 +88,10 @@ describe('payload builders', () => {
     expect(JSON.parse(text(payloadForFamily('falcon', 'x').body)).inputs).toBe('x');
     expect(payloadForFamily('tgi', 'x').contentType).toBe('application/json');
     expect(JSON.parse(text(payloadForFamily('openai', 'x').body))).toEqual({ prompt: 'x' });
+  });
+
+  test('every family of the contract (the list the constructs and the tool schema take) builds a JSON body', () => {
+    for (const family of MODEL_FAMILIES) expect(JSON.parse(text(payloadForFamily(family, 'x').body))).toBeInstanceOf(Object);
   });
 
   test('openai (vLLM on SageMaker): the completions body of AWS\'s quick start, system text before the prompt', () => {

@@ -3,8 +3,10 @@
  * by container and prompt format, so pick it from the JumpStart model id (familyOfModelId) or name it.
  */
 import { EncodedBody, jsonBody } from './codecs';
+import type { MODEL_FAMILIES } from './contract/mcp';
 
-export type ModelFamily = 'tgi' | 'llama3' | 'mistral' | 'falcon' | 'openai';
+/** A payload family: one of the contract's `MODEL_FAMILIES`. */
+export type ModelFamily = typeof MODEL_FAMILIES[number];
 
 export interface ChatMessage {
   readonly role: 'system' | 'user' | 'assistant';

@@ -3,12 +3,11 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { PropValidator, TARGET_MODEL_PATTERN } from '../../core/validation';
-import { ASYNC_ENV, McpServerSpec } from '../../private/contract.generated';
+import { ASYNC_ENV, McpServerSpec, MODEL_FAMILIES } from '../../private/contract.generated';
 import { McpToolServerProps } from '../mcp-tool-server-props';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 
-const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'];
 
 interface SharedEndpointSpec {
   name: string;
@@ -29,7 +28,7 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
   const byEndpoint = new Map<string, SharedEndpointSpec>();
   (props.inferenceComponents ?? []).forEach((c, i) => {
     v.oneOf(`inferenceComponents[${i}].modelFamily`, c.modelFamily, MODEL_FAMILIES);
-    const own = MODEL_FAMILIES.includes(c.component.modelFamily ?? '') ? c.component.modelFamily : undefined;
+    const own = (MODEL_FAMILIES as readonly string[]).includes(c.component.modelFamily ?? '') ? c.component.modelFamily : undefined;
     const entry: SharedEndpointSpec = byEndpoint.get(c.component.endpointName)
       ?? { name: c.component.endpointName, inferenceComponents: [], componentModelFamilies: [] };
     entry.inferenceComponents.push(c.component.inferenceComponentName);

@@ -29,6 +29,12 @@ export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
 export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
 const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`;
 
+/**
+ * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/payloads.ts): the request
+ * shape the invoke tool builds, and the `modelFamily` values a construct may configure.
+ */
+export const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
+
 /** A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call. */
 export const McpRealtimeEndpointSpecSchema = z.object({
   name: z.string().min(1).describe('The endpoint name.'),
@@ -36,7 +42,7 @@ export const McpRealtimeEndpointSpecSchema = z.object({
   inferenceComponents: z.array(z.string()).optional().describe(lines(
     'Inference components the agent may target on a shared-GPU endpoint. When set, a call must name one of them; an',
     'endpoint without components must not be called with one.')),
-  modelFamily: z.string().optional().describe('Payload family used by the `prompt` payload format (`tgi`, `llama3`, `mistral`, `falcon`, `openai`).'),
+  modelFamily: z.string().optional().describe(`Payload family used by the \`prompt\` payload format (${MODEL_FAMILIES.map((f) => `\`${f}\``).join(', ')}).`),
   componentModelFamilies: z.array(z.object({ component: z.string(), modelFamily: z.string() }))
     .optional().describe('Payload family per inference component, when components serve different families.'),
   targetModels: z.array(z.string()).optional().describe(lines(

@@ -8,11 +8,10 @@ import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './
 import { sageMakerSdk } from '../aws-sdk';
 import { currentDeadline } from '../bounded';
 import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../codecs';
-import { MCP_TOOL_NAMES } from '../contract/mcp';
+import { MCP_TOOL_NAMES, MODEL_FAMILIES } from '../contract/mcp';
 import { invokeEndpoint } from '../invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../payloads';
 
-const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
 const csvValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const invokeInputSchema = z.object({

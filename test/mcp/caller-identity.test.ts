@@ -5,12 +5,12 @@
  * (https://docs.aws.amazon.com/lambda/latest/dg/urls-invocation.html: "requestContext.authorizer.iam ... userArn"),
  * and real MCP clients talk to it; StartPipelineExecution goes to the local control-plane stand-in.
  */
-import { createServer, IncomingMessage, Server } from 'http';
+import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { hostname, userInfo } from 'os';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
-import event from './fixtures/function-url-event.json';
+import { functionUrlEvent } from './function-url-event';
 import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { processCallerIdentity } from '../../packages/runtime/src/mcp-tools/caller';
 import { trainingRequestToken } from '../../packages/runtime/src/pipelines';
@@ -18,7 +18,6 @@ import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 
-const fixture = event as unknown as LambdaFunctionURLEvent;
 /** Test-only header through which a test client tells the stand-in which IAM principal signed its requests. */
 const PRINCIPAL_HEADER = 'x-stand-in-principal';
 
@@ -30,29 +29,6 @@ describe('start_training through the bundled Lambda: the caller is part of the i
   let url: URL;
   let handler: (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2>;
   const clients: Client[] = [];
-
-  async function toEvent(req: IncomingMessage): Promise<LambdaFunctionURLEvent> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== PRINCIPAL_HEADER) headers[k] = Array.isArray(v) ? v.join(',') : v;
-    const principal = String(req.headers[PRINCIPAL_HEADER]);
-    const body = Buffer.concat(chunks);
-    return {
-      ...fixture,
-      rawPath: '/mcp',
-      rawQueryString: '',
-      headers: { ...headers, host: fixture.requestContext.domainName },
-      cookies: undefined,
-      requestContext: {
-        ...fixture.requestContext,
-        http: { ...fixture.requestContext.http, method: req.method!, path: '/mcp' },
-        authorizer: { iam: { ...(fixture.requestContext as any).authorizer.iam, userArn: principal } },
-      } as LambdaFunctionURLEvent['requestContext'],
-      body: body.length ? body.toString() : undefined,
-      isBase64Encoded: false,
-    };
-  }
 
   async function clientAs(principal: string): Promise<Client> {
     const client = new Client({ name: 'caller-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
@@ -80,7 +56,8 @@ describe('start_training through the bundled Lambda: the caller is part of the i
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     handler = require('../../assets/mcp/server.lambda/index.js').handler;
     http = createServer(async (req, res) => {
-      const result = await handler(await toEvent(req));
+      const caller = { callerArn: String(req.headers[PRINCIPAL_HEADER]), dropHeaders: [PRINCIPAL_HEADER] };
+      const result = await handler(await functionUrlEvent(req, caller));
       res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
       res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body);
     });

@@ -4,11 +4,11 @@
  * (assets/mcp/server.lambda) behind a stand-in function URL, a real MCP client, the real Secrets Manager client talking
  * to test/support/secrets-manager-server, and the local SageMaker control plane (training handles).
  */
-import { createServer, IncomingMessage, Server } from 'http';
+import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
-import event from './fixtures/function-url-event.json';
+import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
 import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { createHandleCodec, createSageMakerMcpServer, HandleExpiredError, MissingHandleKeyError } from '../../packages/runtime/src/mcp-server';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
@@ -20,7 +20,6 @@ type CallResult = { isError?: boolean; structuredContent?: any };
 
 const KEY = 'the-handle-key-only-secrets-manager-holds';
 const SPEC = { pipelines: [{ name: 'churn-training', parameters: [] }] };
-const fixture = event as unknown as LambdaFunctionURLEvent;
 const saved = { ...process.env };
 let control: SageMakerControlServer;
 let secrets: SecretsManagerServer;
@@ -37,27 +36,11 @@ function coldContainer(): Handler {
   return handler!;
 }
 
-async function toEvent(req: IncomingMessage): Promise<LambdaFunctionURLEvent> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
-  const body = Buffer.concat(chunks);
-  return {
-    ...fixture,
-    headers: { ...headers, host: fixture.requestContext.domainName },
-    cookies: undefined,
-    requestContext: { ...fixture.requestContext, http: { ...fixture.requestContext.http, method: req.method! } },
-    body: body.length ? body.toString('utf8') : undefined,
-    isBase64Encoded: false,
-  };
-}
-
 /** A real MCP client connected, through a stand-in function URL, to `handler`. */
 async function connect(handler: Handler): Promise<(name: string, args: Record<string, unknown>) => Promise<CallResult>> {
   const http = createServer(async (req, res) => {
     try {
-      const result = await handler(await toEvent(req));
+      const result = await handler(await functionUrlEvent(req));
       res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
       res.end(result.body);
     } catch (err) {

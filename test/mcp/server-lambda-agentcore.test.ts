@@ -4,40 +4,20 @@
  * tool name in the client context), beside a real MCP client on a stand-in function URL: both reach the same MCP
  * server, with its allow-list, redaction and error shape.
  */
-import { IncomingMessage } from 'http';
 import type { APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent } from 'aws-lambda';
 import { useBundledServerLambda } from './bundled-server-lambda';
 import { agentCoreContext, agentCoreEvent } from './fixtures/agentcore-gateway-invocation';
-import event from './fixtures/function-url-event.json';
+import { functionUrlEvent } from './function-url-event';
 import { MCP_GATEWAY_ENV } from '../../src/mcp/gateway-contract';
 import { fail, ok } from '../support/sagemaker-runtime-server';
 
-const fixture = event as unknown as LambdaFunctionURLEvent;
 const TARGET = 'sagemaker-tools';
-
-async function toEvent(req: IncomingMessage): Promise<LambdaFunctionURLEvent> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
-  const body = Buffer.concat(chunks);
-  return {
-    ...fixture,
-    rawPath: req.url ?? '/',
-    rawQueryString: '',
-    headers: { ...headers, host: fixture.requestContext.domainName },
-    cookies: undefined,
-    requestContext: { ...fixture.requestContext, http: { ...fixture.requestContext.http, method: req.method!, path: req.url ?? '/' } },
-    body: body.length ? body.toString('utf8') : undefined,
-    isBase64Encoded: false,
-  };
-}
 
 describe('bundled server.lambda as an AgentCore Gateway Lambda target', () => {
   const server = useBundledServerLambda<LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2>({
     clientName: 'agentcore-test',
     mcpPath: '/mcp',
-    toEvent,
+    toEvent: (req) => functionUrlEvent(req),
     writeResult: (result, res) => {
       res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
       res.end(result.body);

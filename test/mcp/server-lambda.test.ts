@@ -4,15 +4,13 @@
  * talks to it. Configuration comes from the env vars the construct sets; AWS endpoints from the SDK's standard
  * AWS_ENDPOINT_URL_<SERVICE> variables.
  */
-import { IncomingMessage } from 'http';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { useBundledServerLambda } from './bundled-server-lambda';
-import event from './fixtures/function-url-event.json';
+import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
 import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from '../../src/mcp/function-url';
 import { fail, ok } from '../support/sagemaker-runtime-server';
 
-const fixture = event as unknown as LambdaFunctionURLEvent;
 
 describe('function URL event <-> web Request/Response', () => {
   test('an event becomes a Request with method, URL, query, headers, cookies and body', async () => {
@@ -50,30 +48,11 @@ describe('function URL event <-> web Request/Response', () => {
 });
 
 describe('bundled server.lambda behind a function URL', () => {
-  async function toEvent(req: IncomingMessage): Promise<LambdaFunctionURLEvent> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
-    const [path, query = ''] = (req.url ?? '/').split('?');
-    const body = Buffer.concat(chunks);
-    return {
-      ...fixture,
-      rawPath: path,
-      rawQueryString: query,
-      headers: { ...headers, host: fixture.requestContext.domainName },
-      cookies: undefined,
-      requestContext: { ...fixture.requestContext, http: { ...fixture.requestContext.http, method: req.method!, path } },
-      // Function URLs base64-encode bodies they do not consider text; exercise that path on every request.
-      body: body.length ? body.toString('base64') : undefined,
-      isBase64Encoded: body.length > 0,
-    };
-  }
-
   const server = useBundledServerLambda<LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2>({
     clientName: 'lambda-test',
     mcpPath: '/mcp',
-    toEvent,
+    // Function URLs base64-encode bodies they do not consider text; exercise that path on every request.
+    toEvent: (req) => functionUrlEvent(req, { base64Body: true }),
     writeResult: (result, res) => {
       res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
       res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body);

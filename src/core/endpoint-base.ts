@@ -45,6 +45,13 @@ export interface ISageMakerEndpoint extends IResource {
    */
   readonly endpointArn: string;
 
+  /**
+   * The payload family of the model the default variant serves, when its model source knows it (a JumpStart or
+   * Hugging Face Hub model, or a container source given `modelFamily`). `McpToolServer` uses it for `prompt` payloads
+   * when the endpoint's entry names none.
+   */
+  readonly modelFamily?: string;
+
   /** Grants `actions` on this endpoint's ARN only. */
   grant(grantee: iam.IGrantable, ...actions: string[]): iam.Grant;
 
@@ -197,6 +204,8 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
 
   public abstract readonly endpointName: string;
   public abstract readonly endpointArn: string;
+  /** Set by an endpoint that binds its model source (the default variant's `ModelSourceConfig.modelFamily`). */
+  protected boundModelFamily?: string;
   /** The variant that metrics default to when `variantName` is not given. */
   protected abstract readonly defaultVariantName: string;
 
@@ -214,6 +223,10 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    */
   public grantInvoke(grantee: iam.IGrantable): iam.Grant {
     return this.grant(grantee, ...iamActionsFor('SageMakerRuntime.InvokeEndpoint', 'SageMakerRuntime.InvokeEndpointWithResponseStream'));
+  }
+
+  public get modelFamily(): string | undefined {
+    return this.boundModelFamily;
   }
 
   /**

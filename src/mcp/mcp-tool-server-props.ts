@@ -27,7 +27,8 @@ export interface McpRealtimeEndpointOptions {
   /**
    * Payload family for `prompt` payloads: `tgi`, `llama3`, `mistral`, `falcon` or `openai` (OpenAI completions: vLLM).
    *
-   * @default - `tgi` request shape
+   * @default - the endpoint's own `modelFamily` (its JumpStart or Hugging Face Hub model's) when it is one of those; else
+   * the `tgi` request shape
    */
   readonly modelFamily?: string;
   /**

@@ -347,7 +347,11 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
       // LazyRole's role is its child 'Default' (a hidden id: the logical IDs are those of a plain Role at this path).
       acknowledgeModelRoleWildcards(role.node.findChild('Default') as iam.Role);
     }
-    if (count === 0) this.firstModel = model;
+    if (count === 0) {
+      this.firstModel = model;
+      // The first model is the default variant's (bound before any other variant or the shadow).
+      this.boundModelFamily = config.modelFamily;
+    }
     const bound = { modelName, existing: config.modelName !== undefined };
     byType.set(options.instanceType.name, bound);
     return bound;

@@ -14,6 +14,7 @@ import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { parseMcpServerSpec } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint } from '../../src/async';
 import { FeatureGroup } from '../../src/feature-store';
+import { HuggingFaceHubModel, TextGenerationServer } from '../../src/huggingface';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
@@ -119,6 +120,27 @@ describe('McpToolServer', () => {
     expect(JSON.stringify(env)).not.toContain('resolve:secretsmanager');
     expect(env[MCP_ENV.HANDLE_KEY_SECRET_ARN]).toEqual({ Ref: expect.stringMatching(/^McpHandleKey/) });
     expect(server.toolNames).toEqual(['invoke_endpoint', 'describe_endpoint', 'get_online_features', 'start_training', 'get_training_status', 'wait_for_training_run']);
+  });
+
+  test('an entry without modelFamily takes its endpoint\'s (the model source\'s) when the tool can build it', () => {
+    // GIVEN endpoints whose model sources know their payload family
+    const stack = new Stack(new App(), 'Families', { env: { account: '123456789012', region: 'us-east-1' } });
+    const endpoint = (id: string, model: HuggingFaceHubModel) =>
+      new RealtimeEndpoint(stack, id, { endpointName: id.toLowerCase(), model, instanceType: model.defaultInstanceType });
+    const vllm = endpoint('Vllm', HuggingFaceHubModel.of('Qwen/Qwen2.5-7B-Instruct', { task: 'text-generation', textGenerationServer: TextGenerationServer.VLLM, containerVersion: '0.21' }));
+    const tgi = endpoint('Tgi', HuggingFaceHubModel.of('org/model', { task: 'text-generation', containerVersion: '3.3' }));
+    const tei = endpoint('Tei', HuggingFaceHubModel.of('BAAI/bge-base-en-v1.5', { task: 'feature-extraction', containerVersion: '1.8' }));
+    expect([vllm.modelFamily, tgi.modelFamily, tei.modelFamily]).toEqual(['openai', 'tgi', 'tei']);
+    expect(RealtimeEndpoint.fromEndpointName(stack, 'Imported', 'x').modelFamily).toBeUndefined();
+    // WHEN
+    new McpToolServer(stack, 'Mcp', {
+      realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi, modelFamily: 'llama3' }, { endpoint: tei }],
+    });
+    // THEN the entry's own choice wins; tei has no prompt builder, so the tool's default applies
+    const fn = Object.values<any>(Template.fromStack(stack).findResources('AWS::Lambda::Function'))
+      .find((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC]);
+    const spec = parseMcpServerSpec<any>(fn.Properties.Environment.Variables[MCP_ENV.SPEC]);
+    expect(spec.realtimeEndpoints.map((e: any) => e.modelFamily)).toEqual(['openai', 'llama3', undefined]);
   });
 
   test('default configuration snapshot', () => {

@@ -23,7 +23,9 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
       v.pattern(`realtimeEndpoints[${i}].targetModels`, t, TARGET_MODEL_PATTERN, '1-1024 printable characters, not starting with white space');
     }
     const targetModels = e.targetModels && e.targetModels.length > 0 ? [...e.targetModels] : undefined;
-    return { name: e.endpoint.endpointName, description: e.description, modelFamily: e.modelFamily, targetModels };
+    // The endpoint's own family (its model source's) when the entry names none and it is one the tool can build.
+    const own = (MODEL_FAMILIES as readonly string[]).includes(e.endpoint.modelFamily ?? '') ? e.endpoint.modelFamily : undefined;
+    return { name: e.endpoint.endpointName, description: e.description, modelFamily: e.modelFamily ?? own, targetModels };
   });
   const byEndpoint = new Map<string, SharedEndpointSpec>();
   (props.inferenceComponents ?? []).forEach((c, i) => {

@@ -12,7 +12,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { iamActionsFor } from './iam-actions';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN, TARGET_MODEL_PATTERN } from './validation';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from './validation';
 
 /** The variant name SageMaker's tools use for a single-variant endpoint; the default of every endpoint here. */
 export const DEFAULT_VARIANT_NAME = 'AllTraffic';
@@ -240,7 +240,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
   public grantInvokeTargetModels(grantee: iam.IGrantable, targetModels: string[]): iam.Grant {
     const v = new PropValidator(`${this.node.path} grantInvokeTargetModels`);
     v.check(targetModels.length > 0, 'targetModels', targetModels, 'at least one target model (grantInvoke allows every model)');
-    for (const t of targetModels) v.pattern('targetModels', t, TARGET_MODEL_PATTERN, '1-1024 printable characters, not starting with white space');
+    for (const t of targetModels) v.pattern('targetModels', t, TARGET_MODEL_PATTERN, TARGET_MODEL_EXPECTED);
     v.throwIfInvalid();
     return iam.Grant.addToPrincipal({
       grantee,

@@ -2,7 +2,7 @@ import { Token } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ContainerImage, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
-import { PropValidator, TARGET_MODEL_PATTERN } from './validation';
+import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from './validation';
 
 /** Options of a multi-model source. */
 export interface MultiModelOptions {
@@ -58,7 +58,7 @@ export class MultiModelSource extends ModelSource {
       v.check(prefix.endsWith('/') && !prefix.startsWith('/'), 'prefix', prefix, "an S3 prefix ending in '/' (not starting with '/'), e.g. 'models/'");
     }
     const targets = options.targetModels ?? [];
-    for (const t of targets) v.pattern('targetModels', t, TARGET_MODEL_PATTERN, '1-1024 printable characters, not starting with white space (a path relative to the prefix)');
+    for (const t of targets) v.pattern('targetModels', t, TARGET_MODEL_PATTERN, `${TARGET_MODEL_EXPECTED} (a path relative to the prefix)`);
     v.check(new Set(targets).size === targets.length, 'targetModels', targets, 'each target model at most once');
     v.throwIfInvalid();
     this.targetModels = [...targets];

@@ -95,3 +95,4 @@ export const SAGEMAKER_NAME_EXPECTED = '1-63 letters, digits or hyphens, startin
  * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
  */
 export const TARGET_MODEL_PATTERN = /^\S[\x20-\x7E]{0,1023}$/;
+export const TARGET_MODEL_EXPECTED = '1-1024 printable characters, not starting with white space';

@@ -145,6 +145,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
     const role = props.role ?? createExecutionRole(this, 'Role', `Runs the model of SageMaker serverless endpoint ${this.node.path}`);
     const config = props.model.bind(this, { role });
     rejectUnsupportedModel(id, config);
+    this.boundModelFamily = config.modelFamily;
     if (config.modelName && !props.role) {
       this.node.tryRemoveChild('Role');
     } else {

@@ -1,4 +1,4 @@
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -13,11 +13,13 @@ import { addSharedGpuExample } from '../../examples/shared-gpu';
 import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { parseMcpServerSpec } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint } from '../../src/async';
+import { ContainerImage, ModelSource } from '../../src/core';
 import { FeatureGroup } from '../../src/feature-store';
 import { HuggingFaceHubModel, TextGenerationServer } from '../../src/huggingface';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
+import { ServerlessEndpoint } from '../../src/serverless';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { userKeyedSchema } from '../feature-store/fixtures';
 import { templateSnapshot } from '../support/snapshot';
@@ -132,15 +134,19 @@ describe('McpToolServer', () => {
     const tei = endpoint('Tei', HuggingFaceHubModel.of('BAAI/bge-base-en-v1.5', { task: 'feature-extraction', containerVersion: '1.8' }));
     expect([vllm.modelFamily, tgi.modelFamily, tei.modelFamily]).toEqual(['openai', 'tgi', 'tei']);
     expect(RealtimeEndpoint.fromEndpointName(stack, 'Imported', 'x').modelFamily).toBeUndefined();
+    const serverless = new ServerlessEndpoint(stack, 'Small', {
+      endpointName: 'small', memorySize: Size.gibibytes(2), maxConcurrency: 5, model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.6.0-transformers4.51-cpu-py312-ubuntu22.04'), { modelFamily: 'mistral' }),
+    });
+    expect(serverless.modelFamily).toBe('mistral');
     // WHEN
     new McpToolServer(stack, 'Mcp', {
-      realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi, modelFamily: 'llama3' }, { endpoint: tei }],
+      realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi, modelFamily: 'llama3' }, { endpoint: tei }, { endpoint: serverless }],
     });
     // THEN the entry's own choice wins; tei has no prompt builder, so the tool's default applies
     const fn = Object.values<any>(Template.fromStack(stack).findResources('AWS::Lambda::Function'))
       .find((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC]);
     const spec = parseMcpServerSpec<any>(fn.Properties.Environment.Variables[MCP_ENV.SPEC]);
-    expect(spec.realtimeEndpoints.map((e: any) => e.modelFamily)).toEqual(['openai', 'llama3', undefined]);
+    expect(spec.realtimeEndpoints.map((e: any) => e.modelFamily)).toEqual(['openai', 'llama3', undefined, 'mistral']);
   });
 
   test('default configuration snapshot', () => {

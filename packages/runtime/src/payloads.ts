@@ -45,6 +45,16 @@ export function tgiPayload(prompt: string, params: GenerationParams = {}): Promp
   return { inputs: params.system ? `${params.system}\n\n${prompt}` : prompt, parameters: tgiParameters(params) };
 }
 
+/** The OpenAI-style generation fields both the Messages API and the completions body take, then `extra`. */
+function openAiParameters(body: Record<string, unknown>, params: GenerationParams): Record<string, unknown> {
+  const payload: Record<string, unknown> = { ...body };
+  if (params.maxNewTokens !== undefined) payload.max_tokens = params.maxNewTokens;
+  if (params.temperature !== undefined) payload.temperature = params.temperature;
+  if (params.topP !== undefined) payload.top_p = params.topP;
+  if (params.stop !== undefined) payload.stop = [...params.stop];
+  return { ...payload, ...params.extra };
+}
+
 /**
  * Llama 3 through the Messages API that TGI (≥1.4) and LMI containers serve on /invocations when the body has
  * `messages`: `{"messages": [...], "max_tokens": n, ...}`, answered as a chat completion (`choices[0].message.content`).
@@ -52,12 +62,7 @@ export function tgiPayload(prompt: string, params: GenerationParams = {}): Promp
 export function llama3MessagesPayload(messages: string | readonly ChatMessage[], params: GenerationParams = {}): Record<string, unknown> {
   const list: ChatMessage[] = typeof messages === 'string' ? [{ role: 'user', content: messages }] : [...messages];
   if (params.system && !list.some((m) => m.role === 'system')) list.unshift({ role: 'system', content: params.system });
-  const payload: Record<string, unknown> = { messages: list };
-  if (params.maxNewTokens !== undefined) payload.max_tokens = params.maxNewTokens;
-  if (params.temperature !== undefined) payload.temperature = params.temperature;
-  if (params.topP !== undefined) payload.top_p = params.topP;
-  if (params.stop !== undefined) payload.stop = [...params.stop];
-  return { ...payload, ...params.extra };
+  return openAiParameters({ messages: list }, params);
 }
 
 /** The Llama 3 instruct chat template, for containers that only take a prompt string. */
@@ -86,12 +91,7 @@ export function mistralPayload(prompt: string, params: GenerationParams = {}): P
  * Inference Requests"). System text goes before the prompt, as for TGI.
  */
 export function openAiCompletionPayload(prompt: string, params: GenerationParams = {}): Record<string, unknown> {
-  const payload: Record<string, unknown> = { prompt: params.system ? `${params.system}\n\n${prompt}` : prompt };
-  if (params.maxNewTokens !== undefined) payload.max_tokens = params.maxNewTokens;
-  if (params.temperature !== undefined) payload.temperature = params.temperature;
-  if (params.topP !== undefined) payload.top_p = params.topP;
-  if (params.stop !== undefined) payload.stop = [...params.stop];
-  return { ...payload, ...params.extra };
+  return openAiParameters({ prompt: params.system ? `${params.system}\n\n${prompt}` : prompt }, params);
 }
 
 /** The request body for `family`, ready for invokeEndpoint. */

@@ -2,12 +2,14 @@ import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { PropValidator, TARGET_MODEL_PATTERN } from '../../core/validation';
+import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec, MODEL_FAMILIES } from '../../private/contract.generated';
 import { McpToolServerProps } from '../mcp-tool-server-props';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 
+/** A construct's own payload family (a model source's), if it is one the invoke tool can build; else undefined. */
+const buildableFamily = (family?: string) => ((MODEL_FAMILIES as readonly string[]).includes(family ?? '') ? family : undefined);
 
 interface SharedEndpointSpec {
   name: string;
@@ -20,17 +22,17 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
   const realtime = (props.realtimeEndpoints ?? []).map((e, i) => {
     v.oneOf(`realtimeEndpoints[${i}].modelFamily`, e.modelFamily, MODEL_FAMILIES);
     for (const t of e.targetModels ?? []) {
-      v.pattern(`realtimeEndpoints[${i}].targetModels`, t, TARGET_MODEL_PATTERN, '1-1024 printable characters, not starting with white space');
+      v.pattern(`realtimeEndpoints[${i}].targetModels`, t, TARGET_MODEL_PATTERN, TARGET_MODEL_EXPECTED);
     }
     const targetModels = e.targetModels && e.targetModels.length > 0 ? [...e.targetModels] : undefined;
-    // The endpoint's own family (its model source's) when the entry names none and it is one the tool can build.
-    const own = (MODEL_FAMILIES as readonly string[]).includes(e.endpoint.modelFamily ?? '') ? e.endpoint.modelFamily : undefined;
-    return { name: e.endpoint.endpointName, description: e.description, modelFamily: e.modelFamily ?? own, targetModels };
+    // The entry's family, else the endpoint's own.
+    const modelFamily = e.modelFamily ?? buildableFamily(e.endpoint.modelFamily);
+    return { name: e.endpoint.endpointName, description: e.description, modelFamily, targetModels };
   });
   const byEndpoint = new Map<string, SharedEndpointSpec>();
   (props.inferenceComponents ?? []).forEach((c, i) => {
     v.oneOf(`inferenceComponents[${i}].modelFamily`, c.modelFamily, MODEL_FAMILIES);
-    const own = (MODEL_FAMILIES as readonly string[]).includes(c.component.modelFamily ?? '') ? c.component.modelFamily : undefined;
+    const own = buildableFamily(c.component.modelFamily);
     const entry: SharedEndpointSpec = byEndpoint.get(c.component.endpointName)
       ?? { name: c.component.endpointName, inferenceComponents: [], componentModelFamilies: [] };
     entry.inferenceComponents.push(c.component.inferenceComponentName);

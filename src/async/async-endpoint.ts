@@ -31,6 +31,7 @@ import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/private/endpoint-estimates';
 import { renderEndpointUpdate, validateEndpointUpdate } from '../rollouts/private/endpoint-update';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /**
  * A SageMaker asynchronous inference endpoint for model calls from seconds to an hour: inputs are uploaded to S3,
@@ -304,6 +305,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       instanceCount: props.initialInstanceCount ?? 1,
       instanceTypes: [props.instanceType.name],
       endpoint: this.cfnEndpoint,
+      executionRole: this.role,
     });
     this.cfnEndpoint.deploymentConfig = update.deploymentConfig;
     this.cfnEndpoint.retainAllVariantProperties = update.retainAllVariantProperties;
@@ -391,17 +393,17 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     const policy = new iam.Policy(this, 'AsyncIoPolicy', {
       roles: [role],
       statements: [
-        new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
+        new iam.PolicyStatement({ actions: [IAM_ACTION.s3.GetObject], resources: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
         new iam.PolicyStatement({
-          actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
+          actions: [IAM_ACTION.s3.PutObject, IAM_ACTION.s3.AbortMultipartUpload],
           resources: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
         }),
-        new iam.PolicyStatement({ actions: ['sns:Publish'], resources: [this.successTopic.topicArn, this.errorTopic.topicArn] }),
+        new iam.PolicyStatement({ actions: [IAM_ACTION.sns.Publish], resources: [this.successTopic.topicArn, this.errorTopic.topicArn] }),
       ],
     });
     const keyArns = [...new Set([this.key, this.bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))].map((k) => k.keyArn);
     // Decrypt: inputs (and topic data keys); GenerateDataKey: outputs, failures and SNS messages under SSE.
-    policy.addStatements(new iam.PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: keyArns }));
+    policy.addStatements(new iam.PolicyStatement({ actions: [IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.GenerateDataKey], resources: keyArns }));
     acknowledgePolicyWildcards(policy, [
       { action: /^s3:GetObject$/, reason: 'Reads only the objects under the endpoint\'s own input prefix.' },
       { action: /^s3:PutObject$/, reason: 'Writes only under the endpoint\'s own output and failure prefixes (S3OutputPath, S3FailurePath).' },

@@ -14,6 +14,7 @@ import { addAlarmActions, createEncryptedLogGroup } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
 import { finishFunctionNetwork, functionVpcProps } from '../core/private/function-network';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /** Internal: what the job-results pipeline needs. */
 export interface AsyncResultsProps {
@@ -92,7 +93,7 @@ export class AsyncResults extends Construct {
       description: 'Records SageMaker async inference results in the job table',
     });
     role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      actions: [IAM_ACTION.logs.CreateLogStream, IAM_ACTION.logs.PutLogEvents],
       resources: [logGroup.logGroupArn],
     }));
     this.recorder = new ResultRecorderFunction(this, 'Recorder', {
@@ -117,8 +118,8 @@ export class AsyncResults extends Construct {
       reason: 'The bundled handler is built and tested for nodejs22.x (the runtime projen pins for every handler of this library).',
     });
     // Exactly the one write the recorder makes (a conditional PutItem), and the key to encrypt it.
-    this.table.grant(role, 'dynamodb:PutItem');
-    key.grant(role, 'kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey');
+    this.table.grant(role, IAM_ACTION.dynamodb.PutItem);
+    key.grant(role, IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.Encrypt, IAM_ACTION.kms.GenerateDataKey);
     this.recorder.addEventSource(new SqsEventSource(this.queue, {
       batchSize: 10,
       reportBatchItemFailures: true,

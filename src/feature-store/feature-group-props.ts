@@ -284,8 +284,8 @@ export interface IFeatureGroup extends IResource {
   /** Grants `sagemaker:GetRecord` and `sagemaker:BatchGetRecord` on this group, plus `kms:Decrypt` on the online store key. */
   grantReadOnline(grantee: iam.IGrantable): iam.Grant;
   /**
-   * Grants `sagemaker:PutRecord`, `sagemaker:UpdateRecord` and `sagemaker:DeleteRecord` on this group, plus `kms:Decrypt`
-   * on the online store key.
+   * Grants `sagemaker:PutRecord` (which also authorizes UpdateRecord calls: IAM has no `sagemaker:UpdateRecord` action)
+   * and `sagemaker:DeleteRecord` on this group, plus `kms:Decrypt` on the online store key.
    */
   grantWriteOnline(grantee: iam.IGrantable): iam.Grant;
   /**
@@ -301,8 +301,10 @@ export interface IFeatureGroup extends IResource {
    */
   grantPutRecord(grantee: iam.IGrantable): iam.Grant;
   /**
-   * Grants `sagemaker:UpdateRecord` (changing some features of an existing record; `Standard_V2` and `InMemory` online
-   * stores only) on this group, plus `kms:Decrypt` on the online store key.
+   * Grants what an UpdateRecord call (changing some features of an existing record; `Standard_V2` and `InMemory` online
+   * stores only) needs on this group: `sagemaker:PutRecord` under the condition `sagemaker:IsUpdateRecord` = true (IAM has
+   * no `sagemaker:UpdateRecord` action; the condition keeps this grant from allowing whole-record PutRecord calls), plus
+   * `kms:Decrypt` on the online store key.
    */
   grantUpdateRecord(grantee: iam.IGrantable): iam.Grant;
   /**

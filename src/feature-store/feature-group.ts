@@ -11,6 +11,7 @@ import { createEncryptedBucket } from '../core/storage';
 import { FeatureGroupSchema } from '../private/contract.generated';
 import { FeatureGroupBase, OfflineLocation } from './private/feature-group-base';
 import { glueArns, objectsFinding, renderTtl, stackIdSuffix, validate } from './private/feature-group-helpers';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /**
  * A SageMaker Feature Store feature group with typed features, an online store, an Iceberg offline store in a bucket
@@ -237,15 +238,15 @@ export class FeatureGroup extends FeatureGroupBase {
     databaseName: string, tableName: string): void {
     const stack = Stack.of(this);
     role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['s3:PutObject', 's3:GetObject', 's3:PutObjectAcl'],
+      actions: [IAM_ACTION.s3.PutObject, IAM_ACTION.s3.GetObject, IAM_ACTION.s3.PutObjectAcl],
       resources: [bucket.arnForObjects(`${prefix}/*`)],
     }));
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetBucketAcl'], resources: [bucket.bucketArn] }));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.s3.GetBucketAcl], resources: [bucket.bucketArn] }));
     role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['glue:GetTable', 'glue:UpdateTable'],
+      actions: [IAM_ACTION.glue.GetTable, IAM_ACTION.glue.UpdateTable],
       resources: glueArns(stack, databaseName, tableName),
     }));
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [key.keyArn] }));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.kms.GenerateDataKey, IAM_ACTION.kms.Decrypt], resources: [key.keyArn] }));
     const policy = role.node.tryFindChild('DefaultPolicy');
     if (policy) {
       Validations.of(policy).acknowledge({

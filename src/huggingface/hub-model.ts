@@ -1,3 +1,4 @@
+import { Annotations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import {
@@ -84,7 +85,8 @@ export interface HuggingFaceHubModelOptions {
    * A Secrets Manager secret holding a Hugging Face token, for gated or private models. It is written into the
    * template as a `{{resolve:secretsmanager:...}}` dynamic reference (not the token), but CloudFormation resolves it
    * into the SageMaker model's environment (`HF_TOKEN`, `HUGGING_FACE_HUB_TOKEN`, and `HF_API_TOKEN` for transformers),
-   * where anyone allowed `sagemaker:DescribeModel` can read it. See `modelData` for the alternative without a token.
+   * where anyone allowed `sagemaker:DescribeModel` can read it (synth warns, and the `SMCP-SEC1` check flags it).
+   * Recommended instead: `modelData`, the model copied from the Hub to S3, which needs no token.
    *
    * @default - no token (public models)
    */
@@ -97,7 +99,8 @@ export interface HuggingFaceHubModelOptions {
   readonly hubTokenJsonField?: string;
   /**
    * The model's files, copied from the Hub to S3 beforehand (uncompressed prefix or `.tar.gz`): SageMaker mounts them at
-   * `/opt/ml/model` and `HF_MODEL_ID` is set to that path, so no Hub token is needed and network isolation works.
+   * `/opt/ml/model` and `HF_MODEL_ID` is set to that path, so no Hub token is needed and network isolation works. The
+   * recommended way to serve a gated or private model (a `hubToken` ends up readable in the model's environment).
    *
    * @default - the container downloads the model from the Hub at start
    */
@@ -236,6 +239,12 @@ export class HuggingFaceHubModel extends ModelSource {
         ? this.options.hubToken.secretValueFromJson(this.options.hubTokenJsonField)
         : this.options.hubToken.secretValue;
       for (const name of this.tokenEnvironmentVariables) environment[name] = value.unsafeUnwrap();
+      // "Don't include any sensitive data in your environment variables"
+      // (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ContainerDefinition.html): DescribeModel returns them.
+      Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:hubTokenInModelEnvironment',
+        `HuggingFaceHubModel '${this.modelId}': hubToken is resolved by CloudFormation into the model's environment `
+        + `(${this.tokenEnvironmentVariables.join(', ')}), where anyone allowed sagemaker:DescribeModel on the model can read the token, `
+        + 'and rotating it replaces the model. Recommended: copy the model from the Hub to S3 once and pass it as modelData (no token at all).');
     }
     Object.assign(environment, this.options.environment ?? {});
     return {

@@ -21,6 +21,7 @@ import { InstanceSpec, instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { grantEcrPull, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source';
 import { PropValidator, show } from '../core/validation';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /** Options of `JumpStartModel.of`. */
 export interface JumpStartModelOptions {
@@ -324,11 +325,11 @@ export class JumpStartModel extends ModelSource {
 
   private grantArtifactRead(role: iam.IRole, stack: Stack, bucket: string, key: string, compressed: boolean): void {
     const bucketArn = `arn:${stack.partition}:s3:::${bucket}`;
-    iam.Grant.addToPrincipal({ grantee: role, actions: ['s3:GetObject'], resourceArns: [`${bucketArn}/${key}${compressed ? '' : '*'}`] });
+    iam.Grant.addToPrincipal({ grantee: role, actions: [IAM_ACTION.s3.GetObject], resourceArns: [`${bucketArn}/${key}${compressed ? '' : '*'}`] });
     if (!compressed) {
       iam.Grant.addToPrincipal({
         grantee: role,
-        actions: ['s3:ListBucket'],
+        actions: [IAM_ACTION.s3.ListBucket],
         resourceArns: [bucketArn],
         conditions: { StringLike: { 's3:prefix': [`${key}*`] } },
       });

@@ -1,3 +1,4 @@
+export * from './gateway-protocol';
 export * from './mcp-api-gateway';
 export * from './mcp-gateway-target';
 export * from './mcp-tool-server-props';

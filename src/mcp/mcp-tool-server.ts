@@ -19,6 +19,7 @@ import { PropValidator } from '../core/validation';
 import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
 import { addMcpToolServerToGateway } from './private/gateway-target';
 import { buildServerSpec, grantExposed } from './private/server-spec';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /**
  * The SageMaker MCP tool server: a Lambda function (nodejs22.x, the MCP SDK bundled) serving stateless streamable HTTP
@@ -144,7 +145,7 @@ export class McpToolServer extends Construct {
       Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:mcpSpecSize', `${MCP_ENV.SPEC} is about ${specJson.length} characters; Lambda allows 4 KB of environment variables in total`);
     }
     // Exactly the one read the handler makes at cold start (the secret uses the AWS managed key unless given one).
-    iam.Grant.addToPrincipal({ grantee: this.serverFunction, actions: ['secretsmanager:GetSecretValue'], resourceArns: [this.handleKey.secretArn] });
+    iam.Grant.addToPrincipal({ grantee: this.serverFunction, actions: [IAM_ACTION.secretsmanager.GetSecretValue], resourceArns: [this.handleKey.secretArn] });
     this.handleKey.encryptionKey?.grantDecrypt(this.serverFunction);
     grantExposed(this, this.serverFunction, props);
 
@@ -214,14 +215,14 @@ export class McpToolServer extends Construct {
     const fnArn = this.serverFunction.functionArn;
     const url = iam.Grant.addToPrincipal({
       grantee,
-      actions: ['lambda:InvokeFunctionUrl'],
+      actions: [IAM_ACTION.lambda.InvokeFunctionUrl],
       resourceArns: [fnArn],
       conditions: { StringEquals: { 'lambda:FunctionUrlAuthType': lambda.FunctionUrlAuthType.AWS_IAM } },
     });
     if (!url.success) return this.functionUrl.grantInvokeUrl(grantee);
     return url.combine(iam.Grant.addToPrincipal({
       grantee,
-      actions: ['lambda:InvokeFunction'],
+      actions: [IAM_ACTION.lambda.InvokeFunction],
       resourceArns: [fnArn],
       conditions: { Bool: { 'lambda:InvokedViaFunctionUrl': true } },
     }));
@@ -236,6 +237,6 @@ export class McpToolServer extends Construct {
     if (!this.restApi) {
       throw new Error(`McpToolServer '${this.node.id}': grantInvokeApi: there is no API (set apiGateway); grant the function URL with grantInvokeUrl`);
     }
-    return iam.Grant.addToPrincipal({ grantee, actions: ['execute-api:Invoke'], resourceArns: this.restApi.methods.map((m) => m.methodArn) });
+    return iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION['execute-api'].Invoke], resourceArns: this.restApi.methods.map((m) => m.methodArn) });
   }
 }

@@ -4,6 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { acknowledgeFinding } from '../core/nag';
 import { PropValidator } from '../core/validation';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /**
  * An interface endpoint of an AWS service that this library's constructs call from a VPC without internet access.
@@ -90,7 +91,7 @@ export interface SageMakerVpcEndpointsProps {
   /**
    * Buckets of other accounts that principals of this account may read through the S3 gateway endpoint, as bucket
    * names (e.g. the JumpStart cache bucket `jumpstart-cache-prod-<region>`). The ECR layer bucket of the region is
-   * always allowed (image pulls read layers from it).
+   * always allowed, to any principal (image pulls read layers from it through ECR's presigned URLs).
    *
    * @default - none besides ECR's layer bucket
    */
@@ -104,8 +105,10 @@ export interface SageMakerVpcEndpointsProps {
  *
  * Every endpoint policy is a data perimeter for the stack's account: only principals of this account
  * (`aws:PrincipalAccount`), only the service's own actions, and for S3 and DynamoDB only resources of this account
- * (`aws:ResourceAccount`) plus the ECR layer bucket (and `externalReadBuckets`, read-only). The interface endpoints
- * accept HTTPS from the VPC's CIDR only.
+ * (`aws:ResourceAccount`), plus `externalReadBuckets` (read-only, this account's principals only) and ECR's layer
+ * bucket, which is the one exception: `s3:GetObject` on `prod-<region>-starport-layer-bucket` for any principal, as ECR's
+ * documentation gives it, because ECR hands the layers out through presigned URLs created by an ECR account. The
+ * interface endpoints accept HTTPS from the VPC's CIDR only.
  */
 export class SageMakerVpcEndpoints extends Construct {
   /** The interface endpoints by their service id (e.g. `SageMakerRuntime`). */
@@ -171,20 +174,32 @@ export class SageMakerVpcEndpoints extends Construct {
     this.s3Endpoint.addToPolicy(new iam.PolicyStatement({
       sid: 'AccountBuckets',
       principals: [new iam.AnyPrincipal()],
-      actions: ['s3:*'],
+      actions: [IAM_ACTION.s3['*']],
       resources: ['*'],
       conditions: { StringEquals: { 'aws:PrincipalAccount': account, 'aws:ResourceAccount': account } },
     }));
-    // ECR keeps image layers in an AWS-owned bucket per region
+    // ECR keeps image layers in an AWS-owned bucket per region and hands them out "using a presigned URL, which is
+    // created by an Amazon ECR account": the request is not signed by a principal of this account, so a condition on
+    // aws:PrincipalAccount would never match. This is the minimum statement ECR's documentation gives, as it gives it
     // (https://docs.aws.amazon.com/AmazonECR/latest/userguide/vpc-endpoints.html#ecr-setting-up-s3-gateway).
-    const readBuckets = [`prod-${stack.region}-starport-layer-bucket`, ...(props.externalReadBuckets ?? [])];
     this.s3Endpoint.addToPolicy(new iam.PolicyStatement({
-      sid: 'ReadAwsOwnedBuckets',
+      sid: 'EcrImageLayers',
       principals: [new iam.AnyPrincipal()],
-      actions: ['s3:GetObject'],
-      resources: readBuckets.map((b) => `arn:${stack.partition}:s3:::${b}/*`),
-      conditions: { StringEquals: { 'aws:PrincipalAccount': account } },
+      actions: [IAM_ACTION.s3.GetObject],
+      resources: [`arn:${stack.partition}:s3:::prod-${stack.region}-starport-layer-bucket/*`],
     }));
+    // The other AWS-owned buckets (JumpStart artifacts, ...) are read with this account's own credentials (the model's
+    // execution role, a function's role), so the stricter data-perimeter condition holds for them: only this
+    // account's principals may read them through this endpoint.
+    if (props.externalReadBuckets?.length) {
+      this.s3Endpoint.addToPolicy(new iam.PolicyStatement({
+        sid: 'ReadAwsOwnedBuckets',
+        principals: [new iam.AnyPrincipal()],
+        actions: [IAM_ACTION.s3.GetObject],
+        resources: props.externalReadBuckets.map((b) => `arn:${stack.partition}:s3:::${b}/*`),
+        conditions: { StringEquals: { 'aws:PrincipalAccount': account } },
+      }));
+    }
 
     this.dynamoDbEndpoint = new ec2.GatewayVpcEndpoint(this, 'DynamoDb', {
       vpc: props.vpc, service: ec2.GatewayVpcEndpointAwsService.DYNAMODB, subnets: gatewaySubnets,
@@ -192,7 +207,7 @@ export class SageMakerVpcEndpoints extends Construct {
     this.dynamoDbEndpoint.addToPolicy(new iam.PolicyStatement({
       sid: 'AccountTables',
       principals: [new iam.AnyPrincipal()],
-      actions: ['dynamodb:*'],
+      actions: [IAM_ACTION.dynamodb['*']],
       resources: [stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: '*' })],
       conditions: { StringEquals: { 'aws:PrincipalAccount': account } },
     }));

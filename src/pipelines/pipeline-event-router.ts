@@ -28,6 +28,7 @@ import {
   RESULTS_TABLE_ENV,
   RESULTS_TTL_ATTRIBUTE,
 } from '../private/contract.generated';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /** Pipeline execution statuses (`PipelineExecutionStatus`). */
 export enum PipelineExecutionStatus {
@@ -133,11 +134,11 @@ export interface PipelineEventRouterAttributes {
 function grantResults(grantee: iam.IGrantable, table: dynamodb.ITable, key: kms.IKey, byExecutionOnly: boolean): iam.Grant {
   const grant = iam.Grant.addToPrincipal({
     grantee,
-    actions: byExecutionOnly ? ['dynamodb:GetItem'] : ['dynamodb:GetItem', 'dynamodb:Query'],
+    actions: byExecutionOnly ? [IAM_ACTION.dynamodb.GetItem] : [IAM_ACTION.dynamodb.GetItem, IAM_ACTION.dynamodb.Query],
     resourceArns: byExecutionOnly ? [table.tableArn] : [table.tableArn, `${table.tableArn}/index/${RESULTS_SESSION_INDEX}`],
   });
   // Explicit action: the broad KMS grant helpers add kms:ReEncrypt* / GenerateDataKey* wildcards.
-  return grant.combine(key.grant(grantee, 'kms:Decrypt'));
+  return grant.combine(key.grant(grantee, IAM_ACTION.kms.Decrypt));
 }
 
 /**
@@ -280,9 +281,9 @@ export class PipelineEventRouter extends Resource implements IPipelineEventRoute
       reason: 'The bundled handlers are built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',
     });
     // Explicit actions (the broad grant helpers add kms:ReEncrypt* / GenerateDataKey* wildcards).
-    iam.Grant.addToPrincipal({ grantee: role, actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'], resourceArns: [this.resultsTable.tableArn] });
-    this.encryptionKey.grant(role, 'kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey');
-    if (this.resultsQueue) this.resultsQueue.grant(role, 'sqs:SendMessage');
+    iam.Grant.addToPrincipal({ grantee: role, actions: [IAM_ACTION.dynamodb.UpdateItem, IAM_ACTION.dynamodb.GetItem], resourceArns: [this.resultsTable.tableArn] });
+    this.encryptionKey.grant(role, IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.Encrypt, IAM_ACTION.kms.GenerateDataKey);
+    if (this.resultsQueue) this.resultsQueue.grant(role, IAM_ACTION.sqs.SendMessage);
 
     const pipelineFilter = props.pipelines
       ? { pipelineArn: props.pipelines.flatMap((p) => events.Match.equalsIgnoreCase(p.pipelineArn)) }
@@ -317,7 +318,7 @@ export class PipelineEventRouter extends Resource implements IPipelineEventRoute
     const stack = Stack.of(this);
     this.encryptionKey.addToResourcePolicy(new iam.PolicyStatement({
       principals: [new iam.ServicePrincipal('events.amazonaws.com')],
-      actions: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      actions: [IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.GenerateDataKey],
       resources: ['*'],
       conditions: {
         StringEquals: { 'aws:SourceAccount': stack.account },

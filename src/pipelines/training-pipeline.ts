@@ -7,6 +7,7 @@ import { PipelineDefinition, PipelineParameter } from './pipeline-definition';
 import { TrainingJobRole, TrainingJobRoleProps } from './training-role';
 import { acknowledgeGrantWildcards } from '../core/nag';
 import { PropValidator } from '../core/validation';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /** A SageMaker pipeline that MCP tools may start and watch. */
 export interface ITrainingPipeline extends IResource {
@@ -49,13 +50,13 @@ abstract class TrainingPipelineBase extends Resource implements ITrainingPipelin
   public abstract readonly pipelineArn: string;
 
   public grantStartExecution(grantee: iam.IGrantable): iam.Grant {
-    return iam.Grant.addToPrincipal({ grantee, actions: ['sagemaker:StartPipelineExecution'], resourceArns: this.arnVariants() });
+    return iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.sagemaker.StartPipelineExecution], resourceArns: this.arnVariants() });
   }
 
   public grantReadExecutions(grantee: iam.IGrantable): iam.Grant {
     return acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
-      actions: ['sagemaker:DescribePipelineExecution', 'sagemaker:ListPipelineExecutionSteps'],
+      actions: [IAM_ACTION.sagemaker.DescribePipelineExecution, IAM_ACTION.sagemaker.ListPipelineExecutionSteps],
       resourceArns: this.arnVariants().map((arn) => `${arn}/execution/*`),
     }), 'Reads executions of this pipeline only (pipeline/<name>/execution/*): execution ids are generated per run (ITrainingPipeline.grantReadExecutions).');
   }

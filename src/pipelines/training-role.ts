@@ -6,6 +6,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 import { PropValidator } from '../core/validation';
+import { IAM_ACTION } from '../core/iam-actions';
 
 /** An S3 location (bucket and key prefix) a training job reads or writes. */
 export interface TrainingDataLocation {
@@ -104,29 +105,29 @@ export class TrainingJobRole extends Construct implements iam.IGrantable {
 
     const objects = (list: TrainingDataLocation[]) => list.map((l) => l.bucket.arnForObjects(`${l.prefix ?? ''}*`));
     if (props.inputs?.length) {
-      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: objects(props.inputs) }));
+      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.s3.GetObject], resources: objects(props.inputs) }));
     }
-    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: objects(props.outputs) }));
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.s3.PutObject], resources: objects(props.outputs) }));
     const buckets = unique([...(props.inputs ?? []), ...props.outputs].map((l) => l.bucket.bucketArn), stack);
-    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: buckets }));
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.s3.ListBucket], resources: buckets }));
 
     this.role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'],
+      actions: [IAM_ACTION.logs.CreateLogGroup, IAM_ACTION.logs.CreateLogStream, IAM_ACTION.logs.PutLogEvents, IAM_ACTION.logs.DescribeLogStreams],
       resources: [stack.formatArn({
         service: 'logs', resource: 'log-group', resourceName: '/aws/sagemaker/TrainingJobs*', arnFormat: ArnFormat.COLON_RESOURCE_NAME,
       })],
     }));
     this.role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['cloudwatch:PutMetricData'],
+      actions: [IAM_ACTION.cloudwatch.PutMetricData],
       resources: ['*'],
       conditions: { StringEquals: { 'cloudwatch:namespace': TRAINING_METRIC_NAMESPACE } },
     }));
 
     const repositories = props.imageRepositories ?? [];
     if (repositories.length > 0) {
-      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['ecr:GetAuthorizationToken'], resources: ['*'] }));
+      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.ecr.GetAuthorizationToken], resources: ['*'] }));
       this.role.addToPrincipalPolicy(new iam.PolicyStatement({
-        actions: ['ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer', 'ecr:BatchCheckLayerAvailability'],
+        actions: [IAM_ACTION.ecr.BatchGetImage, IAM_ACTION.ecr.GetDownloadUrlForLayer, IAM_ACTION.ecr.BatchCheckLayerAvailability],
         resources: unique(repositories.map((r) => r.repositoryArn), stack),
       }));
     }
@@ -134,11 +135,11 @@ export class TrainingJobRole extends Construct implements iam.IGrantable {
     const keys = unique((props.encryptionKeys ?? []).map((k) => k.keyArn), stack);
     if (keys.length > 0) {
       this.role.addToPrincipalPolicy(new iam.PolicyStatement({
-        actions: ['kms:Decrypt', 'kms:GenerateDataKey', 'kms:Encrypt', 'kms:DescribeKey'],
+        actions: [IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.GenerateDataKey, IAM_ACTION.kms.Encrypt, IAM_ACTION.kms.DescribeKey],
         resources: keys,
       }));
       this.role.addToPrincipalPolicy(new iam.PolicyStatement({
-        actions: ['kms:CreateGrant'],
+        actions: [IAM_ACTION.kms.CreateGrant],
         resources: keys,
         conditions: { Bool: { 'kms:GrantIsForAWSResource': 'true' } },
       }));
@@ -156,7 +157,7 @@ export class TrainingJobRole extends Construct implements iam.IGrantable {
   public grantPassRole(grantee: iam.IGrantable): iam.Grant {
     return iam.Grant.addToPrincipal({
       grantee,
-      actions: ['iam:PassRole'],
+      actions: [IAM_ACTION.iam.PassRole],
       resourceArns: [this.roleArn],
       conditions: { StringEquals: { 'iam:PassedToService': 'sagemaker.amazonaws.com' } },
     });

@@ -301,6 +301,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
       defaultAlarms: this.ownAlarms,
       defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
       endpoint: this.cfnEndpoint,
+      executionRole: this.executionRole,
     });
     return this.update;
   }

@@ -1,10 +1,12 @@
 import { Annotations, CfnResource, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { IConstruct } from 'constructs';
 import { RolloutCapacity } from './capacity';
 import { capacity, capacityAgainstFleet, EXECUTION_MAX_SECONDS, EXECUTION_MIN_SECONDS, MAX_ROLLBACK_ALARMS, seconds, StepKind, WAIT_MAX_SECONDS } from './private/limits';
 import { AllAtOnceRolloutOptions, CanaryRolloutOptions, LinearRolloutOptions, RollingRolloutOptions, RolloutOptions } from './rollout-options';
+import { IAM_ACTION } from '../core/iam-actions';
 import { PropValidator } from '../core/validation';
 
 const DEFAULT_BAKING = Duration.minutes(10);
@@ -48,6 +50,15 @@ export interface RolloutEndpointContext {
    * @default - not checked
    */
   readonly endpoint?: CfnResource;
+  /**
+   * The execution role SageMaker updates the endpoint with: it is granted `cloudwatch:DescribeAlarms` on the rollback
+   * alarms, which SageMaker reads during the update ("Ensure that your IAM execution role has permission to perform the
+   * cloudwatch:DescribeAlarms action on the auto-rollback alarms you specify",
+   * https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-configuration.html).
+   *
+   * @default - unknown: nothing is granted, and a warning says which permission the role needs
+   */
+  readonly executionRole?: iam.IRole;
 }
 
 /** What an inference component tells its rollout when it renders it. */
@@ -68,6 +79,15 @@ export interface RolloutInferenceComponentContext {
    * @default - not checked
    */
   readonly component?: CfnResource;
+  /**
+   * The execution role SageMaker updates the inference component with: it is granted `cloudwatch:DescribeAlarms` on the rollback
+   * alarms, which SageMaker reads during the update ("Ensure that your IAM execution role has permission to perform the
+   * cloudwatch:DescribeAlarms action on the auto-rollback alarms you specify",
+   * https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-configuration.html).
+   *
+   * @default - unknown: nothing is granted, and a warning says which permission the role needs
+   */
+  readonly executionRole?: iam.IRole;
 }
 
 type Strategy = 'ALL_AT_ONCE' | 'CANARY' | 'LINEAR' | 'ROLLING';
@@ -196,6 +216,7 @@ export class Rollout {
     }
     const alarms = this.alarms(context.scope, context.subject, context.defaultAlarms, context.defaultAlarmsTimeToAlarm);
     rejectCycles(context.subject, alarms, context.endpoint);
+    grantDescribeAlarms(context.scope, context.subject, context.executionRole, alarms);
     const autoRollbackConfiguration = alarms.length > 0 ? { alarms: alarms.map((a) => ({ alarmName: a.alarmName })) } : undefined;
     const maximumExecutionTimeoutInSeconds = this.maximumExecutionSeconds();
     if (this.strategy === 'ROLLING') {
@@ -215,7 +236,9 @@ export class Rollout {
           type: this.strategy,
           canarySize: this.strategy === 'CANARY' ? renderCapacity(step!) : undefined,
           linearStepSize: this.strategy === 'LINEAR' ? renderCapacity(step!) : undefined,
-          waitIntervalInSeconds: this.spec.wait?.toSeconds(),
+          // "WaitIntervalInSeconds ... Required: Yes" (0-3600) for every Type, ALL_AT_ONCE included, though the
+          // CloudFormation schema marks it optional (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_TrafficRoutingConfig.html)
+          waitIntervalInSeconds: this.spec.wait?.toSeconds() ?? 0,
         },
         terminationWaitInSeconds: this.spec.terminationWait?.toSeconds(),
         maximumExecutionTimeoutInSeconds,
@@ -249,6 +272,7 @@ export class Rollout {
     v.throwIfInvalid();
     const alarms = this.alarms(context.scope, context.subject, undefined, undefined);
     rejectCycles(context.subject, alarms, context.component);
+    grantDescribeAlarms(context.scope, context.subject, context.executionRole, alarms);
     return {
       rollingUpdatePolicy: {
         maximumBatchSize: renderCapacity(step!),
@@ -289,6 +313,22 @@ export class Rollout {
     }
     return alarms;
   }
+}
+
+/**
+ * SageMaker reads the rollback alarms with the execution role during the update: "Ensure that your IAM execution role
+ * has permission to perform the cloudwatch:DescribeAlarms action on the auto-rollback alarms you specify"
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-configuration.html).
+ */
+function grantDescribeAlarms(scope: IConstruct, subject: string, role: iam.IRole | undefined, alarms: cloudwatch.IAlarm[]): void {
+  if (alarms.length === 0) return;
+  if (!role) {
+    Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:rollbackAlarmsRoleUnknown',
+      `${subject}: the execution role is not known here (an existing model), so it was not granted cloudwatch:DescribeAlarms on the `
+      + 'rollback alarms, which SageMaker needs to watch them during the update: grant it to that role, or pass the role as `role`.');
+    return;
+  }
+  iam.Grant.addToPrincipal({ grantee: role, actions: [IAM_ACTION.cloudwatch.DescribeAlarms], resourceArns: alarms.map((a) => a.alarmArn) });
 }
 
 function v10(subject: string, n: number): void {

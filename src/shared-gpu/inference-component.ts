@@ -289,6 +289,8 @@ export class InferenceComponent extends InferenceComponentBase {
     if (props.rollout) {
       this.cfnInferenceComponent.deploymentConfig = props.rollout.bindToInferenceComponent({
         scope: this, subject: `InferenceComponent '${id}'`, copyCount: resolvedOrUndefined(copies), component: this.cfnInferenceComponent,
+        // the endpoint config's ExecutionRoleArn, with which SageMaker updates the components
+        executionRole: this.binding.role,
       });
     }
     // A component can only be placed once the endpoint is InService.

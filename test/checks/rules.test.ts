@@ -225,6 +225,22 @@ describe('SMCP-IAM1: no AmazonSageMakerFullAccess on SageMaker roles', () => {
   });
 });
 
+describe('SMCP-SEC1: no secret resolved into a model\'s environment', () => {
+  const secretRef = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: 'HubToken' }, ':SecretString:::}}']] };
+  test('Compliance: plain environment values; a model read from S3', () => {
+    expectRule('SMCP-SEC1', { Model: model({ PrimaryContainer: { Image: 'img', Environment: { HF_MODEL_ID: '/opt/ml/model' } } }) }, []);
+  });
+  test('Noncompliance: a Secrets Manager reference in the primary container, a container list and an inference component', () => {
+    const found = expectRule('SMCP-SEC1', {
+      Model: model({ PrimaryContainer: { Image: 'img', Environment: { HF_TOKEN: secretRef, HF_MODEL_ID: 'meta-llama/x' } } }),
+      Pipeline: model({ PrimaryContainer: undefined, Containers: [{ Image: 'img', Environment: { KEY: '{{resolve:ssm-secure:/db/password:1}}' } }] }),
+      Component: inferenceComponent({ Specification: { Container: { Image: 'img', Environment: { HF_TOKEN: secretRef } }, ComputeResourceRequirements: { MinMemoryRequiredInMb: 1024 } } }),
+    }, ['Model', 'Pipeline', 'Component'], /resolves a secret into its container environment .*sagemaker:DescribeModel/);
+    expect(found[0].message).toContain('(HF_TOKEN)');
+    expect(found[0].level).toBe('warning');
+  });
+});
+
 describe('SMCP-KMS1: endpoint configs encrypt storage volumes', () => {
   test('Compliance: KmsKeyId set; configs with any NVMe variant, and serverless configs, exempt', () => {
     expectRule('SMCP-KMS1', {

@@ -433,19 +433,18 @@ describe('grants', () => {
     });
   });
 
-  test('grantWriteOnline: PutRecord, UpdateRecord and DeleteRecord on the group', () => {
+  test('grantWriteOnline: PutRecord (which authorizes UpdateRecord calls too) and DeleteRecord on the group', () => {
     const { group, grantee, template } = withGrantee();
     group.grantWriteOnline(grantee);
     template().hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('Tool') }],
-      PolicyDocument: { Statement: Match.arrayWith([{ Action: ['sagemaker:PutRecord', 'sagemaker:UpdateRecord', 'sagemaker:DeleteRecord'], Effect: 'Allow', Resource: arn('mcp-user-features') }]) },
+      PolicyDocument: { Statement: Match.arrayWith([{ Action: ['sagemaker:PutRecord', 'sagemaker:DeleteRecord'], Effect: 'Allow', Resource: arn('mcp-user-features') }]) },
     });
   });
 
   test.each([
     ['grantGetRecord', 'sagemaker:GetRecord'],
     ['grantPutRecord', 'sagemaker:PutRecord'],
-    ['grantUpdateRecord', 'sagemaker:UpdateRecord'],
   ] as const)('%s: only %s on the group, kms:Decrypt on the online key', (method, action) => {
     // GIVEN
     const { group, grantee, template } = withGrantee();
@@ -457,6 +456,23 @@ describe('grants', () => {
       PolicyDocument: {
         Statement: [
           { Action: action, Effect: 'Allow', Resource: arn('mcp-user-features') },
+          { Action: 'kms:Decrypt', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('UsersKey'), 'Arn'] } },
+        ],
+      },
+    });
+  });
+
+  test('grantUpdateRecord: PutRecord limited to UpdateRecord calls (sagemaker:IsUpdateRecord), IAM having no UpdateRecord action', () => {
+    // GIVEN
+    const { group, grantee, template } = withGrantee();
+    // WHEN
+    group.grantUpdateRecord(grantee);
+    // THEN
+    template().hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('Tool') }],
+      PolicyDocument: {
+        Statement: [
+          { Action: 'sagemaker:PutRecord', Condition: { Bool: { 'sagemaker:IsUpdateRecord': 'true' } }, Effect: 'Allow', Resource: arn('mcp-user-features') },
           { Action: 'kms:Decrypt', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('UsersKey'), 'Arn'] } },
         ],
       },

@@ -1,5 +1,5 @@
 import { App, Stack, Validations } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -97,6 +97,19 @@ describe('HuggingFaceHubModel', () => {
     const transformers = synth('org/private-classifier', { task: 'text-classification', containerVersion: '4.51', hubToken: aSecret, hubTokenJsonField: 'token' }, 'ml.m5.xlarge');
     expect(JSON.stringify(transformers.stack.resolve(transformers.props.PrimaryContainer.Environment.HF_API_TOKEN))).toMatch(/:SecretString:token::\}\}/);
     expect(transformers.source.tokenEnvironmentVariables).toEqual(['HF_TOKEN', 'HUGGING_FACE_HUB_TOKEN', 'HF_API_TOKEN']);
+  });
+
+  test('a token in the model environment warns at synth who can read it; the S3 copy does not', () => {
+    // GIVEN / WHEN
+    const gated = synth('meta-llama/Llama-3.1-8B-Instruct', { task: 'text-generation', containerVersion: '3.3', hubToken: aSecret }, 'ml.g5.12xlarge');
+    const copied = synth('meta-llama/Llama-3.1-8B-Instruct', {
+      task: 'text-generation', containerVersion: '3.3', modelData: ModelData.fromBucket(s3.Bucket.fromBucketName(new Stack(), 'B', 'my-models'), 'llama/'),
+    }, 'ml.g5.12xlarge');
+    // THEN
+    const warnings = (stack: Stack) => Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('hubTokenInModelEnvironment'));
+    expect(warnings(gated.stack).map((w) => w.entry.data)).toEqual([expect.stringMatching(
+      /hubToken is resolved by CloudFormation into the model's environment \(HF_TOKEN, HUGGING_FACE_HUB_TOKEN\), where anyone allowed sagemaker:DescribeModel on the model can read the token.*modelData/)]);
+    expect(warnings(copied.stack)).toEqual([]);
   });
 
   test('weights copied to S3: HF_MODEL_ID=/opt/ml/model, S3 read granted, network isolation allowed', () => {

@@ -46,7 +46,9 @@ function recordActions(stack: Stack, server: McpToolServer): Record<string, stri
       for (const action of [st.Action].flat().filter((a: string) => a.endsWith('Record'))) {
         for (const res of [st.Resource].flat()) {
           const name = JSON.stringify(res).match(/feature-group\/([a-z-]+)/)![1];
-          (out[name] ??= []).push(action);
+          // UpdateRecord is authorized as PutRecord with sagemaker:IsUpdateRecord = true (IAM has no UpdateRecord action)
+          const onlyUpdates = st.Condition?.Bool?.['sagemaker:IsUpdateRecord'] === 'true';
+          (out[name] ??= []).push(onlyUpdates ? `${action} (UpdateRecord calls)` : action);
         }
       }
     }
@@ -58,9 +60,9 @@ function recordActions(stack: Stack, server: McpToolServer): Record<string, stri
 test('UpdateRecord is granted for writable Standard_V2 and InMemory groups only', () => {
   const { stack, server } = build();
   expect(recordActions(stack, server)).toEqual({
-    'memory': ['sagemaker:GetRecord', 'sagemaker:PutRecord', 'sagemaker:UpdateRecord'],
+    'memory': ['sagemaker:GetRecord', 'sagemaker:PutRecord', 'sagemaker:PutRecord (UpdateRecord calls)'],
     'standard': ['sagemaker:GetRecord', 'sagemaker:PutRecord'],
-    'migrated': ['sagemaker:GetRecord', 'sagemaker:PutRecord', 'sagemaker:UpdateRecord'],
+    'migrated': ['sagemaker:GetRecord', 'sagemaker:PutRecord', 'sagemaker:PutRecord (UpdateRecord calls)'],
     'read-only': ['sagemaker:GetRecord'],
   });
 });

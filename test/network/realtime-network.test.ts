@@ -46,6 +46,24 @@ describe('RealtimeEndpoint in a VPC', () => {
     expectNagClean(stack.node.root as App);
   });
 
+  test('the model role gets every EC2 action of the developer guide\'s host-in-VPC list, ec2:DescribeVpcEndpoints included', () => {
+    // GIVEN: "Add Permissions for Endpoint Access for Containers Running in a VPC to Custom IAM Policies"
+    // (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html)
+    const HOST_VPC_ACTIONS = [
+      'ec2:CreateNetworkInterface', 'ec2:CreateNetworkInterfacePermission', 'ec2:DeleteNetworkInterface',
+      'ec2:DeleteNetworkInterfacePermission', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeVpcs', 'ec2:DescribeDhcpOptions',
+      'ec2:DescribeSubnets', 'ec2:DescribeSecurityGroups', 'ec2:DescribeVpcEndpoints',
+    ];
+    const stack = newStack();
+    // WHEN
+    new RealtimeEndpoint(stack, 'Churn', { model: sklearn(stack), instanceType: InstanceType.ML_M5_LARGE, vpc: isolatedVpc(stack) });
+    // THEN
+    const statements = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
+      .flatMap((p: any) => p.Properties.PolicyDocument.Statement);
+    const ec2Actions = statements.flatMap((st: any) => [st.Action].flat()).filter((a: string) => a.startsWith('ec2:'));
+    expect([...ec2Actions].sort()).toEqual([...HOST_VPC_ACTIONS].sort());
+  });
+
   test('a second variant\'s model, and a JumpStart model, get the same network', () => {
     const stack = newStack();
     const vpc = isolatedVpc(stack);

@@ -57,17 +57,30 @@ describe('SageMakerVpcEndpoints', () => {
     });
   });
 
-  test('the S3 gateway allows the account\'s buckets, and reads of the ECR layer bucket and the buckets named', () => {
+  test('the S3 gateway allows the account\'s buckets, the ECR layer bucket as ECR documents it, and reads of the buckets named', () => {
     const s = stack();
     new SageMakerVpcEndpoints(s, 'Endpoints', { vpc: isolatedVpc(s), externalReadBuckets: ['jumpstart-cache-prod-us-east-1'] });
     const s3 = Object.values(Template.fromStack(s).findResources('AWS::EC2::VPCEndpoint'))
       .find((r) => JSON.stringify(r.Properties.ServiceName).includes('.s3'))!;
-    expect(s3.Properties.PolicyDocument.Statement).toEqual([
-      expect.objectContaining({ Sid: 'AccountBuckets', Condition: { StringEquals: { 'aws:PrincipalAccount': '123456789012', 'aws:ResourceAccount': '123456789012' } } }),
-      expect.objectContaining({ Sid: 'ReadAwsOwnedBuckets', Action: 's3:GetObject' }),
-    ]);
-    const read = JSON.stringify(s3.Properties.PolicyDocument.Statement[1].Resource);
-    expect(read.match(/:s3:::[a-z0-9.-]+\/\*/g)).toEqual([':s3:::prod-us-east-1-starport-layer-bucket/*', ':s3:::jumpstart-cache-prod-us-east-1/*']);
+    const [account, ecr, read] = s3.Properties.PolicyDocument.Statement;
+    expect(account).toEqual(expect.objectContaining({ Sid: 'AccountBuckets', Condition: { StringEquals: { 'aws:PrincipalAccount': '123456789012', 'aws:ResourceAccount': '123456789012' } } }));
+    // ECR serves layers through a presigned URL created by an ECR account: no principal condition may apply
+    // (https://docs.aws.amazon.com/AmazonECR/latest/userguide/vpc-endpoints.html#ecr-setting-up-s3-gateway)
+    expect(s.resolve(ecr)).toEqual({
+      Sid: 'EcrImageLayers', Effect: 'Allow', Principal: { AWS: '*' }, Action: 's3:GetObject',
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::prod-us-east-1-starport-layer-bucket/*']] },
+    });
+    expect(read).toEqual(expect.objectContaining({ Sid: 'ReadAwsOwnedBuckets', Action: 's3:GetObject', Condition: { StringEquals: { 'aws:PrincipalAccount': '123456789012' } } }));
+    expect(JSON.stringify(read.Resource).match(/:s3:::[a-z0-9.-]+\/\*/g)).toEqual([':s3:::jumpstart-cache-prod-us-east-1/*']);
+    expect(s3.Properties.PolicyDocument.Statement).toHaveLength(3);
+  });
+
+  test('without externalReadBuckets, the S3 gateway has the account and ECR layer statements only', () => {
+    const s = stack();
+    new SageMakerVpcEndpoints(s, 'Endpoints', { vpc: isolatedVpc(s) });
+    const s3 = Object.values(Template.fromStack(s).findResources('AWS::EC2::VPCEndpoint'))
+      .find((r) => JSON.stringify(r.Properties.ServiceName).includes('.s3'))!;
+    expect(s3.Properties.PolicyDocument.Statement.map((st: any) => st.Sid)).toEqual(['AccountBuckets', 'EcrImageLayers']);
   });
 
   test('the endpoints\' security group takes HTTPS from the VPC only, and sends nothing', () => {

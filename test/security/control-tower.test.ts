@@ -15,6 +15,7 @@ import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { IPolicyValidationContextBeta1 } from 'aws-cdk-lib';
 import { CONTROL_TOWER_EXCEPTIONS, ControlTowerException, renderExceptionsTable } from './control-tower-exceptions';
 import { buildDemoApp } from '../../examples/app';
+import { iamReferenceProblems, iamStatements } from '../support/iam-reference';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { diffSnapshot } = require('../../scripts/integ-diff') as { diffSnapshot(snapshot: string, fresh: string): string[] };
 
@@ -48,6 +49,7 @@ const validator = new CfnGuardValidator({ maxBuffer: 256 * 1024 * 1024 });
 const outdirs: string[] = [];
 const findings: Finding[] = [];
 const integDirs = new Map<string, string>();
+let demoOutdir = '';
 
 /**
  * What the integ tasks' `cdk synth --no-version-reporting --no-asset-metadata --no-path-metadata` passes the app, so
@@ -95,6 +97,7 @@ beforeAll(() => {
   const validation = process.env.CDK_VALIDATION;
   delete process.env.CDK_VALIDATION;
   const demoDir = freshDir('demo');
+  demoOutdir = demoDir;
   buildDemoApp(demoDir).app.synth();
   const integs = readdirSync(TEST_DIR).filter((f) => f.endsWith('.integ.ts')).sort();
   const stackTraceLimit = Error.stackTraceLimit;
@@ -121,6 +124,22 @@ beforeAll(() => {
 
 afterAll(() => {
   for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
+});
+
+test('every IAM statement of the demo and integ apps fits AWS\'s Service Authorization Reference (actions, condition keys, ARNs)', () => {
+  // The same fresh assemblies, so no second synth: test/support/iam-reference.ts says what is checked.
+  const dirs = [demoOutdir, ...integDirs.values()];
+  let statements = 0;
+  const problems: string[] = [];
+  for (const dir of dirs) {
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.template.json'))) {
+      const template = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      statements += iamStatements(template).length;
+      problems.push(...iamReferenceProblems(template).map((p) => `${f}: ${p}`));
+    }
+  }
+  expect(problems).toEqual([]);
+  expect(statements).toBeGreaterThan(300);
 });
 
 const covers = (e: ControlTowerException, f: Finding) => e.control === f.control && e.resources.test(f.path);

@@ -11,7 +11,9 @@
  *        [autoscaling <Name>] is https://docs.aws.amazon.com/autoscaling/application/APIReference/API_<Name>.html, and
  *        [cfn <Type>] is the resource's page of the CloudFormation template reference (where CloudFormation differs from the API),
  *     3. [cdk-validate <id>] aws-cdk-lib's built-in CloudFormation validation engine (the one that
- *        `@aws-cdk/core:validateAgainstDefaultRules: true` turns into synth errors), run directly on the template.
+ *        `@aws-cdk/core:validateAgainstDefaultRules: true` turns into synth errors), run directly on the template,
+ *     4. [iam-ref <data version>] every IAM statement (identity and resource policies) against AWS's Service
+ *        Authorization Reference: actions, condition keys, resource ARN formats (./iam-reference.ts).
  *   Intrinsics (`Ref`, `Fn::*`) are skipped. `opts.ignore` drops problems whose line matches a string/RegExp.
  * - `expectValidTemplate(stackOrTemplate, opts?)`: throws one Error listing every problem.
  * - `synthWithNag(app)`: registers cdk-nag v3 `AwsSolutionsChecks` once per App (`Validations.of(app).addPlugins`),
@@ -33,6 +35,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import { iamReferenceProblems } from './iam-reference';
 import type { TemplateCheckEngines } from './jest-environment';
 
 export interface TemplateCheckOptions {
@@ -294,6 +297,8 @@ export const FACT_RULES: ReadonlyArray<readonly [string, string, Check, string]>
   [EC, 'DataCaptureConfig.CaptureContentTypeHeader.JsonContentTypes', count(1, 10), 'api DataCaptureConfig'],
   // ---- AWS::SageMaker::Endpoint / Model --------------------------------------------------------------------
   ['AWS::SageMaker::Endpoint', 'EndpointName', pattern(NAME_63, 63), 'api CreateEndpoint'],
+  ['AWS::SageMaker::Endpoint', 'DeploymentConfig.BlueGreenUpdatePolicy.TrafficRoutingConfiguration.WaitIntervalInSeconds', between(0, 3600), 'api TrafficRoutingConfig'],
+  ['AWS::SageMaker::Endpoint', 'DeploymentConfig.RollingUpdatePolicy.WaitIntervalInSeconds', between(0, 3600), 'api RollingUpdatePolicy'],
   [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.S3DataType', oneOf('S3Prefix', 'S3Object'), 'api S3ModelDataSource'],
   [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.CompressionType', oneOf('None', 'Gzip'), 'api S3ModelDataSource'],
   [MODEL, '{PrimaryContainer,Containers[]}.ModelDataSource.S3DataSource.S3Uri', pattern(S3_URI, 1024), 'api S3ModelDataSource'],
@@ -400,6 +405,13 @@ const CROSS_FIELD_RULES: Record<string, (ctx: ResourceContext) => Finding[]> = {
       }
     }
     return out;
+  },
+  'AWS::SageMaker::Endpoint': ({ props }) => {
+    // WaitIntervalInSeconds is "Required: Yes" in the API reference (for every Type), optional in the CloudFormation schema.
+    const routing = props.DeploymentConfig?.BlueGreenUpdatePolicy?.TrafficRoutingConfiguration;
+    return isObject(routing) && routing.WaitIntervalInSeconds === undefined
+      ? [{ path: 'DeploymentConfig.BlueGreenUpdatePolicy.TrafficRoutingConfiguration.WaitIntervalInSeconds', value: undefined, expected: 'an integer between 0 and 3600 (required) [api TrafficRoutingConfig]' }]
+      : [];
   },
   [IC]: ({ props }) => {
     const out: Finding[] = [];
@@ -562,6 +574,8 @@ export function templateProblems(template: object, opts: TemplateCheckOptions = 
       problems.push(`${head} ${f.path}: got ${show(f.value)}, expected ${f.expected} [${f.source}]`);
     }
   }
+  // 4. [iam-ref] every IAM statement against AWS's Service Authorization Reference (test/support/iam-reference.ts)
+  problems.push(...iamReferenceProblems(template));
   if (opts.cdkValidate ?? true) problems.push(...cdkValidateProblems(template));
   const ignore = opts.ignore ?? [];
   return problems.filter((p) => !ignore.some((i) => (typeof i === 'string' ? p.includes(i) : i.test(p))));

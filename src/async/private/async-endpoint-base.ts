@@ -9,6 +9,7 @@ import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoin
 import { acknowledgeGrantWildcards } from '../../core/nag';
 import { ASYNC_ENV } from '../../private/contract.generated';
 import { IAsyncEndpoint } from '../async-endpoint-props';
+import { IAM_ACTION } from '../../core/iam-actions';
 
 /**
  * What created and imported async endpoints share: the runtime environment, the grants and the async metrics.
@@ -47,34 +48,34 @@ export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements
   }
 
   public grantSubmit(grantee: iam.IGrantable): iam.Grant {
-    let grant = this.grant(grantee, 'sagemaker:InvokeEndpointAsync');
+    let grant = this.grant(grantee, IAM_ACTION.sagemaker.InvokeEndpointAsync);
     grant = grant.combine(acknowledgeGrantWildcards(this,
-      iam.Grant.addToPrincipal({ grantee, actions: ['s3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
+      iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.s3.PutObject], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
       'Async inference inputs: one new object per request under the endpoint\'s input prefix only; keys are generated per request (IAsyncEndpoint.grantSubmit).',
     ));
-    const key = this.bucket.encryptionKey?.grant(grantee, 'kms:GenerateDataKey');
+    const key = this.bucket.encryptionKey?.grant(grantee, IAM_ACTION.kms.GenerateDataKey);
     return key ? grant.combine(key) : grant;
   }
 
   public grantReadResults(grantee: iam.IGrantable): iam.Grant {
     let grant = acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
-      actions: ['s3:GetObject'],
+      actions: [IAM_ACTION.s3.GetObject],
       resourceArns: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
     }), 'Async inference results: SageMaker writes one object per request under the endpoint\'s output and failure prefixes only, with generated keys (IAsyncEndpoint.grantReadResults).');
     // Without ListBucket, GetObject on a missing key (a job still pending) is 403 instead of 404.
     grant = grant.combine(iam.Grant.addToPrincipal({
       grantee,
-      actions: ['s3:ListBucket'],
+      actions: [IAM_ACTION.s3.ListBucket],
       resourceArns: [this.bucket.bucketArn],
       conditions: { StringLike: { 's3:prefix': [`${this.outputPrefix}*`, `${this.failurePrefix}*`] } },
     }));
     for (const key of new Set([this.encryptionKey, this.bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))) {
-      grant = grant.combine(key.grant(grantee, 'kms:Decrypt'));
+      grant = grant.combine(key.grant(grantee, IAM_ACTION.kms.Decrypt));
     }
     if (this.jobTable) {
-      grant = grant.combine(this.jobTable.grant(grantee, 'dynamodb:GetItem'));
-      const tableKey = this.jobTable.encryptionKey?.grant(grantee, 'kms:Decrypt');
+      grant = grant.combine(this.jobTable.grant(grantee, IAM_ACTION.dynamodb.GetItem));
+      const tableKey = this.jobTable.encryptionKey?.grant(grantee, IAM_ACTION.kms.Decrypt);
       if (tableKey) grant = grant.combine(tableKey);
     }
     return grant;

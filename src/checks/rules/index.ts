@@ -10,6 +10,7 @@ import { inferenceComponentConfig } from './inference-component-config';
 import { invocationsTargetMinCapacity } from './invocations-target-min-capacity';
 import { jumpStartEula } from './jumpstart-eula';
 import { llmGpuConcurrency } from './llm-gpu-concurrency';
+import { modelEnvironmentSecrets } from './model-environment-secrets';
 import { multiModelRequirements } from './multi-model';
 import { pipelineRuleCorrelation } from './pipeline-rule-correlation';
 import { pipelineRuleDlq } from './pipeline-rule-dlq';
@@ -36,6 +37,7 @@ export const ALL_RULES: readonly CheckRule[] = [
   pipelineRuleDlq,
   pipelineRuleCorrelation,
   sageMakerFullAccess,
+  modelEnvironmentSecrets,
   endpointConfigKms,
   featureOnlineStoreKms,
   featureOfflineStoreKms,

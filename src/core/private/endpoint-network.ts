@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import { EndpointNetworkOptions } from '../endpoint-network';
 import { ModelSourceConfig } from '../model-source';
 import { PropValidator } from '../validation';
+import { IAM_ACTION } from '../iam-actions';
 
 /** What `bindEndpointNetwork` resolved. */
 export interface BoundEndpointNetwork {
@@ -77,14 +78,15 @@ export function endpointConnections(what: string, connections: ec2.Connections |
 /**
  * What the execution role of a model in a VPC needs: SageMaker creates and deletes the containers' network interfaces
  * with it ("Add Permissions for Endpoint Access for Containers Running in a VPC to Custom IAM Policies",
- * https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html). The EC2 actions take no narrower resource there.
+ * https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html): all ten actions of that list, ec2:DescribeVpcEndpoints
+ * included. The EC2 actions take no narrower resource there.
  */
 export function grantVpcAccess(role: iam.IRole): void {
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     actions: [
-      'ec2:CreateNetworkInterface', 'ec2:CreateNetworkInterfacePermission', 'ec2:DeleteNetworkInterface',
-      'ec2:DeleteNetworkInterfacePermission', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeVpcs', 'ec2:DescribeDhcpOptions',
-      'ec2:DescribeSubnets', 'ec2:DescribeSecurityGroups',
+      IAM_ACTION.ec2.CreateNetworkInterface, IAM_ACTION.ec2.CreateNetworkInterfacePermission, IAM_ACTION.ec2.DeleteNetworkInterface,
+      IAM_ACTION.ec2.DeleteNetworkInterfacePermission, IAM_ACTION.ec2.DescribeNetworkInterfaces, IAM_ACTION.ec2.DescribeVpcs, IAM_ACTION.ec2.DescribeDhcpOptions,
+      IAM_ACTION.ec2.DescribeSubnets, IAM_ACTION.ec2.DescribeSecurityGroups, IAM_ACTION.ec2.DescribeVpcEndpoints,
     ],
     resources: ['*'],
   }));

@@ -6,6 +6,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { acknowledgeGrantWildcards } from '../../core/nag';
 import { FeatureGroupMetricOptions, FeatureStoreOperation, IFeatureGroup, OfflineQueryGrantOptions } from '../feature-group-props';
 import { featureGroupArns, glueArns } from './feature-group-helpers';
+import { IAM_ACTION } from '../../core/iam-actions';
 
 /** Where the offline store of a group lives (known for created groups, optional for imported ones). */
 export interface OfflineLocation {
@@ -30,26 +31,27 @@ export abstract class FeatureGroupBase extends Resource implements IFeatureGroup
   protected abstract readonly _offlineLocation: OfflineLocation;
 
   public grantReadOnline(grantee: iam.IGrantable): iam.Grant {
-    return this.grantOnline(grantee, ['sagemaker:GetRecord', 'sagemaker:BatchGetRecord']);
+    return this.grantOnline(grantee, [IAM_ACTION.sagemaker.GetRecord, IAM_ACTION.sagemaker.BatchGetRecord]);
   }
 
   public grantWriteOnline(grantee: iam.IGrantable): iam.Grant {
-    return this.grantOnline(grantee, ['sagemaker:PutRecord', 'sagemaker:UpdateRecord', 'sagemaker:DeleteRecord']);
+    return this.grantOnline(grantee, [IAM_ACTION.sagemaker.PutRecord, IAM_ACTION.sagemaker.DeleteRecord]);
   }
 
   public grantGetRecord(grantee: iam.IGrantable): iam.Grant {
-    return this.grantOnline(grantee, ['sagemaker:GetRecord']);
+    return this.grantOnline(grantee, [IAM_ACTION.sagemaker.GetRecord]);
   }
 
   public grantPutRecord(grantee: iam.IGrantable): iam.Grant {
-    return this.grantOnline(grantee, ['sagemaker:PutRecord']);
+    return this.grantOnline(grantee, [IAM_ACTION.sagemaker.PutRecord]);
   }
 
-  // `sagemaker:UpdateRecord`: the Service Authorization Reference names Feature Store runtime actions after their
-  // operations (sagemaker:PutRecord, sagemaker:GetRecord):
-  // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemaker.html
+  // The Service Authorization Reference has no UpdateRecord action: "sagemaker:IsUpdateRecord - Filters access by whether
+  // the PutRecord authorization was triggered by an UpdateRecord API call. Set to true on UpdateRecord and false on
+  // direct PutRecord calls" (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemaker.html).
+  // So UpdateRecord is sagemaker:PutRecord, here limited to UpdateRecord calls.
   public grantUpdateRecord(grantee: iam.IGrantable): iam.Grant {
-    return this.grantOnline(grantee, ['sagemaker:UpdateRecord']);
+    return this.grantOnline(grantee, [IAM_ACTION.sagemaker.PutRecord], { Bool: { 'sagemaker:IsUpdateRecord': 'true' } });
   }
 
   public grantQueryOffline(grantee: iam.IGrantable, options: OfflineQueryGrantOptions = {}): iam.Grant {
@@ -62,35 +64,35 @@ export abstract class FeatureGroupBase extends Resource implements IFeatureGroup
     const workGroup = options.workGroupName ?? 'primary';
     let grant = iam.Grant.addToPrincipal({
       grantee,
-      actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution', 'athena:GetWorkGroup'],
+      actions: [IAM_ACTION.athena.StartQueryExecution, IAM_ACTION.athena.GetQueryExecution, IAM_ACTION.athena.GetQueryResults, IAM_ACTION.athena.StopQueryExecution, IAM_ACTION.athena.GetWorkGroup],
       resourceArns: [stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: workGroup })],
     });
     grant = grant.combine(iam.Grant.addToPrincipal({
       grantee,
-      actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
+      actions: [IAM_ACTION.glue.GetDatabase, IAM_ACTION.glue.GetTable, IAM_ACTION.glue.GetPartitions],
       resourceArns: glueArns(stack, databaseName, tableName),
     }));
     grant = grant.combine(acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
-      actions: ['s3:GetObject'],
+      actions: [IAM_ACTION.s3.GetObject],
       resourceArns: [bucket.arnForObjects(prefix ? `${prefix}/*` : '*')],
     }), 'Athena reads the data files of this feature group\'s offline store, under its S3 prefix only; Feature Store names the files (IFeatureGroup.grantQueryOffline).'));
-    grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket', 's3:GetBucketLocation'], resourceArns: [bucket.bucketArn] }));
+    grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.s3.ListBucket, IAM_ACTION.s3.GetBucketLocation], resourceArns: [bucket.bucketArn] }));
     if (encryptionKey) {
-      grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: ['kms:Decrypt'], resourceArns: [encryptionKey.keyArn] }));
+      grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.kms.Decrypt], resourceArns: [encryptionKey.keyArn] }));
     }
     if (options.resultsBucket) {
       const resultsPrefix = options.resultsPrefix ?? 'athena-results';
       grant = grant.combine(acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
         grantee,
-        actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
+        actions: [IAM_ACTION.s3.PutObject, IAM_ACTION.s3.GetObject, IAM_ACTION.s3.AbortMultipartUpload],
         resourceArns: [options.resultsBucket.arnForObjects(`${resultsPrefix}/*`)],
       }), 'Athena writes one result object per query under the given results prefix only, with generated names (IFeatureGroup.grantQueryOffline resultsPrefix).'));
-      grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket', 's3:GetBucketLocation'], resourceArns: [options.resultsBucket.bucketArn] }));
+      grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.s3.ListBucket, IAM_ACTION.s3.GetBucketLocation], resourceArns: [options.resultsBucket.bucketArn] }));
       if (options.resultsBucket.encryptionKey) {
         grant = grant.combine(iam.Grant.addToPrincipal({
           grantee,
-          actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+          actions: [IAM_ACTION.kms.GenerateDataKey, IAM_ACTION.kms.Decrypt],
           resourceArns: [options.resultsBucket.encryptionKey.keyArn],
         }));
       }
@@ -144,10 +146,10 @@ export abstract class FeatureGroupBase extends Resource implements IFeatureGroup
     return this.metric('ConsumedWriteCapacityUnits', { statistic: 'Sum', operation: FeatureStoreOperation.PUT_RECORD, ...props });
   }
 
-  private grantOnline(grantee: iam.IGrantable, actions: string[]): iam.Grant {
-    const grant = iam.Grant.addToPrincipal({ grantee, actions, resourceArns: featureGroupArns(this, this.featureGroupName, this.featureGroupArn) });
+  private grantOnline(grantee: iam.IGrantable, actions: string[], conditions?: Record<string, Record<string, unknown>>): iam.Grant {
+    const grant = iam.Grant.addToPrincipal({ grantee, actions, conditions, resourceArns: featureGroupArns(this, this.featureGroupName, this.featureGroupArn) });
     // Every data-plane call on a KMS-encrypted online store needs kms:Decrypt on its key [API OnlineStoreSecurityConfig].
     if (!this._onlineKey) return grant;
-    return grant.combine(iam.Grant.addToPrincipal({ grantee, actions: ['kms:Decrypt'], resourceArns: [this._onlineKey.keyArn] }));
+    return grant.combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.kms.Decrypt], resourceArns: [this._onlineKey.keyArn] }));
   }
 }

@@ -1,4 +1,4 @@
-import { Names, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, Names, Stack, Token } from 'aws-cdk-lib';
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -6,9 +6,10 @@ import { Construct } from 'constructs';
 import { GATEWAY_TOOL_TEMPLATES, GatewaySchemaNode } from './gateway-tools.generated';
 import { acknowledgeFinding, wildcardFindingIds } from '../../core/nag';
 import { PropValidator } from '../../core/validation';
-import { DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, McpServerSpec, MCP_TOOL_NAMES } from '../../private/contract.generated';
+import { DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, McpServerSpec, MCP_TOOL_NAMES } from '../../private/contract.generated';
 import { MCP_GATEWAY_ENV } from '../gateway-contract';
 import { McpGatewayTargetOptions } from '../mcp-gateway-target';
+import { IAM_ACTION } from '../../core/iam-actions';
 
 /** AgentCore's target name pattern (aws-cdk-lib `GatewayTarget` checks the same one). */
 const TARGET_NAME = /^([0-9a-zA-Z][-]?){1,100}$/;
@@ -84,6 +85,21 @@ export interface McpGatewayTargetSource {
  * `GatewayTarget.forLambda`) grants the gateway's role `lambda:InvokeFunction` on this function only, and the function
  * learns the target's name so that its handler answers only tool names of its own targets.
  */
+/**
+ * A gateway "accepts only the MCP protocol versions listed in the supportedVersions field": warn when it leaves out
+ * revisions the bundled server speaks (aws-cdk-lib's default lists 2025-03-26 alone), whose clients it then refuses.
+ */
+function warnOnMissingProtocolVersions(server: Construct, gateway: agentcore.IGateway): void {
+  const protocol = gateway instanceof agentcore.Gateway ? gateway.protocolConfiguration : undefined;
+  if (!(protocol instanceof agentcore.McpProtocolConfiguration)) return;
+  const listed = (protocol.supportedVersions ?? []).map((v) => v.value);
+  const missing = GATEWAY_MCP_PROTOCOL_VERSIONS.filter((v) => !listed.includes(v));
+  if (listed.length === 0 || missing.length === 0) return;
+  Annotations.of(server).addWarningV2('cdk-sagemaker-mcp:gatewayProtocolVersions',
+    `addToGateway: gateway '${gateway.node.path}' lists MCP versions ${listed.join(', ')} only, so it refuses clients on ${missing.join(', ')}, `
+    + 'which the server speaks: create it with protocolConfiguration: McpGatewayProtocol.configuration() (every version both support).');
+}
+
 export function addMcpToolServerToGateway(
   source: McpGatewayTargetSource,
   gateway: agentcore.IGateway,
@@ -100,6 +116,7 @@ export function addMcpToolServerToGateway(
   v.throwIfInvalid();
   taken.add(targetName);
   TARGETS_BY_GATEWAY.set(gateway, taken);
+  warnOnMissingProtocolVersions(server, gateway);
 
   // One server may front several gateways under the same target name: the construct id then names the gateway too.
   const id = server.node.tryFindChild(`GatewayTarget-${targetName}`) ? `GatewayTarget-${targetName}-${Names.uniqueId(gateway)}` : `GatewayTarget-${targetName}`;
@@ -128,7 +145,7 @@ function acknowledgeInvokeWildcard(scope: Construct, gateway: agentcore.IGateway
     validate: () => {
       const cfn = gateway.role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource');
       if (!(cfn instanceof iam.CfnPolicy)) return [];
-      const statement = Stack.of(cfn).resolve({ Action: 'lambda:InvokeFunction', Resource: [fn.functionArn, `${fn.functionArn}:*`] });
+      const statement = Stack.of(cfn).resolve({ Action: IAM_ACTION.lambda.InvokeFunction, Resource: [fn.functionArn, `${fn.functionArn}:*`] });
       for (const id of wildcardFindingIds(statement)) {
         acknowledgeFinding(cfn, `AwsSolutions-IAM5[${id}]`, 'The AgentCore Gateway invokes the MCP tool server function only; '
           + 'aws-cdk-lib\'s grantInvoke also names its versions and aliases (<function arn>:*), as the AgentCore guide\'s policy does.');

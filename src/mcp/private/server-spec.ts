@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec, MODEL_FAMILIES } from '../../private/contract.generated';
 import { McpToolServerProps } from '../mcp-tool-server-props';
+import { IAM_ACTION } from '../../core/iam-actions';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 
@@ -91,20 +92,20 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
     // A multi-model endpoint's allow-list is enforced twice: by the tool, and by IAM (sagemaker:TargetModel).
     if (e.targetModels?.length) e.endpoint.grantInvokeTargetModels(fn, e.targetModels);
     else e.endpoint.grantInvoke(fn);
-    e.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
+    e.endpoint.grant(fn, IAM_ACTION.sagemaker.DescribeEndpoint);
   }
   const describedEndpoints = new Set<string>();
   for (const c of props.inferenceComponents ?? []) {
     c.component.grantInvoke(fn);
     if (!describedEndpoints.has(c.component.endpointArn)) {
       describedEndpoints.add(c.component.endpointArn);
-      iam.Grant.addToPrincipal({ grantee: fn, actions: ['sagemaker:DescribeEndpoint'], resourceArns: [c.component.endpointArn] });
+      iam.Grant.addToPrincipal({ grantee: fn, actions: [IAM_ACTION.sagemaker.DescribeEndpoint], resourceArns: [c.component.endpointArn] });
     }
   }
   for (const a of props.asyncEndpoints ?? []) {
     a.endpoint.grantSubmit(fn);
     a.endpoint.grantReadResults(fn);
-    a.endpoint.grant(fn, 'sagemaker:DescribeEndpoint');
+    a.endpoint.grant(fn, IAM_ACTION.sagemaker.DescribeEndpoint);
   }
   // Only the calls the tools make: get_online_features reads one record (GetRecord), put_feature_record writes one
   // (PutRecord; UpdateRecord on Standard_V2/InMemory stores, GetRecord to merge on others), get_training_result reads
@@ -123,9 +124,9 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
   if (props.modelProvenance) {
     const stack = Stack.of(scope);
     const arn = (resource: string) => stack.formatArn({ service: 'sagemaker', resource, resourceName: '*' });
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sagemaker:ListAssociations'], resources: ['*'] }));
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.sagemaker.ListAssociations], resources: ['*'] }));
     fn.addToRolePolicy(new iam.PolicyStatement({
-      actions: ['sagemaker:DescribeArtifact', 'sagemaker:DescribeModelPackage', 'sagemaker:DescribeTrainingJob', 'sagemaker:DescribePipelineExecution'],
+      actions: [IAM_ACTION.sagemaker.DescribeArtifact, IAM_ACTION.sagemaker.DescribeModelPackage, IAM_ACTION.sagemaker.DescribeTrainingJob, IAM_ACTION.sagemaker.DescribePipelineExecution],
       resources: [arn('artifact'), arn('model-package'), arn('training-job'), arn('pipeline')],
     }));
   }

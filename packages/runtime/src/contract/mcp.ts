@@ -20,6 +20,17 @@ export const MCP_ENV = {
   HANDLE_KEY_SECRET_ARN: 'MCP_HANDLE_KEY_SECRET_ARN',
 } as const;
 
+/**
+ * The MCP protocol revisions that the bundled server speaks AND Amazon Bedrock AgentCore Gateway supports, newest first:
+ * "AgentCore Gateway supports the following MCP versions: 2026-07-28, 2025-11-25, 2025-06-18, and 2025-03-26"
+ * (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-using.html), and a gateway accepts only the
+ * versions its `supportedVersions` lists (aws-cdk-lib's `Gateway` defaults to 2025-03-26 alone). The server
+ * (`@modelcontextprotocol/server` 2.4) serves 2026-07-28 through `createMcpHandler` and the 2025-era revisions of its
+ * `SUPPORTED_PROTOCOL_VERSIONS` statelessly; test/contract/mcp-protocol-versions.test.ts checks this list against the
+ * SDK. `McpGatewayProtocol.configuration()` puts it on a Gateway; clients pinned to each revision test it.
+ */
+export const GATEWAY_MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
+
 /** Lambda caps all env vars of a function at 4 KB together; the construct warns above this many spec characters. */
 export const MCP_SPEC_WARN_LENGTH = 3_000;
 

@@ -17,7 +17,7 @@ import { SageMakerMcpChecks } from '../src/checks';
 import { ContainerImage, InstanceType, ModelData, ModelSource, MultiModelSource } from '../src/core';
 import { createEncryptedLogGroup, createKey } from '../src/core/encryption';
 import { McpToolServer } from '../src/mcp';
-import { SageMakerVpcEndpoints } from '../src/network';
+import { SageMakerVpcEndpoints, SageMakerVpcEndpointService } from '../src/network';
 import { RealtimeEndpoint } from '../src/realtime';
 
 export function addIsolatedMcpStack(stack: Stack): McpToolServer {
@@ -32,7 +32,8 @@ export function addIsolatedMcpStack(stack: Stack): McpToolServer {
     key: createKey(stack, 'FlowLogsKey', 'Encrypts the flow logs of the isolated VPC'), retention: ops.logRetention,
   });
   vpc.addFlowLog('All', { destination: ec2.FlowLogDestination.toCloudWatchLogs(flowLogs) });
-  new SageMakerVpcEndpoints(stack, 'AwsEndpoints', { vpc });
+  // SNS too: the async endpoint's notifications may be published from the VPC (docs/reliability.md, "Unconfirmed").
+  new SageMakerVpcEndpoints(stack, 'AwsEndpoints', { vpc, services: [...SageMakerVpcEndpointService.all(), SageMakerVpcEndpointService.SNS] });
   const network = { vpc, enableNetworkIsolation: true };
   const artifacts = s3.Bucket.fromBucketName(stack, 'Artifacts', `mcp-model-artifacts-${stack.account}`);
 

@@ -1,6 +1,15 @@
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import { GATEWAY_MCP_PROTOCOL_VERSIONS } from '../private/contract.generated';
 
+/**
+ * aws-cdk-lib's version object for `v`. Releases before `MCPProtocolVersion.of` render a version from its `value`, so
+ * an object carrying the value stands in for it there.
+ */
+function protocolVersion(v: string): agentcore.MCPProtocolVersion {
+  const versions = agentcore.MCPProtocolVersion as { of?: (value: string) => agentcore.MCPProtocolVersion } | undefined;
+  return typeof versions?.of === 'function' ? versions.of(v) : ({ value: v, toString: () => v } as unknown as agentcore.MCPProtocolVersion);
+}
+
 /** Options of `McpGatewayProtocol.configuration`. */
 export interface McpGatewayProtocolOptions {
   /**
@@ -35,7 +44,7 @@ export class McpGatewayProtocol {
   /** An MCP protocol configuration listing `SUPPORTED_VERSIONS`, for `agentcore.Gateway`'s `protocolConfiguration`. */
   public static configuration(options: McpGatewayProtocolOptions = {}): agentcore.IGatewayProtocolConfig {
     return agentcore.GatewayProtocol.mcp({
-      supportedVersions: McpGatewayProtocol.SUPPORTED_VERSIONS.map((v) => agentcore.MCPProtocolVersion.of(v)),
+      supportedVersions: McpGatewayProtocol.SUPPORTED_VERSIONS.map(protocolVersion),
       searchType: options.semanticSearch === false ? undefined : agentcore.McpGatewaySearchType.SEMANTIC,
       instructions: options.instructions,
     });

@@ -10,7 +10,7 @@ import { ModelData } from '../../src/core/model-source';
 import { HuggingFaceHubModel, HuggingFaceHubModelOptions, TextGenerationServer } from '../../src/huggingface';
 import { JumpStartPrecision } from '../../src/jumpstart';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
 
 function synth(modelId: string, options: HuggingFaceHubModelOptions, instanceType?: string, region = 'us-east-1') {
   const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });
@@ -141,16 +141,18 @@ describe('HuggingFaceHubModel', () => {
       .toThrow(/instanceType: got 'ml\.inf2\.xlarge', expected a GPU or CPU instance/);
   });
 
-  test('on a RealtimeEndpoint: valid template, cdk-nag and SageMakerMcpChecks clean', () => {
+  test('on a RealtimeEndpoint: valid template, cdk-nag clean, and SageMakerMcpChecks flags the token in the model (SMCP-SEC1) only', () => {
     const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });
     Validations.of(app).addPlugins(new SageMakerMcpChecks());
     const stack = new Stack(app, 'Hub', { env: { account: '123456789012', region: 'us-west-2' } });
     const token = secretsmanager.Secret.fromSecretNameV2(stack, 'Token', 'hf-token');
-    new RealtimeEndpoint(stack, 'Chat', {
+    const endpoint = new RealtimeEndpoint(stack, 'Chat', {
       model: HuggingFaceHubModel.of('meta-llama/Llama-3.1-8B-Instruct', { task: 'text-generation', containerVersion: '3.3', hubToken: token }),
       instanceType: InstanceType.ML_G5_12XLARGE,
     });
     expectValidTemplate(stack);
+    expect(nagReport(app).findings.map((f) => `${f.ruleId} ${f.constructPath}`)).toEqual(['SMCP-SEC1 Hub/Chat/Model']);
+    SageMakerMcpChecks.acknowledge(endpoint, 'SMCP-SEC1', 'Test of the token path: the check is expected to fire here.');
     expectNagClean(app);
     const text = JSON.stringify(Template.fromStack(stack).toJSON());
     expect(text).toContain('{{resolve:secretsmanager:');

@@ -48,6 +48,17 @@ describe('SageMakerVpcEndpoints', () => {
     });
   });
 
+  test('SNS, for an async endpoint\'s notifications, is offered but not in all(); added, it gets the account-only policy', () => {
+    expect(SageMakerVpcEndpointService.all()).not.toContain(SageMakerVpcEndpointService.SNS);
+    const s = stack();
+    new SageMakerVpcEndpoints(s, 'Endpoints', { vpc: isolatedVpc(s), services: [SageMakerVpcEndpointService.SNS] });
+    Template.fromStack(s).hasResourceProperties('AWS::EC2::VPCEndpoint', {
+      ServiceName: 'com.amazonaws.us-east-1.sns',
+      PrivateDnsEnabled: true,
+      PolicyDocument: { Statement: [{ Sid: 'AccountPrincipalsOnly', Effect: 'Allow', Principal: { AWS: '*' }, Action: 'sns:*', Resource: '*', Condition: { StringEquals: { 'aws:PrincipalAccount': '123456789012' } } }], Version: '2012-10-17' },
+    });
+  });
+
   test('no policy on Feature Store runtime, whose documentation does not describe endpoint policies', () => {
     const s = stack();
     new SageMakerVpcEndpoints(s, 'Endpoints', { vpc: isolatedVpc(s) });

@@ -47,6 +47,11 @@ describe('InferenceComponent rollout', () => {
         AutoRollbackConfiguration: { Alarms: [{ AlarmName: { Ref: Match.stringLikeRegexp('^Latency') } }] },
       },
     });
+    // the endpoint's execution role (ExecutionRoleArn) may read the rollback alarm
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^SharedRole') }],
+      PolicyDocument: { Statement: Match.arrayWith([{ Action: 'cloudwatch:DescribeAlarms', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Latency'), 'Arn'] } }]) },
+    });
     expectValidTemplate(stack);
   });
 
@@ -92,6 +97,10 @@ describe('AsyncEndpoint rollout', () => {
       },
       RetainAllVariantProperties: true,
       ExcludeRetainedVariantProperties: [{ VariantPropertyType: 'DesiredWeight' }],
+    });
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^JobsRole') }],
+      PolicyDocument: { Statement: Match.arrayWith([{ Action: 'cloudwatch:DescribeAlarms', Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Latency'), 'Arn'] } }]) },
     });
   });
 });

@@ -60,6 +60,26 @@ describe('RealtimeEndpoint rollout', () => {
     expectValidTemplate(stack);
   });
 
+  test('the models\' execution role may read the rollback alarms (cloudwatch:DescribeAlarms on their ARNs), and ALL_AT_ONCE waits 0 s', () => {
+    // GIVEN
+    const stack = newStack();
+    // WHEN
+    endpoint(stack, { rollout: Rollout.allAtOnce() });
+    // THEN: https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-configuration.html
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^ChatRole') }],
+      PolicyDocument: { Statement: Match.arrayWith([{ Action: 'cloudwatch:DescribeAlarms', Effect: 'Allow', Resource: [
+        { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsModelLatencyP99'), 'Arn'] },
+        { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsInvocation5XXRate'), 'Arn'] },
+      ] }]) },
+    });
+    t.hasResourceProperties('AWS::SageMaker::Endpoint', {
+      DeploymentConfig: { BlueGreenUpdatePolicy: { TrafficRoutingConfiguration: { Type: 'ALL_AT_ONCE', WaitIntervalInSeconds: 0 } } },
+    });
+    expectValidTemplate(stack);
+  });
+
   test('without a rollout, the endpoint has no DeploymentConfig (SageMaker\'s all-at-once default)', () => {
     const stack = newStack();
     endpoint(stack);

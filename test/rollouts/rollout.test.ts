@@ -1,6 +1,7 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
-import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { Rollout, RolloutCapacity, RolloutEndpointContext } from '../../src/rollouts';
@@ -19,8 +20,14 @@ function alarm(scope: Construct, id: string, period = Duration.minutes(1), evalu
   });
 }
 
+/** The endpoint's execution role, one per stack (SageMaker reads the rollback alarms with it). */
+function executionRole(stack: Stack): iam.IRole {
+  return (stack.node.tryFindChild('ExecutionRole') as iam.IRole | undefined)
+    ?? new iam.Role(stack, 'ExecutionRole', { assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com') });
+}
+
 function endpointContext(stack: Stack, extra: Partial<RolloutEndpointContext> = {}): RolloutEndpointContext {
-  return { scope: stack, subject: "RealtimeEndpoint 'Chat'", variantCount: 1, instanceCount: 4, ...extra };
+  return { scope: stack, subject: "RealtimeEndpoint 'Chat'", variantCount: 1, instanceCount: 4, executionRole: executionRole(stack), ...extra };
 }
 
 function warnings(stack: Stack): string[] {
@@ -53,13 +60,33 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     expect(rollout.strategy).toBe('CANARY');
   });
 
-  test('allAtOnce: the baking period is the termination wait, with no wait interval (there are no steps)', () => {
+  test('allAtOnce: the baking period is the termination wait; the wait interval, which the API requires for every type, is 0', () => {
     // GIVEN
     const stack = newStack();
     // WHEN
     const config = stack.resolve(Rollout.allAtOnce({ autoRollbackOn: [alarm(stack, 'A')] }).bindToEndpoint(endpointContext(stack)));
-    // THEN
-    expect(config.blueGreenUpdatePolicy).toEqual({ trafficRoutingConfiguration: { type: 'ALL_AT_ONCE' }, terminationWaitInSeconds: 600 });
+    // THEN: "WaitIntervalInSeconds ... Required: Yes" (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_TrafficRoutingConfig.html)
+    expect(config.blueGreenUpdatePolicy).toEqual({ trafficRoutingConfiguration: { type: 'ALL_AT_ONCE', waitIntervalInSeconds: 0 }, terminationWaitInSeconds: 600 });
+  });
+
+  test('the execution role is granted cloudwatch:DescribeAlarms on the rollback alarms only', () => {
+    // GIVEN
+    const stack = newStack();
+    const [a, b] = [alarm(stack, 'A'), alarm(stack, 'B')];
+    // WHEN
+    Rollout.canary({ size: RolloutCapacity.instances(1), autoRollbackOn: [a, b] }).bindToEndpoint(endpointContext(stack));
+    // THEN: https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-configuration.html
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^ExecutionRole') }],
+      PolicyDocument: { Statement: [{ Action: 'cloudwatch:DescribeAlarms', Effect: 'Allow', Resource: [stack.resolve(a.alarmArn), stack.resolve(b.alarmArn)] }] },
+    });
+  });
+
+  test('without a known execution role, nothing is granted and synth warns which permission the role needs', () => {
+    const stack = newStack();
+    Rollout.allAtOnce({ autoRollbackOn: [alarm(stack, 'A')] }).bindToEndpoint(endpointContext(stack, { executionRole: undefined }));
+    expect(warnings(stack)).toEqual([expect.stringContaining('not granted cloudwatch:DescribeAlarms on the rollback alarms')]);
+    expect(Template.fromStack(stack).findResources('AWS::IAM::Policy')).toEqual({});
   });
 
   test('linear: LINEAR with the step size in instances and the default 10-minute baking period', () => {

@@ -90,6 +90,8 @@ export interface McpGatewayTargetSource {
  * revisions the bundled server speaks (aws-cdk-lib's default lists 2025-03-26 alone), whose clients it then refuses.
  */
 function warnOnMissingProtocolVersions(server: Construct, gateway: agentcore.IGateway): void {
+  // (both classes are checked for: the lowest aws-cdk-lib this library supports may predate them)
+  if (typeof agentcore.Gateway !== 'function' || typeof agentcore.McpProtocolConfiguration !== 'function') return;
   const protocol = gateway instanceof agentcore.Gateway ? gateway.protocolConfiguration : undefined;
   if (!(protocol instanceof agentcore.McpProtocolConfiguration)) return;
   const listed = (protocol.supportedVersions ?? []).map((v) => v.value);

@@ -20,6 +20,7 @@ import { DEFAULT_EXPIRATION, defaultWorkload, validatePrefixes, WORKLOAD_RANGES 
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { addAlarmActions, createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, endpointArnForName, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
+import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole, renderModel } from '../core/model';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../core/private/endpoint-kms';
 import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../core/private/endpoint-network';
@@ -31,7 +32,6 @@ import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/private/endpoint-estimates';
 import { renderEndpointUpdate, validateEndpointUpdate } from '../rollouts/private/endpoint-update';
-import { IAM_ACTION } from '../core/iam-actions';
 
 /**
  * A SageMaker asynchronous inference endpoint for model calls from seconds to an hour: inputs are uploaded to S3,

@@ -12,9 +12,9 @@ import { Construct } from 'constructs';
 import { ResultRecorderFunction } from './result-recorder-function';
 import { addAlarmActions, createEncryptedLogGroup } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
+import { IAM_ACTION } from '../core/iam-actions';
 import { finishFunctionNetwork, functionVpcProps } from '../core/private/function-network';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
-import { IAM_ACTION } from '../core/iam-actions';
 
 /** Internal: what the job-results pipeline needs. */
 export interface AsyncResultsProps {

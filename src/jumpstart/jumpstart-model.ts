@@ -17,11 +17,11 @@ import { NotDeployableReason } from './catalog-format';
 import { closeMatches } from './close-matches';
 import { defaultPrecision, deriveModelFamily, JumpStartPrecision, parameterBillions } from './model-traits';
 import { acceleratorsNeeded, fits, MemoryRequirement, memoryRequirement, minimumFittingInstance, usableMemoryGiB } from './sizing';
+import { IAM_ACTION } from '../core/iam-actions';
 import { InstanceSpec, instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { grantEcrPull, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source';
 import { PropValidator, show } from '../core/validation';
-import { IAM_ACTION } from '../core/iam-actions';
 
 /** Options of `JumpStartModel.of`. */
 export interface JumpStartModelOptions {

@@ -145,7 +145,9 @@ export class McpToolServer extends Construct {
       Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:mcpSpecSize', `${MCP_ENV.SPEC} is about ${specJson.length} characters; Lambda allows 4 KB of environment variables in total`);
     }
     // Exactly the one read the handler makes at cold start (the secret uses the AWS managed key unless given one).
-    iam.Grant.addToPrincipal({ grantee: this.serverFunction, actions: [IAM_ACTION.secretsmanager.GetSecretValue], resourceArns: [this.handleKey.secretArn] });
+    iam.Grant.addToPrincipal({
+      grantee: this.serverFunction, actions: [IAM_ACTION.secretsmanager.GetSecretValue], resourceArns: [this.handleKey.secretArn],
+    });
     this.handleKey.encryptionKey?.grantDecrypt(this.serverFunction);
     grantExposed(this, this.serverFunction, props);
 

@@ -13,6 +13,7 @@ import { PipelineRouterFunction } from './pipeline-router-function';
 import { ITrainingPipeline } from './training-pipeline';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
+import { IAM_ACTION } from '../core/iam-actions';
 import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { PropValidator } from '../core/validation';
 import {
@@ -28,7 +29,6 @@ import {
   RESULTS_TABLE_ENV,
   RESULTS_TTL_ATTRIBUTE,
 } from '../private/contract.generated';
-import { IAM_ACTION } from '../core/iam-actions';
 
 /** Pipeline execution statuses (`PipelineExecutionStatus`). */
 export enum PipelineExecutionStatus {
@@ -281,7 +281,9 @@ export class PipelineEventRouter extends Resource implements IPipelineEventRoute
       reason: 'The bundled handlers are built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',
     });
     // Explicit actions (the broad grant helpers add kms:ReEncrypt* / GenerateDataKey* wildcards).
-    iam.Grant.addToPrincipal({ grantee: role, actions: [IAM_ACTION.dynamodb.UpdateItem, IAM_ACTION.dynamodb.GetItem], resourceArns: [this.resultsTable.tableArn] });
+    iam.Grant.addToPrincipal({
+      grantee: role, actions: [IAM_ACTION.dynamodb.UpdateItem, IAM_ACTION.dynamodb.GetItem], resourceArns: [this.resultsTable.tableArn],
+    });
     this.encryptionKey.grant(role, IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.Encrypt, IAM_ACTION.kms.GenerateDataKey);
     if (this.resultsQueue) this.resultsQueue.grant(role, IAM_ACTION.sqs.SendMessage);
 

@@ -5,9 +5,9 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { PipelineDefinition, PipelineParameter } from './pipeline-definition';
 import { TrainingJobRole, TrainingJobRoleProps } from './training-role';
+import { IAM_ACTION } from '../core/iam-actions';
 import { acknowledgeGrantWildcards } from '../core/nag';
 import { PropValidator } from '../core/validation';
-import { IAM_ACTION } from '../core/iam-actions';
 
 /** A SageMaker pipeline that MCP tools may start and watch. */
 export interface ITrainingPipeline extends IResource {

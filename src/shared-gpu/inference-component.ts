@@ -288,7 +288,10 @@ export class InferenceComponent extends InferenceComponentBase {
     });
     if (props.rollout) {
       this.cfnInferenceComponent.deploymentConfig = props.rollout.bindToInferenceComponent({
-        scope: this, subject: `InferenceComponent '${id}'`, copyCount: resolvedOrUndefined(copies), component: this.cfnInferenceComponent,
+        scope: this,
+        subject: `InferenceComponent '${id}'`,
+        copyCount: resolvedOrUndefined(copies),
+        component: this.cfnInferenceComponent,
         // the endpoint config's ExecutionRoleArn, with which SageMaker updates the components
         executionRole: this.binding.role,
       });

@@ -78,7 +78,10 @@ describe('SageMakerVpcEndpoints', () => {
     // ECR serves layers through a presigned URL created by an ECR account: no principal condition may apply
     // (https://docs.aws.amazon.com/AmazonECR/latest/userguide/vpc-endpoints.html#ecr-setting-up-s3-gateway)
     expect(s.resolve(ecr)).toEqual({
-      Sid: 'EcrImageLayers', Effect: 'Allow', Principal: { AWS: '*' }, Action: 's3:GetObject',
+      Sid: 'EcrImageLayers',
+      Effect: 'Allow',
+      Principal: { AWS: '*' },
+      Action: 's3:GetObject',
       Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::prod-us-east-1-starport-layer-bucket/*']] },
     });
     expect(read).toEqual(expect.objectContaining({ Sid: 'ReadAwsOwnedBuckets', Action: 's3:GetObject', Condition: { StringEquals: { 'aws:PrincipalAccount': '123456789012' } } }));

@@ -69,10 +69,16 @@ describe('RealtimeEndpoint rollout', () => {
     const t = Template.fromStack(stack);
     t.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('^ChatRole') }],
-      PolicyDocument: { Statement: Match.arrayWith([{ Action: 'cloudwatch:DescribeAlarms', Effect: 'Allow', Resource: [
-        { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsModelLatencyP99'), 'Arn'] },
-        { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsInvocation5XXRate'), 'Arn'] },
-      ] }]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([{
+          Action: 'cloudwatch:DescribeAlarms',
+          Effect: 'Allow',
+          Resource: [
+            { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsModelLatencyP99'), 'Arn'] },
+            { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsInvocation5XXRate'), 'Arn'] },
+          ],
+        }]),
+      },
     });
     t.hasResourceProperties('AWS::SageMaker::Endpoint', {
       DeploymentConfig: { BlueGreenUpdatePolicy: { TrafficRoutingConfiguration: { Type: 'ALL_AT_ONCE', WaitIntervalInSeconds: 0 } } },

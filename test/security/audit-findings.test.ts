@@ -32,7 +32,8 @@ test('every blue/green TrafficRoutingConfiguration carries WaitIntervalInSeconds
     .map(([id, r]) => [`${d} ${id}`, r.Properties.DeploymentConfig?.BlueGreenUpdatePolicy?.TrafficRoutingConfiguration] as const)
     .filter(([, tr]) => tr !== undefined));
   expect(routings.length).toBeGreaterThan(0);
-  expect(routings.filter(([, tr]) => !(Number.isInteger(tr.WaitIntervalInSeconds) && tr.WaitIntervalInSeconds >= 0 && tr.WaitIntervalInSeconds <= 3600)).map(([w]) => w)).toEqual([]);
+  const valid = (s: unknown) => Number.isInteger(s) && (s as number) >= 0 && (s as number) <= 3600;
+  expect(routings.filter(([, tr]) => !valid(tr.WaitIntervalInSeconds)).map(([w]) => w)).toEqual([]);
 });
 
 test('the execution role of every endpoint and inference component with rollback alarms may DescribeAlarms on them', () => {

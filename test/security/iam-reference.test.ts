@@ -17,7 +17,9 @@ const ENDPOINT_ARN = 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/churn';
 describe('the reference check', () => {
   test('a correct statement passes: the action, its own condition key and its resource type', () => {
     expect(statementProblems({
-      Effect: 'Allow', Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'], Resource: ENDPOINT_ARN,
+      Effect: 'Allow',
+      Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'],
+      Resource: ENDPOINT_ARN,
       Condition: { StringEquals: { 'sagemaker:TargetModel': 'a.tar.gz', 'aws:PrincipalAccount': '123456789012' } },
     })).toEqual([]);
   });
@@ -33,7 +35,9 @@ describe('the reference check', () => {
 
   test('fails on a condition key that is neither global nor a key of the action', () => {
     const problems = statementProblems({
-      Effect: 'Allow', Action: 'sagemaker:InvokeEndpoint', Resource: ENDPOINT_ARN,
+      Effect: 'Allow',
+      Action: 'sagemaker:InvokeEndpoint',
+      Resource: ENDPOINT_ARN,
       Condition: { StringEquals: { 'sagemaker:TargetModels': 'a.tar.gz' } },
     });
     expect(problems).toEqual(["condition StringEquals 'sagemaker:TargetModels': not a global condition key, and not a key of sagemaker:InvokeEndpoint"]);

@@ -17,6 +17,7 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { App, Stack } from 'aws-cdk-lib';
@@ -32,7 +33,6 @@ import { createRuntimeClient, invokeEndpoint } from '../../packages/runtime/src/
 import { createSageMakerMcpHandler } from '../../packages/runtime/src/mcp-server';
 import { invokeEndpointStream } from '../../packages/runtime/src/stream';
 import { AsyncEndpoint } from '../../src/async';
-import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { IAM_ACTIONS_BY_OPERATION } from '../../src/core/iam-actions';
 import { FeatureGroup } from '../../src/feature-store';
 import { McpToolServer } from '../../src/mcp';
@@ -174,7 +174,12 @@ function contextOf({ op, input }: SentOperation): Record<string, string> {
   return out;
 }
 
-interface PolicyStatement { readonly Effect: string; readonly Action: string | string[]; readonly Resource: string | string[]; readonly Condition?: Record<string, Record<string, unknown>> }
+interface PolicyStatement {
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource: string | string[];
+  readonly Condition?: Record<string, Record<string, unknown>>;
+}
 
 /** The statements of the policies attached to `roleLogicalId`, with ARNs rendered (partition aws, env literal). */
 function statementsOf(stack: Stack, roleLogicalId: string): PolicyStatement[] {

@@ -141,7 +141,7 @@ function sampleName(logicalId: string): string {
 }
 
 /** The text an intrinsic stands for, with ANY where it cannot be known. */
-function text(v: unknown, resources: Record<string, Json>): string {
+function textOf(v: unknown, resources: Record<string, Json>): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return ANY;
@@ -162,12 +162,12 @@ function text(v: unknown, resources: Record<string, Json>): string {
   };
   if (typeof o.Ref === 'string') return ref(o.Ref, 'Ref');
   if (Array.isArray(o['Fn::GetAtt'])) return ref(o['Fn::GetAtt'][0], o['Fn::GetAtt'][1]);
-  if (Array.isArray(o['Fn::Join'])) return (o['Fn::Join'][1] as unknown[]).map((p) => text(p, resources)).join(o['Fn::Join'][0]);
+  if (Array.isArray(o['Fn::Join'])) return (o['Fn::Join'][1] as unknown[]).map((p) => textOf(p, resources)).join(o['Fn::Join'][0]);
   const sub = o['Fn::Sub'];
   if (typeof sub === 'string' || Array.isArray(sub)) {
     const [tpl, vars] = typeof sub === 'string' ? [sub, {}] : [sub[0] as string, (sub[1] ?? {}) as Record<string, unknown>];
     return tpl.replace(/\$\{([^}!]+)\}/g, (_, name: string) => {
-      if (name in vars) return text(vars[name], resources);
+      if (name in vars) return textOf(vars[name], resources);
       const [id, attr] = name.split('.');
       return ref(id, attr ?? 'Ref');
     });
@@ -311,7 +311,7 @@ const list = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v)
 export function statementProblems(statement: Json, resources: Record<string, Json> = {}): string[] {
   const problems: string[] = [];
   iamReferenceStats.statements++;
-  const entries = [...list(statement.Action), ...list(statement.NotAction)].map((a) => text(a, resources));
+  const entries = [...list(statement.Action), ...list(statement.NotAction)].map((a) => textOf(a, resources));
   const known: Array<[string, SarAction[]]> = [];
   for (const entry of entries) {
     iamReferenceStats.actions++;
@@ -340,7 +340,7 @@ export function statementProblems(statement: Json, resources: Record<string, Jso
       .map((rt) => service(prefix)!.resourceTypes[rt.name.toLowerCase()]?.arn).filter((f): f is string => !!f))))];
     for (const r of list(statement.Resource)) {
       iamReferenceStats.arns++;
-      const arn = text(r, resources);
+      const arn = textOf(r, resources);
       if (arn === '*' || arn === ANY) continue;
       if (formats.length === 0) {
         problems.push(`resource '${arn.replace(/\u0001/g, '<unknown>')}': the statement's actions (${entries.join(', ')}) take no resource type, expected '*'`);

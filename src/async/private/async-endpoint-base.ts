@@ -6,10 +6,10 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoint-base';
+import { IAM_ACTION } from '../../core/iam-actions';
 import { acknowledgeGrantWildcards } from '../../core/nag';
 import { ASYNC_ENV } from '../../private/contract.generated';
 import { IAsyncEndpoint } from '../async-endpoint-props';
-import { IAM_ACTION } from '../../core/iam-actions';
 
 /**
  * What created and imported async endpoints share: the runtime environment, the grants and the async metrics.

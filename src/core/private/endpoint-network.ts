@@ -8,9 +8,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { EndpointNetworkOptions } from '../endpoint-network';
+import { IAM_ACTION } from '../iam-actions';
 import { ModelSourceConfig } from '../model-source';
 import { PropValidator } from '../validation';
-import { IAM_ACTION } from '../iam-actions';
 
 /** What `bindEndpointNetwork` resolved. */
 export interface BoundEndpointNetwork {
@@ -85,7 +85,8 @@ export function grantVpcAccess(role: iam.IRole): void {
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     actions: [
       IAM_ACTION.ec2.CreateNetworkInterface, IAM_ACTION.ec2.CreateNetworkInterfacePermission, IAM_ACTION.ec2.DeleteNetworkInterface,
-      IAM_ACTION.ec2.DeleteNetworkInterfacePermission, IAM_ACTION.ec2.DescribeNetworkInterfaces, IAM_ACTION.ec2.DescribeVpcs, IAM_ACTION.ec2.DescribeDhcpOptions,
+      IAM_ACTION.ec2.DeleteNetworkInterfacePermission, IAM_ACTION.ec2.DescribeNetworkInterfaces, IAM_ACTION.ec2.DescribeVpcs,
+      IAM_ACTION.ec2.DescribeDhcpOptions,
       IAM_ACTION.ec2.DescribeSubnets, IAM_ACTION.ec2.DescribeSecurityGroups, IAM_ACTION.ec2.DescribeVpcEndpoints,
     ],
     resources: ['*'],

@@ -6,9 +6,9 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { FunctionNetworkOptions } from '../function-network';
+import { IAM_ACTION } from '../iam-actions';
 import { acknowledgePolicyWildcardFindings } from '../nag';
 import { PropValidator } from '../validation';
-import { IAM_ACTION } from '../iam-actions';
 
 /** Records problems of the options (`prefix` locates them, e.g. `resultRecorder.`). */
 export function validateFunctionNetwork(v: PropValidator, prefix: string, opts: FunctionNetworkOptions): void {
@@ -40,8 +40,11 @@ export function finishFunctionNetwork(fn: lambda.Function, role: iam.IRole, opts
     fn.connections.allowToAnyIpv4(ec2.Port.tcp(443), 'HTTPS to the VPC endpoints of AWS services');
   }
   const statement = new iam.PolicyStatement({
-    actions: [IAM_ACTION.ec2.CreateNetworkInterface, IAM_ACTION.ec2.DescribeNetworkInterfaces, IAM_ACTION.ec2.DescribeSubnets, IAM_ACTION.ec2.DeleteNetworkInterface,
-      IAM_ACTION.ec2.AssignPrivateIpAddresses, IAM_ACTION.ec2.UnassignPrivateIpAddresses],
+    actions: [
+      IAM_ACTION.ec2.CreateNetworkInterface, IAM_ACTION.ec2.DescribeNetworkInterfaces, IAM_ACTION.ec2.DescribeSubnets,
+      IAM_ACTION.ec2.DeleteNetworkInterface,
+      IAM_ACTION.ec2.AssignPrivateIpAddresses, IAM_ACTION.ec2.UnassignPrivateIpAddresses,
+    ],
     resources: ['*'],
   });
   role.addToPrincipalPolicy(statement);

@@ -64,7 +64,10 @@ export abstract class FeatureGroupBase extends Resource implements IFeatureGroup
     const workGroup = options.workGroupName ?? 'primary';
     let grant = iam.Grant.addToPrincipal({
       grantee,
-      actions: [IAM_ACTION.athena.StartQueryExecution, IAM_ACTION.athena.GetQueryExecution, IAM_ACTION.athena.GetQueryResults, IAM_ACTION.athena.StopQueryExecution, IAM_ACTION.athena.GetWorkGroup],
+      actions: [
+        IAM_ACTION.athena.StartQueryExecution, IAM_ACTION.athena.GetQueryExecution, IAM_ACTION.athena.GetQueryResults,
+        IAM_ACTION.athena.StopQueryExecution, IAM_ACTION.athena.GetWorkGroup,
+      ],
       resourceArns: [stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: workGroup })],
     });
     grant = grant.combine(iam.Grant.addToPrincipal({
@@ -77,7 +80,9 @@ export abstract class FeatureGroupBase extends Resource implements IFeatureGroup
       actions: [IAM_ACTION.s3.GetObject],
       resourceArns: [bucket.arnForObjects(prefix ? `${prefix}/*` : '*')],
     }), 'Athena reads the data files of this feature group\'s offline store, under its S3 prefix only; Feature Store names the files (IFeatureGroup.grantQueryOffline).'));
-    grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.s3.ListBucket, IAM_ACTION.s3.GetBucketLocation], resourceArns: [bucket.bucketArn] }));
+    grant = grant.combine(iam.Grant.addToPrincipal({
+      grantee, actions: [IAM_ACTION.s3.ListBucket, IAM_ACTION.s3.GetBucketLocation], resourceArns: [bucket.bucketArn],
+    }));
     if (encryptionKey) {
       grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.kms.Decrypt], resourceArns: [encryptionKey.keyArn] }));
     }
@@ -88,7 +93,9 @@ export abstract class FeatureGroupBase extends Resource implements IFeatureGroup
         actions: [IAM_ACTION.s3.PutObject, IAM_ACTION.s3.GetObject, IAM_ACTION.s3.AbortMultipartUpload],
         resourceArns: [options.resultsBucket.arnForObjects(`${resultsPrefix}/*`)],
       }), 'Athena writes one result object per query under the given results prefix only, with generated names (IFeatureGroup.grantQueryOffline resultsPrefix).'));
-      grant = grant.combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.s3.ListBucket, IAM_ACTION.s3.GetBucketLocation], resourceArns: [options.resultsBucket.bucketArn] }));
+      grant = grant.combine(iam.Grant.addToPrincipal({
+        grantee, actions: [IAM_ACTION.s3.ListBucket, IAM_ACTION.s3.GetBucketLocation], resourceArns: [options.resultsBucket.bucketArn],
+      }));
       if (options.resultsBucket.encryptionKey) {
         grant = grant.combine(iam.Grant.addToPrincipal({
           grantee,
@@ -147,7 +154,8 @@ export abstract class FeatureGroupBase extends Resource implements IFeatureGroup
   }
 
   private grantOnline(grantee: iam.IGrantable, actions: string[], conditions?: Record<string, Record<string, unknown>>): iam.Grant {
-    const grant = iam.Grant.addToPrincipal({ grantee, actions, conditions, resourceArns: featureGroupArns(this, this.featureGroupName, this.featureGroupArn) });
+    const resourceArns = featureGroupArns(this, this.featureGroupName, this.featureGroupArn);
+    const grant = iam.Grant.addToPrincipal({ grantee, actions, conditions, resourceArns });
     // Every data-plane call on a KMS-encrypted online store needs kms:Decrypt on its key [API OnlineStoreSecurityConfig].
     if (!this._onlineKey) return grant;
     return grant.combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.kms.Decrypt], resourceArns: [this._onlineKey.keyArn] }));

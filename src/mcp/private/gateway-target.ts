@@ -4,12 +4,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { GATEWAY_TOOL_TEMPLATES, GatewaySchemaNode } from './gateway-tools.generated';
+import { IAM_ACTION } from '../../core/iam-actions';
 import { acknowledgeFinding, wildcardFindingIds } from '../../core/nag';
 import { PropValidator } from '../../core/validation';
 import { DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, McpServerSpec, MCP_TOOL_NAMES } from '../../private/contract.generated';
 import { MCP_GATEWAY_ENV } from '../gateway-contract';
 import { McpGatewayTargetOptions } from '../mcp-gateway-target';
-import { IAM_ACTION } from '../../core/iam-actions';
 
 /** AgentCore's target name pattern (aws-cdk-lib `GatewayTarget` checks the same one). */
 const TARGET_NAME = /^([0-9a-zA-Z][-]?){1,100}$/;

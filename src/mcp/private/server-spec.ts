@@ -2,10 +2,10 @@ import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { IAM_ACTION } from '../../core/iam-actions';
 import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec, MODEL_FAMILIES } from '../../private/contract.generated';
 import { McpToolServerProps } from '../mcp-tool-server-props';
-import { IAM_ACTION } from '../../core/iam-actions';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 
@@ -126,7 +126,10 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
     const arn = (resource: string) => stack.formatArn({ service: 'sagemaker', resource, resourceName: '*' });
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: [IAM_ACTION.sagemaker.ListAssociations], resources: ['*'] }));
     fn.addToRolePolicy(new iam.PolicyStatement({
-      actions: [IAM_ACTION.sagemaker.DescribeArtifact, IAM_ACTION.sagemaker.DescribeModelPackage, IAM_ACTION.sagemaker.DescribeTrainingJob, IAM_ACTION.sagemaker.DescribePipelineExecution],
+      actions: [
+        IAM_ACTION.sagemaker.DescribeArtifact, IAM_ACTION.sagemaker.DescribeModelPackage, IAM_ACTION.sagemaker.DescribeTrainingJob,
+        IAM_ACTION.sagemaker.DescribePipelineExecution,
+      ],
       resources: [arn('artifact'), arn('model-package'), arn('training-job'), arn('pipeline')],
     }));
   }

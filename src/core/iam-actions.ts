@@ -14,8 +14,9 @@ export const IAM_ACTION = {
     StopQueryExecution: 'athena:StopQueryExecution',
   },
   'cloudwatch': {
-    DescribeAlarms: 'cloudwatch:DescribeAlarms',
-    PutMetricData: 'cloudwatch:PutMetricData',
+    'DescribeAlarms': 'cloudwatch:DescribeAlarms',
+    'PutMetricData': 'cloudwatch:PutMetricData',
+    '*': 'cloudwatch:*',
   },
   'dynamodb': {
     'GetItem': 'dynamodb:GetItem',
@@ -39,10 +40,11 @@ export const IAM_ACTION = {
     UnassignPrivateIpAddresses: 'ec2:UnassignPrivateIpAddresses',
   },
   'ecr': {
-    BatchCheckLayerAvailability: 'ecr:BatchCheckLayerAvailability',
-    BatchGetImage: 'ecr:BatchGetImage',
-    GetAuthorizationToken: 'ecr:GetAuthorizationToken',
-    GetDownloadUrlForLayer: 'ecr:GetDownloadUrlForLayer',
+    'BatchCheckLayerAvailability': 'ecr:BatchCheckLayerAvailability',
+    'BatchGetImage': 'ecr:BatchGetImage',
+    'GetAuthorizationToken': 'ecr:GetAuthorizationToken',
+    'GetDownloadUrlForLayer': 'ecr:GetDownloadUrlForLayer',
+    '*': 'ecr:*',
   },
   'execute-api': {
     Invoke: 'execute-api:Invoke',
@@ -73,10 +75,11 @@ export const IAM_ACTION = {
     InvokeFunctionUrl: 'lambda:InvokeFunctionUrl',
   },
   'logs': {
-    CreateLogGroup: 'logs:CreateLogGroup',
-    CreateLogStream: 'logs:CreateLogStream',
-    DescribeLogStreams: 'logs:DescribeLogStreams',
-    PutLogEvents: 'logs:PutLogEvents',
+    'CreateLogGroup': 'logs:CreateLogGroup',
+    'CreateLogStream': 'logs:CreateLogStream',
+    'DescribeLogStreams': 'logs:DescribeLogStreams',
+    'PutLogEvents': 'logs:PutLogEvents',
+    '*': 'logs:*',
   },
   's3': {
     'AbortMultipartUpload': 's3:AbortMultipartUpload',
@@ -89,33 +92,50 @@ export const IAM_ACTION = {
     '*': 's3:*',
   },
   'sagemaker': {
-    BatchGetRecord: 'sagemaker:BatchGetRecord',
-    DeleteRecord: 'sagemaker:DeleteRecord',
-    DescribeArtifact: 'sagemaker:DescribeArtifact',
-    DescribeEndpoint: 'sagemaker:DescribeEndpoint',
-    DescribeModel: 'sagemaker:DescribeModel',
-    DescribeModelPackage: 'sagemaker:DescribeModelPackage',
-    DescribePipelineExecution: 'sagemaker:DescribePipelineExecution',
-    DescribeTrainingJob: 'sagemaker:DescribeTrainingJob',
-    GetRecord: 'sagemaker:GetRecord',
-    InvokeEndpoint: 'sagemaker:InvokeEndpoint',
-    InvokeEndpointAsync: 'sagemaker:InvokeEndpointAsync',
-    InvokeEndpointWithResponseStream: 'sagemaker:InvokeEndpointWithResponseStream',
-    ListAssociations: 'sagemaker:ListAssociations',
-    ListPipelineExecutionSteps: 'sagemaker:ListPipelineExecutionSteps',
-    PutRecord: 'sagemaker:PutRecord',
-    StartPipelineExecution: 'sagemaker:StartPipelineExecution',
+    'BatchGetRecord': 'sagemaker:BatchGetRecord',
+    'DeleteRecord': 'sagemaker:DeleteRecord',
+    'DescribeArtifact': 'sagemaker:DescribeArtifact',
+    'DescribeEndpoint': 'sagemaker:DescribeEndpoint',
+    'DescribeModel': 'sagemaker:DescribeModel',
+    'DescribeModelPackage': 'sagemaker:DescribeModelPackage',
+    'DescribePipelineExecution': 'sagemaker:DescribePipelineExecution',
+    'DescribeTrainingJob': 'sagemaker:DescribeTrainingJob',
+    'GetRecord': 'sagemaker:GetRecord',
+    'InvokeEndpoint': 'sagemaker:InvokeEndpoint',
+    'InvokeEndpointAsync': 'sagemaker:InvokeEndpointAsync',
+    'InvokeEndpointWithResponseStream': 'sagemaker:InvokeEndpointWithResponseStream',
+    'ListAssociations': 'sagemaker:ListAssociations',
+    'ListPipelineExecutionSteps': 'sagemaker:ListPipelineExecutionSteps',
+    'PutRecord': 'sagemaker:PutRecord',
+    'StartPipelineExecution': 'sagemaker:StartPipelineExecution',
+    '*': 'sagemaker:*',
   },
   'secretsmanager': {
-    GetSecretValue: 'secretsmanager:GetSecretValue',
+    'GetSecretValue': 'secretsmanager:GetSecretValue',
+    '*': 'secretsmanager:*',
   },
   'sns': {
-    Publish: 'sns:Publish',
+    'Publish': 'sns:Publish',
+    '*': 'sns:*',
+  },
+  'sts': {
+    '*': 'sts:*',
   },
   'sqs': {
-    SendMessage: 'sqs:SendMessage',
+    'SendMessage': 'sqs:SendMessage',
+    '*': 'sqs:*',
   },
 } as const;
+
+/**
+ * The service-wide wildcard (`sagemaker:*`) of an IAM service prefix, from the table: what the VPC endpoint policies
+ * of `SageMakerVpcEndpoints` allow (their data perimeter is the principal's account, not the action).
+ */
+export function serviceWildcard(prefix: string): string {
+  const entry = (IAM_ACTION as Record<string, Record<string, string> | undefined>)[prefix]?.['*'];
+  if (!entry) throw new Error(`src/core/iam-actions.ts has no '${prefix}:*' entry`);
+  return entry;
+}
 
 const A = IAM_ACTION;
 

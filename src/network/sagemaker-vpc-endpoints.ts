@@ -2,7 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { IAM_ACTION } from '../core/iam-actions';
+import { IAM_ACTION, serviceWildcard } from '../core/iam-actions';
 import { acknowledgeFinding } from '../core/nag';
 import { PropValidator } from '../core/validation';
 
@@ -168,7 +168,7 @@ export class SageMakerVpcEndpoints extends Construct {
         endpoint.addToPolicy(new iam.PolicyStatement({
           sid: 'AccountPrincipalsOnly',
           principals: [new iam.AnyPrincipal()],
-          actions: [`${s.actionPrefix}:*`],
+          actions: [serviceWildcard(s.actionPrefix)],
           resources: ['*'],
           conditions: { StringEquals: { 'aws:PrincipalAccount': account } },
         }));

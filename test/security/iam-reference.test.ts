@@ -122,9 +122,16 @@ describe('one IAM table (src/core/iam-actions.ts)', () => {
       if (file.endsWith(join('core', 'iam-actions.ts'))) continue;
       const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
       const visit = (node: ts.Node): void => {
-        // string literals only: comments and docs may name actions; `${prefix}:*` templates are built from a prefix
+        // string literals only: comments and docs may name actions
         if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && /^[a-z0-9-]+:[A-Za-z0-9*?]+$/.test(node.text) && isIamAction(node.text)) {
           found.push(`${relative(ROOT, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} '${node.text}'`);
+        }
+        // an action built from a prefix (`${prefix}:*`) bypasses the table as much as a literal does (an ARN with a
+        // qualifier, `${fn.functionArn}:*`, is a resource, not an action)
+        const [span] = ts.isTemplateExpression(node) ? node.templateSpans : [];
+        if (span && node.getChildCount() > 0 && (node as ts.TemplateExpression).head.text === '' && (node as ts.TemplateExpression).templateSpans.length === 1
+          && /^:[A-Za-z0-9*]+$/.test(span.literal.text) && !/arn/i.test(span.expression.getText())) {
+          found.push(`${relative(ROOT, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.getText()}`);
         }
         ts.forEachChild(node, visit);
       };

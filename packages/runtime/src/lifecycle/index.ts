@@ -1,0 +1,3 @@
+export * from './lifecycle-events';
+export * from './approved-deployment';
+export * from './deployment-report';

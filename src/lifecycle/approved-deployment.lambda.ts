@@ -11,6 +11,7 @@ import {
   boundedClient,
   DeploymentOutcome,
   handleApprovedDeploymentEvent,
+  MalformedLifecycleEventError,
   reportDeploymentOutcome,
   withDeadline,
 } from 'cdk-sagemaker-mcp-runtime';
@@ -24,8 +25,15 @@ export async function handler(event: unknown, context?: { getRemainingTimeInMill
   if (config.topicArn) sns ??= boundedClient(SNSClient, {});
   // One deadline for the whole event, a little inside the function's own timeout.
   const budget = Math.max(1_000, (context?.getRemainingTimeInMillis?.() ?? config.maxWaitMs + 60_000) - 3_000);
-  const outcome = await withDeadline('approved-model deployment', budget, () =>
-    handleApprovedDeploymentEvent(event, { cloudformation: cloudformation!, config }));
+  let outcome: DeploymentOutcome;
+  try {
+    outcome = await withDeadline('approved-model deployment', budget, () =>
+      handleApprovedDeploymentEvent(event, { cloudformation: cloudformation!, config }));
+  } catch (err) {
+    // Malformed events and AWS failures: logged, then retried by Lambda and dead-lettered.
+    console.log(JSON.stringify({ outcome: err instanceof MalformedLifecycleEventError ? 'malformed' : 'failed', error: String((err as Error)?.message ?? err) }));
+    throw err;
+  }
   await reportDeploymentOutcome(outcome, { sns, topicArn: config.topicArn });
   if (outcome.error) throw outcome.error;
   return outcome;

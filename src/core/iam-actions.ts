@@ -29,6 +29,15 @@ export const IAM_ACTIONS_BY_OPERATION = {
   'SageMaker.DescribeArtifact': ['sagemaker:DescribeArtifact'],
   'SageMaker.DescribeModelPackage': ['sagemaker:DescribeModelPackage'],
   'SageMaker.DescribeTrainingJob': ['sagemaker:DescribeTrainingJob'],
+  // Model lifecycle: list_model_versions (ListModelPackages: no required resource type, so IAM authorizes it on `*`).
+  'SageMaker.ListModelPackages': ['sagemaker:ListModelPackages'],
+
+  // CloudFormation (the approved-model deployment handler, on its own stack only):
+  // https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudformation.html
+  'CloudFormation.DescribeStacks': ['cloudformation:DescribeStacks'],
+  'CloudFormation.UpdateStack': ['cloudformation:UpdateStack'],
+  // SNS (its optional outcome notifications): .../list_amazonsns.html
+  'SNS.Publish': ['sns:Publish'],
 
   // Feature Store runtime (IAM prefix sagemaker).
   'SageMakerFeatureStoreRuntime.GetRecord': ['sagemaker:GetRecord'],

@@ -12,6 +12,8 @@ import { Construct } from 'constructs';
 import { ApprovedDeploymentFunction } from './approved-deployment-function';
 import { IModelPackageGroup } from './model-package-group';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
+import { FunctionNetworkOptions } from '../core/function-network';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { iamActionsFor } from '../core/iam-actions';
 import { acknowledgeGrantWildcards } from '../core/nag';
 import { ModelPackageSourceOptions, ModelSource } from '../core/model-source';
@@ -42,8 +44,11 @@ export enum DeploymentOutcome {
   ROLLED_BACK = 'rolled-back',
 }
 
-/** Props of an `ApprovedModelDeployment`. */
-export interface ApprovedModelDeploymentProps {
+/**
+ * Props of an `ApprovedModelDeployment`. The network options put its handler in your VPC (it then needs a way to the
+ * CloudFormation API, and to SNS when notifying: interface endpoints or a NAT).
+ */
+export interface ApprovedModelDeploymentProps extends FunctionNetworkOptions {
   /** The group whose approved versions are deployed. */
   readonly modelPackageGroup: IModelPackageGroup;
   /**
@@ -151,6 +156,7 @@ export class ApprovedModelDeployment extends Construct {
     v.range('retryAttempts', props.retryAttempts, 0, 2, { integer: true });
     const maxWait = props.maxWait ?? Duration.minutes(5);
     if (!maxWait.isUnresolved()) v.range('maxWait', maxWait.toSeconds(), 0, 600, { unit: 'seconds' });
+    validateFunctionNetwork(v, '', props);
     v.throwIfInvalid();
 
     const stack = Stack.of(this);
@@ -188,6 +194,7 @@ export class ApprovedModelDeployment extends Construct {
       deadLetterQueue: this.deadLetterQueue,
       retryAttempts: props.retryAttempts ?? 2,
       maxEventAge: Duration.hours(6),
+      ...functionVpcProps(props),
       environment: {
         [LIFECYCLE_ENV.STACK_NAME]: this.stackName,
         [LIFECYCLE_ENV.PARAMETER_NAME]: this.parameter.logicalId,
@@ -197,6 +204,7 @@ export class ApprovedModelDeployment extends Construct {
       },
     });
     this.handler = fn;
+    finishFunctionNetwork(fn, role, props);
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'The bundled handlers are built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',

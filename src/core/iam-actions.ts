@@ -31,6 +31,9 @@ export const IAM_ACTIONS_BY_OPERATION = {
   'SageMaker.DescribeTrainingJob': ['sagemaker:DescribeTrainingJob'],
   // Model lifecycle: list_model_versions (ListModelPackages: no required resource type, so IAM authorizes it on `*`).
   'SageMaker.ListModelPackages': ['sagemaker:ListModelPackages'],
+  // get_deployment_status: the serving (and pending) config's model, to find its model package.
+  'SageMaker.DescribeEndpointConfig': ['sagemaker:DescribeEndpointConfig'],
+  'SageMaker.DescribeModel': ['sagemaker:DescribeModel'],
 
   // CloudFormation (the approved-model deployment handler, on its own stack only):
   // https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudformation.html

@@ -29,6 +29,11 @@ export interface IModelPackageGroup extends IResource {
    */
   grantDescribe(grantee: iam.IGrantable): iam.Grant;
   /**
+   * Grants listing and describing the group's versions (what the MCP `list_model_versions` tool calls):
+   * `sagemaker:ListModelPackages` (which IAM authorizes only on `*`) and `sagemaker:DescribeModelPackage` on its versions.
+   */
+  grantReadVersions(grantee: iam.IGrantable): iam.Grant;
+  /**
    * Grants approving or rejecting versions: `sagemaker:UpdateModelPackage` on the group's versions, with the
    * `sagemaker:ModelApprovalStatus` condition key limiting it to Approved/Rejected, and `sagemaker:DescribeModelPackage`.
    */
@@ -78,6 +83,12 @@ abstract class ModelPackageGroupBase extends Resource implements IModelPackageGr
   public grantDescribe(grantee: iam.IGrantable): iam.Grant {
     const grant = iam.Grant.addToPrincipal({ grantee, actions: ['sagemaker:DescribeModelPackageGroup'], resourceArns: [this.modelPackageGroupArn] })
       .combine(iam.Grant.addToPrincipal({ grantee, actions: iamActionsFor('SageMaker.DescribeModelPackage'), resourceArns: [this.modelPackageVersionsArn] }))
+      .combine(iam.Grant.addToPrincipal({ grantee, actions: iamActionsFor('SageMaker.ListModelPackages'), resourceArns: ['*'] }));
+    return acknowledgeGrantWildcards(this, grant, `ListModelPackages has no required resource type: IAM authorizes it on * only. ${VERSIONS_REASON}`);
+  }
+
+  public grantReadVersions(grantee: iam.IGrantable): iam.Grant {
+    const grant = iam.Grant.addToPrincipal({ grantee, actions: iamActionsFor('SageMaker.DescribeModelPackage'), resourceArns: [this.modelPackageVersionsArn] })
       .combine(iam.Grant.addToPrincipal({ grantee, actions: iamActionsFor('SageMaker.ListModelPackages'), resourceArns: ['*'] }));
     return acknowledgeGrantWildcards(this, grant, `ListModelPackages has no required resource type: IAM authorizes it on * only. ${VERSIONS_REASON}`);
   }

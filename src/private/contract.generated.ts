@@ -248,6 +248,22 @@ export interface McpPipelineSpec {
   readonly parameters?: string[];
 }
 
+/** A model package group `list_model_versions` may list. */
+export interface McpModelPackageGroupSpec {
+  /** The model package group name. */
+  readonly name: string;
+  /** Shown to the agent. */
+  readonly description?: string;
+}
+
+/** An endpoint `get_deployment_status` may describe (which model package version it serves, whether a rollout runs). */
+export interface McpDeploymentSpec {
+  /** The endpoint name. */
+  readonly endpointName: string;
+  /** Shown to the agent. */
+  readonly description?: string;
+}
+
 /** Everything the MCP server exposes. Absent sections register no tools. */
 export interface McpServerSpec {
   /** Server name reported to clients. Default `cdk-sagemaker-mcp`. */
@@ -264,6 +280,10 @@ export interface McpServerSpec {
   readonly trainingResultsTable?: string;
   /** Registers `get_model_provenance` (lineage reads; see docs/mcp.md for its IAM scope). Default false. */
   readonly modelProvenance?: boolean;
+  /** Groups `list_model_versions` may list. */
+  readonly modelPackageGroups?: McpModelPackageGroupSpec[];
+  /** Endpoints `get_deployment_status` may describe. */
+  readonly deployments?: McpDeploymentSpec[];
   /**
    * Seconds an event time written by `put_feature_record` may lie past the server's clock; later ones are refused (the
    * online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.
@@ -294,6 +314,8 @@ export const MCP_TOOL_NAMES = {
   WAIT_FOR_TRAINING_RUN: 'wait_for_training_run',
   GET_TRAINING_RESULT: 'get_training_result',
   GET_MODEL_PROVENANCE: 'get_model_provenance',
+  LIST_MODEL_VERSIONS: 'list_model_versions',
+  GET_DEPLOYMENT_STATUS: 'get_deployment_status',
 } as const;
 
 /** The tools a spec registers (what `tools/list` returns), in registration order. */
@@ -311,6 +333,8 @@ export function toolNamesForSpec(spec: McpServerSpec): string[] {
     if (spec.trainingResultsTable) names.push(MCP_TOOL_NAMES.GET_TRAINING_RESULT);
   }
   if (spec.modelProvenance) names.push(MCP_TOOL_NAMES.GET_MODEL_PROVENANCE);
+  if (spec.modelPackageGroups?.length) names.push(MCP_TOOL_NAMES.LIST_MODEL_VERSIONS);
+  if (spec.deployments?.length) names.push(MCP_TOOL_NAMES.GET_DEPLOYMENT_STATUS);
   return names;
 }
 

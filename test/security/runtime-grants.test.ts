@@ -31,6 +31,7 @@ import { invokeEndpointStream } from '../../packages/runtime/src/stream';
 import { AsyncEndpoint } from '../../src/async';
 import { IAM_ACTIONS_BY_OPERATION } from '../../src/core/iam-actions';
 import { FeatureGroup } from '../../src/feature-store';
+import { ModelPackageGroup } from '../../src/lifecycle';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
@@ -105,6 +106,13 @@ function resourcesOf({ op, input }: SentOperation): string[] {
       return [String(input.ModelPackageName).startsWith('arn:') ? input.ModelPackageName : arn('sagemaker', `model-package/${input.ModelPackageName}`)];
     case 'SageMaker.DescribeTrainingJob':
       return [arn('sagemaker', `training-job/${input.TrainingJobName}`)];
+    // ListModelPackages has no required resource type (authorized on *); config and model ARNs are lowercased.
+    case 'SageMaker.ListModelPackages':
+      return ['*'];
+    case 'SageMaker.DescribeEndpointConfig':
+      return [arn('sagemaker', `endpoint-config/${String(input.EndpointConfigName).toLowerCase()}`)];
+    case 'SageMaker.DescribeModel':
+      return [arn('sagemaker', `model/${String(input.ModelName).toLowerCase()}`)];
     case 'SageMakerFeatureStoreRuntime.BatchGetRecord':
       return input.Identifiers.map((i: any) => arn('sagemaker', `feature-group/${i.FeatureGroupName}`));
     case 'SageMakerFeatureStoreRuntime.GetRecord':
@@ -245,11 +253,18 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
         resultsTable: dynamodb.Table.fromTableArn(stack, 'ResultsTable', arn('dynamodb', `table/${RESULTS_TABLE}`)), encryptionKey: key,
       }),
       modelProvenance: true,
+      modelPackageGroups: [{ group: ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'churn') }],
+      deployments: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Deployed', 'churn-xgb') }],
     });
     const role = server.serverFunction.role as iam.Role;
     statements = allowStatementsOf(stack, stack.getLogicalId(role.node.defaultChild as iam.CfnRole));
 
-    const config = { ...env.config, realtimeEndpoints: [...env.config.realtimeEndpoints ?? [], TENANTS] };
+    const config = {
+      ...env.config,
+      realtimeEndpoints: [...env.config.realtimeEndpoints ?? [], TENANTS],
+      modelPackageGroups: [{ name: 'churn' }],
+      deployments: [{ endpointName: 'churn-xgb' }],
+    };
     http = createServer(toNodeHandler(createSageMakerMcpHandler(config)));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
     client = new Client({ name: 'grants-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
@@ -334,6 +349,92 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
       'DynamoDB.GetItem', 'SageMaker.DescribePipelineExecution', 'SageMaker.ListAssociations', 'SageMaker.ListPipelineExecutionSteps', 'SageMaker.StartPipelineExecution',
     ]));
     expect(ungranted(ops, statements)).toEqual([]);
+  });
+});
+
+describe('MCP lifecycle tools: list_model_versions and get_deployment_status, granted and answering from the control plane', () => {
+  let http: Server;
+  let client: Client;
+  let statements: AllowStatement[];
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
+
+  beforeAll(async () => {
+    const stack = new Stack(new App(), 'LifecycleGrants', { env: ENV });
+    const server = new McpToolServer(stack, 'Server', {
+      modelPackageGroups: [{ group: ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'fraud') }],
+      deployments: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Deployed', 'fraud-scorer') }],
+    });
+    statements = allowStatementsOf(stack, stack.getLogicalId((server.serverFunction.role as iam.Role).node.defaultChild as iam.CfnRole));
+    const pkg = (v: number) => arn('sagemaker', `model-package/fraud/${v}`);
+    for (const v of [1, 2, 3]) {
+      env.control.addModelPackage(pkg(v), {
+        ModelPackageName: 'fraud', ModelPackageGroupName: 'fraud', ModelPackageVersion: v, ModelPackageStatus: 'Completed',
+        ModelApprovalStatus: v === 3 ? 'PendingManualApproval' : 'Approved', CreationTime: new Date(Date.UTC(2026, 0, v)),
+        ModelMetrics: { ModelQuality: { Statistics: { ContentType: 'application/json', S3Uri: `s3://eval/fraud/${v}/evaluation.json` } } },
+      });
+    }
+    env.control.setEndpoint('fraud-scorer', { EndpointStatus: 'Updating', EndpointConfigName: 'FraudConfigA', PendingDeploymentSummary: { EndpointConfigName: 'FraudConfigB', StartTime: new Date() }, CreationTime: new Date(), LastModifiedTime: new Date() });
+    env.control.setEndpointConfig('FraudConfigA', { ProductionVariants: [{ VariantName: 'AllTraffic', ModelName: 'FraudModelA' }], CreationTime: new Date() });
+    env.control.setEndpointConfig('FraudConfigB', { ProductionVariants: [{ VariantName: 'AllTraffic', ModelName: 'FraudModelB' }], CreationTime: new Date() });
+    env.control.setModel('FraudModelA', { Containers: [{ ModelPackageName: pkg(1) }], CreationTime: new Date() });
+    env.control.setModel('FraudModelB', { Containers: [{ ModelPackageName: pkg(2) }], CreationTime: new Date() });
+    const config = { ...env.config, modelPackageGroups: [{ name: 'fraud' }], deployments: [{ endpointName: 'fraud-scorer' }] };
+    http = createServer(toNodeHandler(createSageMakerMcpHandler(config)));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+    client = new Client({ name: 'lifecycle-grants', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await new Promise<void>((resolve) => http?.close(() => resolve()));
+  });
+
+  test('list_model_versions: newest first, approval status, creation time, evaluation reports; only what the grant allows', async () => {
+    let result: any;
+    const ops = await operationsOf(async () => {
+      result = (await call('list_model_versions', { groupName: 'fraud', maxResults: 2 })).structuredContent;
+    });
+    expect(result).toEqual({
+      groupName: 'fraud',
+      truncated: 'max-results',
+      versions: [3, 2].map((v) => ({
+        version: v, modelPackageArn: arn('sagemaker', `model-package/fraud/${v}`), approvalStatus: v === 3 ? 'PendingManualApproval' : 'Approved',
+        packageStatus: 'Completed', createdAt: new Date(Date.UTC(2026, 0, v)).toISOString(),
+        metrics: [{ metric: 'ModelQuality.Statistics', s3Uri: `s3://eval/fraud/${v}/evaluation.json`, contentType: 'application/json' }],
+      })),
+    });
+    expect(opNames(ops)).toEqual(['SageMaker.DescribeModelPackage', 'SageMaker.ListModelPackages']);
+    expect(ungranted(ops, statements)).toEqual([]);
+  });
+
+  test('get_deployment_status: the serving version and the version a rollout in progress deploys', async () => {
+    let result: any;
+    const ops = await operationsOf(async () => {
+      result = (await call('get_deployment_status', { endpointName: 'fraud-scorer' })).structuredContent;
+    });
+    expect(result).toMatchObject({
+      endpointName: 'fraud-scorer', endpointStatus: 'Updating', rollout: 'in-progress',
+      servingModelPackageArn: arn('sagemaker', 'model-package/fraud/1'), servingVersion: 1,
+      targetModelPackageArn: arn('sagemaker', 'model-package/fraud/2'), targetVersion: 2,
+    });
+    expect(opNames(ops)).toEqual(['SageMaker.DescribeEndpoint', 'SageMaker.DescribeEndpointConfig', 'SageMaker.DescribeModel']);
+    expect(ungranted(ops, statements)).toEqual([]);
+  });
+
+  test('after an automatic rollback (InService with a FailureReason): rolled-back, still serving the old version', async () => {
+    env.control.setEndpoint('fraud-scorer', { EndpointStatus: 'InService', EndpointConfigName: 'FraudConfigA', FailureReason: 'Auto rollback: alarm FraudLatency is in ALARM', CreationTime: new Date(), LastModifiedTime: new Date() });
+    const result = (await call('get_deployment_status', { endpointName: 'fraud-scorer' })).structuredContent;
+    expect(result).toMatchObject({ rollout: 'rolled-back', servingVersion: 1, failureReason: 'Auto rollback: alarm FraudLatency is in ALARM' });
+    expect(result.targetVersion).toBeUndefined();
+  });
+
+  test('a group or endpoint that is not listed is refused as a tool error, with no AWS call', async () => {
+    const ops = await operationsOf(async () => {
+      const a = await call('list_model_versions', { groupName: 'churn' });
+      const b = await call('get_deployment_status', { endpointName: 'other' });
+      expect([a.isError, b.isError]).toEqual([true, true]);
+    });
+    expect(ops).toEqual([]);
   });
 });
 

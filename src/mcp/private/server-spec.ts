@@ -82,8 +82,11 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
     pipelines,
     trainingResultsTable: props.trainingResults?.resultsTable.tableName,
     modelProvenance: props.modelProvenance ?? false,
-    modelPackageGroups: (props.modelPackageGroups ?? []).map((g) => ({ name: g.group.modelPackageGroupName, description: g.description })),
-    deployments: (props.deployments ?? []).map((d) => ({ endpointName: d.endpoint.endpointName, description: d.description })),
+    // Left out when empty: the spec shares Lambda's 4 KB of environment with everything else.
+    modelPackageGroups: props.modelPackageGroups?.length
+      ? props.modelPackageGroups.map((g) => ({ name: g.group.modelPackageGroupName, description: g.description })) : undefined,
+    deployments: props.deployments?.length
+      ? props.deployments.map((d) => ({ endpointName: d.endpoint.endpointName, description: d.description })) : undefined,
     maxEventTimeSkewSeconds: props.maxEventTimeSkew?.toSeconds(),
     handleTtlSeconds: props.handleTtl?.toSeconds({ integral: false }),
   };

@@ -13,10 +13,10 @@ import { ApprovedDeploymentFunction } from './approved-deployment-function';
 import { IModelPackageGroup } from './model-package-group';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { iamActionsFor } from '../core/iam-actions';
-import { acknowledgeGrantWildcards } from '../core/nag';
 import { ModelPackageSourceOptions, ModelSource } from '../core/model-source';
+import { acknowledgeGrantWildcards } from '../core/nag';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { PropValidator } from '../core/validation';
 import {
   DEPLOY_FINAL_STACK_STATUSES,
@@ -276,7 +276,8 @@ export class ApprovedModelDeployment extends Construct {
    * `sagemaker:DescribeModelPackage` on the group's versions (plus the artifact read and image pull of `options`).
    */
   public modelSource(options: ModelPackageSourceOptions = {}): ModelSource {
-    return ModelSource.fromModelPackage(this.modelPackageArn, { modelPackageVersionsArn: this.modelPackageGroup.modelPackageVersionsArn, ...options });
+    const versions = this.modelPackageGroup.modelPackageVersionsArn;
+    return ModelSource.fromModelPackage(this.modelPackageArn, { modelPackageVersionsArn: versions, ...options });
   }
 
   /**

@@ -5,9 +5,9 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { PipelineDefinition, PipelineParameter } from './pipeline-definition';
 import { TrainingJobRole, TrainingJobRoleProps } from './training-role';
-import { IModelPackageGroup } from '../lifecycle/model-package-group';
 import { acknowledgeGrantWildcards } from '../core/nag';
 import { PropValidator } from '../core/validation';
+import { IModelPackageGroup } from '../lifecycle/model-package-group';
 
 /** A SageMaker pipeline that MCP tools may start and watch. */
 export interface ITrainingPipeline extends IResource {

@@ -206,7 +206,12 @@ test('the log line is an embedded-metric record: one ModelDeploymentOutcome by S
   const record = deploymentLogRecord({ outcome: 'refused', reason: 'r', stackName: 'S', version: 3, servingVersion: 5 }, new Date(0));
   expect(record).toEqual({
     _aws: { Timestamp: 0, CloudWatchMetrics: [{ Namespace: 'CdkSageMakerMcp/ModelLifecycle', Dimensions: [['StackName', 'Outcome']], Metrics: [{ Name: 'ModelDeploymentOutcome', Unit: 'Count' }] }] },
-    StackName: 'S', Outcome: 'refused', ModelDeploymentOutcome: 1, reason: 'r', version: 3, servingVersion: 5,
+    StackName: 'S',
+    Outcome: 'refused',
+    ModelDeploymentOutcome: 1,
+    reason: 'r',
+    version: 3,
+    servingVersion: 5,
   });
 });
 

@@ -63,7 +63,9 @@ describe('ModelPackageGroup', () => {
       ]);
       expect(statementsWith(stack, 'sagemaker:ListModelPackages')).toEqual([{ Action: 'sagemaker:ListModelPackages', Effect: 'Allow', Resource: '*' }]);
       expect(statementsWith(stack, 'sagemaker:UpdateModelPackage')).toEqual([{
-        Action: 'sagemaker:UpdateModelPackage', Effect: 'Allow', Resource: versions,
+        Action: 'sagemaker:UpdateModelPackage',
+        Effect: 'Allow',
+        Resource: versions,
         Condition: { StringEquals: { 'sagemaker:ModelApprovalStatus': ['Approved', 'Rejected'] } },
       }]);
     });
@@ -163,7 +165,9 @@ describe('ApprovedModelDeployment', () => {
   test('the outcome metric: ModelDeploymentOutcome by StackName and Outcome', () => {
     const { stack, d } = deployment();
     expect(stack.resolve(d.metricOutcome(DeploymentOutcome.ROLLED_BACK).toMetricConfig().metricStat)).toMatchObject({
-      namespace: 'CdkSageMakerMcp/ModelLifecycle', metricName: 'ModelDeploymentOutcome', statistic: 'Sum',
+      namespace: 'CdkSageMakerMcp/ModelLifecycle',
+      metricName: 'ModelDeploymentOutcome',
+      statistic: 'Sum',
       dimensions: [{ name: 'Outcome', value: 'rolled-back' }, { name: 'StackName', value: 'Endpoint' }],
     });
   });

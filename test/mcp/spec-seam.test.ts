@@ -25,7 +25,8 @@ import { addSharedGpuExample } from '../../examples/shared-gpu';
 import { ASYNC_ENV, AsyncEndpointEnvSchema, ResultRecorderEnvSchema } from '../../packages/runtime/src/contract/async';
 import { FeatureGroupSchema } from '../../packages/runtime/src/contract/feature-store';
 import {
-  MCP_ENV, McpAsyncEndpointSpec, McpDeploymentSpec, McpFeatureGroupSpec, McpModelPackageGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, toolNamesForSpec,
+  MCP_ENV, McpAsyncEndpointSpec, McpDeploymentSpec, McpFeatureGroupSpec, McpModelPackageGroupSpec, McpPipelineSpec,
+  McpRealtimeEndpointSpec, McpServerSpec, toolNamesForSpec,
   McpServerSpecSchema,
 } from '../../packages/runtime/src/contract/mcp';
 import { PipelineRouterEnvSchema, RESULTS_QUEUE_URL_ENV } from '../../packages/runtime/src/contract/pipelines';

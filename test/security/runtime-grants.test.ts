@@ -356,7 +356,8 @@ describe('MCP lifecycle tools: list_model_versions and get_deployment_status, gr
   let http: Server;
   let client: Client;
   let statements: AllowStatement[];
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
+  type CallResult = { isError?: boolean; structuredContent?: any };
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
 
   beforeAll(async () => {
     const stack = new Stack(new App(), 'LifecycleGrants', { env: ENV });
@@ -368,8 +369,12 @@ describe('MCP lifecycle tools: list_model_versions and get_deployment_status, gr
     const pkg = (v: number) => arn('sagemaker', `model-package/fraud/${v}`);
     for (const v of [1, 2, 3]) {
       env.control.addModelPackage(pkg(v), {
-        ModelPackageName: 'fraud', ModelPackageGroupName: 'fraud', ModelPackageVersion: v, ModelPackageStatus: 'Completed',
-        ModelApprovalStatus: v === 3 ? 'PendingManualApproval' : 'Approved', CreationTime: new Date(Date.UTC(2026, 0, v)),
+        ModelPackageName: 'fraud',
+        ModelPackageGroupName: 'fraud',
+        ModelPackageVersion: v,
+        ModelPackageStatus: 'Completed',
+        ModelApprovalStatus: v === 3 ? 'PendingManualApproval' : 'Approved',
+        CreationTime: new Date(Date.UTC(2026, 0, v)),
         ModelMetrics: { ModelQuality: { Statistics: { ContentType: 'application/json', S3Uri: `s3://eval/fraud/${v}/evaluation.json` } } },
       });
     }
@@ -398,8 +403,11 @@ describe('MCP lifecycle tools: list_model_versions and get_deployment_status, gr
       groupName: 'fraud',
       truncated: 'max-results',
       versions: [3, 2].map((v) => ({
-        version: v, modelPackageArn: arn('sagemaker', `model-package/fraud/${v}`), approvalStatus: v === 3 ? 'PendingManualApproval' : 'Approved',
-        packageStatus: 'Completed', createdAt: new Date(Date.UTC(2026, 0, v)).toISOString(),
+        version: v,
+        modelPackageArn: arn('sagemaker', `model-package/fraud/${v}`),
+        approvalStatus: v === 3 ? 'PendingManualApproval' : 'Approved',
+        packageStatus: 'Completed',
+        createdAt: new Date(Date.UTC(2026, 0, v)).toISOString(),
         metrics: [{ metric: 'ModelQuality.Statistics', s3Uri: `s3://eval/fraud/${v}/evaluation.json`, contentType: 'application/json' }],
       })),
     });
@@ -413,9 +421,13 @@ describe('MCP lifecycle tools: list_model_versions and get_deployment_status, gr
       result = (await call('get_deployment_status', { endpointName: 'fraud-scorer' })).structuredContent;
     });
     expect(result).toMatchObject({
-      endpointName: 'fraud-scorer', endpointStatus: 'Updating', rollout: 'in-progress',
-      servingModelPackageArn: arn('sagemaker', 'model-package/fraud/1'), servingVersion: 1,
-      targetModelPackageArn: arn('sagemaker', 'model-package/fraud/2'), targetVersion: 2,
+      endpointName: 'fraud-scorer',
+      endpointStatus: 'Updating',
+      rollout: 'in-progress',
+      servingModelPackageArn: arn('sagemaker', 'model-package/fraud/1'),
+      servingVersion: 1,
+      targetModelPackageArn: arn('sagemaker', 'model-package/fraud/2'),
+      targetVersion: 2,
     });
     expect(opNames(ops)).toEqual(['SageMaker.DescribeEndpoint', 'SageMaker.DescribeEndpointConfig', 'SageMaker.DescribeModel']);
     expect(ungranted(ops, statements)).toEqual([]);

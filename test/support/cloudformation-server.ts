@@ -90,6 +90,10 @@ class CfnError extends Error {
 
 export interface CloudFormationServer {
   readonly endpoint: string;
+  /** Accepted UpdateStack requests. */
+  readonly updates: RecordedUpdate[];
+  /** Every request's Action, in order. */
+  readonly actions: string[];
   clientConfig(): { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string }; maxAttempts: number };
   addStack(seed: StackSeed): string;
   setStatus(stackName: string, status: string): void;
@@ -99,10 +103,6 @@ export interface CloudFormationServer {
   /** Runs once before the next UpdateStack is processed (e.g. another update that lands first, a race). */
   beforeNextUpdate(fn: () => void): void;
   setParameter(stackName: string, key: string, value: string): void;
-  /** Accepted UpdateStack requests. */
-  readonly updates: RecordedUpdate[];
-  /** Every request's Action, in order. */
-  readonly actions: string[];
   stop(): Promise<void>;
 }
 

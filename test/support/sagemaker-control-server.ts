@@ -243,7 +243,8 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
       const { items, NextToken } = page(matches, { ...input }, max ?? pageSize);
       const summaries = items.map((p) => Object.fromEntries(Object.entries(p).filter(([k]) => [
         'ModelPackageName', 'ModelPackageGroupName', 'ModelPackageVersion', 'ModelPackageArn', 'ModelPackageDescription',
-        'CreationTime', 'ModelPackageStatus', 'ModelApprovalStatus'].includes(k))));
+        'CreationTime', 'ModelPackageStatus', 'ModelApprovalStatus',
+      ].includes(k))));
       return { ModelPackageSummaryList: summaries, ...(NextToken ? { NextToken } : {}) };
     }],
   ]);

@@ -45,7 +45,14 @@ export async function reportDeploymentOutcome(o: DeploymentOutcome, options: Rep
       TopicArn: options.topicArn,
       // Subject: at most 100 printable ASCII characters (https://docs.aws.amazon.com/sns/latest/api/API_Publish.html).
       Subject: `Model deployment ${o.outcome}: ${o.stackName}`.replace(/[^ -~]/g, '?').slice(0, 100),
-      Message: JSON.stringify({ outcome: o.outcome, reason: o.reason, stackName: o.stackName, modelPackageArn: o.modelPackageArn, version: o.version, servingVersion: o.servingVersion }),
+      Message: JSON.stringify({
+        outcome: o.outcome,
+        reason: o.reason,
+        stackName: o.stackName,
+        modelPackageArn: o.modelPackageArn,
+        version: o.version,
+        servingVersion: o.servingVersion,
+      }),
     }));
   }
 }

@@ -54,7 +54,9 @@ export async function listModelVersionsTool(ctx: ToolContext, args: z.infer<type
     if (!allowed.includes(args.groupName)) {
       throw new ToolRefusal('ModelPackageGroupNotAllowed', `Model package group ${JSON.stringify(args.groupName)} is not exposed by this server; exposed: ${allowed.join(', ')}.`);
     }
-    const result = await listModelVersions(args.groupName, { sagemaker: ctx.clients.sagemaker, maxResults: args.maxResults, approvalStatus: args.approvalStatus });
+    const result = await listModelVersions(args.groupName, {
+      sagemaker: ctx.clients.sagemaker, maxResults: args.maxResults, approvalStatus: args.approvalStatus,
+    });
     return toolResult({ ...result });
   } catch (err) {
     return toolFailure(err);

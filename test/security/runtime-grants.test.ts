@@ -12,6 +12,7 @@
  */
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -26,17 +27,19 @@ import { render } from './checks';
 import { batchGetFeatures, deleteFeatures, getFeatures } from '../../packages/runtime/src/features';
 import { putFeatures } from '../../packages/runtime/src/features-write';
 import { createRuntimeClient, invokeEndpoint } from '../../packages/runtime/src/invoke';
+import { handleApprovedDeploymentEvent } from '../../packages/runtime/src/lifecycle/approved-deployment';
 import { createSageMakerMcpHandler } from '../../packages/runtime/src/mcp-server';
 import { invokeEndpointStream } from '../../packages/runtime/src/stream';
 import { AsyncEndpoint } from '../../src/async';
 import { IAM_ACTIONS_BY_OPERATION } from '../../src/core/iam-actions';
 import { FeatureGroup } from '../../src/feature-store';
-import { ModelPackageGroup } from '../../src/lifecycle';
+import { ApprovedModelDeployment, ModelPackageGroup } from '../../src/lifecycle';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, recordTrainingResult, RESULTS_TABLE, startLocalEnv, USERS_SCHEMA } from '../mcp/local-env';
+import { startCloudFormationServer } from '../support/cloudformation-server';
 import { accepted, multiModel, ok, part, stream } from '../support/sagemaker-runtime-server';
 
 const ACCOUNT = '123456789012';
@@ -113,6 +116,10 @@ function resourcesOf({ op, input }: SentOperation): string[] {
       return [arn('sagemaker', `endpoint-config/${String(input.EndpointConfigName).toLowerCase()}`)];
     case 'SageMaker.DescribeModel':
       return [arn('sagemaker', `model/${String(input.ModelName).toLowerCase()}`)];
+    // Stack ARNs end in the id CloudFormation assigns at creation (resource type stack: stack/<name>/<id>).
+    case 'CloudFormation.DescribeStacks':
+    case 'CloudFormation.UpdateStack':
+      return [String(input.StackName).startsWith('arn:') ? input.StackName : arn('cloudformation', `stack/${input.StackName}/0f3a3a70-0000-4000-8000-000000000000`)];
     case 'SageMakerFeatureStoreRuntime.BatchGetRecord':
       return input.Identifiers.map((i: any) => arn('sagemaker', `feature-group/${i.FeatureGroupName}`));
     case 'SageMakerFeatureStoreRuntime.GetRecord':
@@ -447,6 +454,37 @@ describe('MCP lifecycle tools: list_model_versions and get_deployment_status, gr
       expect([a.isError, b.isError]).toEqual([true, true]);
     });
     expect(ops).toEqual([]);
+  });
+});
+
+describe('the approved-model deployment handler: every operation is allowed by its role', () => {
+  test('DescribeStacks and UpdateStack on its own stack, nothing else', async () => {
+    const stack = new Stack(new App(), 'ChurnServing', { env: ENV });
+    const group = ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'churn');
+    const deployment = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: arn('sagemaker', 'model-package/churn/1') });
+    const statements = allowStatementsOf(stack, stack.getLogicalId((deployment.handler.role as iam.Role).node.defaultChild as iam.CfnRole));
+    const cfn = await startCloudFormationServer();
+    const cloudformation = new CloudFormationClient(cfn.clientConfig());
+    try {
+      cfn.addStack({ StackName: 'ChurnServing', Parameters: { ApprovedModelPackageArn: arn('sagemaker', 'model-package/churn/1') }, RoleARN: arn('iam', 'role/cfn-exec') });
+      const event = {
+        'id': 'e-1',
+        'detail-type': 'SageMaker Model Package State Change',
+        'source': 'aws.sagemaker',
+        'detail': { ModelPackageGroupName: 'churn', ModelPackageVersion: 2, ModelPackageArn: arn('sagemaker', 'model-package/churn/2'), ModelApprovalStatus: 'Approved' },
+      };
+      const config = { stackName: 'ChurnServing', parameterName: stack.resolve(deployment.parameter.logicalId), groupName: 'churn', maxWaitMs: 0 };
+      const ops = await operationsOf(async () => {
+        expect((await handleApprovedDeploymentEvent(event, { cloudformation, config })).outcome).toBe('updated');
+      });
+      expect(opNames(ops)).toEqual(['CloudFormation.DescribeStacks', 'CloudFormation.UpdateStack']);
+      expect(ungranted(ops, statements)).toEqual([]);
+      // Another stack is refused by the policy.
+      expect(ungranted([{ op: 'CloudFormation.UpdateStack', input: { StackName: 'Other' } }], statements)).toHaveLength(1);
+    } finally {
+      cloudformation.destroy();
+      await cfn.stop();
+    }
   });
 });
 

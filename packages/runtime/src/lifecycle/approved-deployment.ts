@@ -9,8 +9,8 @@
  * rolled back (the stack status events of its own updates).
  */
 import type { CloudFormationClient, Stack } from '@aws-sdk/client-cloudformation';
-import { DescribeStacksCommand, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
 import { deployToken, LifecycleEvent, ModelPackageChange, parseLifecycleEvent, parseModelPackageArn, StackStatusChange } from './lifecycle-events';
+import { cloudFormationSdk } from '../aws-sdk';
 import { ApprovedDeploymentEnvSchema, DEPLOY_OUTCOMES, LIFECYCLE_ENV } from '../contract/lifecycle';
 import { ContractConfigError, parseContract } from '../contract-parse';
 
@@ -141,6 +141,7 @@ async function deployPackage(e: ModelPackageChange, deps: ApprovedDeploymentDeps
   }
 
   try {
+    const { UpdateStackCommand } = cloudFormationSdk();
     const out = await deps.cloudformation.send(new UpdateStackCommand({
       StackName: config.stackName,
       UsePreviousTemplate: true,
@@ -174,6 +175,7 @@ async function settledStack(deps: ApprovedDeploymentDeps): Promise<Stack | { bus
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const now = deps.now ?? Date.now;
   const until = now() + deps.config.maxWaitMs;
+  const { DescribeStacksCommand } = cloudFormationSdk();
   for (;;) {
     const out = await deps.cloudformation.send(new DescribeStacksCommand({ StackName: deps.config.stackName }));
     const stack = out.Stacks?.[0];

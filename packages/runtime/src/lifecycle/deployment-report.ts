@@ -5,8 +5,8 @@
  * PutMetricData call), and, when a topic is configured, an SNS notification.
  */
 import type { SNSClient } from '@aws-sdk/client-sns';
-import { PublishCommand } from '@aws-sdk/client-sns';
 import type { DeploymentOutcome } from './approved-deployment';
+import { snsSdk } from '../aws-sdk';
 import { DEPLOY_METRIC_NAME, DEPLOY_METRIC_NAMESPACE, DEPLOY_METRIC_OUTCOME_DIMENSION, DEPLOY_METRIC_STACK_DIMENSION } from '../contract/lifecycle';
 
 /** The log line of an outcome, with its embedded metric. */
@@ -41,6 +41,7 @@ export interface ReportOptions {
 export async function reportDeploymentOutcome(o: DeploymentOutcome, options: ReportOptions): Promise<void> {
   (options.log ?? console.log)(JSON.stringify(deploymentLogRecord(o)));
   if (options.sns && options.topicArn) {
+    const { PublishCommand } = snsSdk();
     await options.sns.send(new PublishCommand({
       TopicArn: options.topicArn,
       // Subject: at most 100 printable ASCII characters (https://docs.aws.amazon.com/sns/latest/api/API_Publish.html).

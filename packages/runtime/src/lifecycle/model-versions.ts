@@ -10,8 +10,8 @@
  * or the status is InService but update operation fails, this provides the reason why it failed").
  */
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
-import { DescribeEndpointCommand, DescribeEndpointConfigCommand, DescribeModelCommand, DescribeModelPackageCommand, ListModelPackagesCommand } from '@aws-sdk/client-sagemaker';
 import { parseModelPackageArn } from './lifecycle-events';
+import { sageMakerSdk } from '../aws-sdk';
 import { PageGuard } from '../bounded';
 
 export interface ModelVersion {
@@ -59,6 +59,7 @@ function flattenMetrics(m: unknown): ModelVersion['metrics'] {
 }
 
 export async function listModelVersions(groupName: string, options: ListModelVersionsOptions): Promise<ListModelVersionsResult> {
+  const { DescribeModelPackageCommand, ListModelPackagesCommand } = sageMakerSdk();
   const max = options.maxResults ?? 10;
   const guard = new PageGuard(`ListModelPackages ${groupName}`, options.maxPages ?? 5);
   const summaries: any[] = [];
@@ -111,6 +112,7 @@ export interface DeploymentStatus {
 
 async function packageOfConfig(sagemaker: SageMakerClient, configName: string | undefined): Promise<string | undefined> {
   if (!configName) return undefined;
+  const { DescribeEndpointConfigCommand, DescribeModelCommand } = sageMakerSdk();
   const config = await sagemaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: configName }));
   const modelName = config.ProductionVariants?.find((v) => v.ModelName)?.ModelName;
   if (!modelName) return undefined;
@@ -119,6 +121,7 @@ async function packageOfConfig(sagemaker: SageMakerClient, configName: string | 
 }
 
 export async function getDeploymentStatus(endpointName: string, options: { sagemaker: SageMakerClient }): Promise<DeploymentStatus> {
+  const { DescribeEndpointCommand } = sageMakerSdk();
   const e = await options.sagemaker.send(new DescribeEndpointCommand({ EndpointName: endpointName }));
   const serving = await packageOfConfig(options.sagemaker, e.EndpointConfigName);
   const pendingConfig = e.PendingDeploymentSummary?.EndpointConfigName;

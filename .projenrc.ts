@@ -77,6 +77,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@aws-sdk/client-s3',
     '@aws-sdk/client-athena',
     '@aws-sdk/client-sqs',
+    // The approved-model deployment handler (src/lifecycle) updates its endpoint stack and notifies a topic.
+    '@aws-sdk/client-cloudformation@^3.1169.0',
+    '@aws-sdk/client-sns@^3.1169.0',
     // The MCP server Lambda reads its handle key from Secrets Manager at cold start (never from its environment).
     '@aws-sdk/client-secrets-manager',
     '@smithy/node-http-handler',
@@ -207,6 +210,7 @@ const HANDLER_BUNDLE_ARGS: Record<string, string[]> = {
   'mcp/server.lambda': MCP_SERVER_BUNDLE_ARGS,
   'async/result-recorder.lambda': ['--minify', '--keep-names'],
   'pipelines/pipeline-router.lambda': ['--minify', '--keep-names'],
+  'lifecycle/approved-deployment.lambda': ['--minify', '--keep-names'],
 };
 for (const [bundle, extra] of Object.entries(HANDLER_BUNDLE_ARGS)) {
   for (const name of [`bundle:${bundle}`, `bundle:${bundle}:watch`]) {

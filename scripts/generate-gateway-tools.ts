@@ -19,6 +19,7 @@ import { registerAsyncTools } from '../packages/runtime/src/mcp-tools/async-tool
 import type { ToolContext } from '../packages/runtime/src/mcp-tools/context';
 import { registerFeatureTools } from '../packages/runtime/src/mcp-tools/feature-tools';
 import { registerInvokeTools, ToolRegistrar } from '../packages/runtime/src/mcp-tools/invoke-tools';
+import { registerLifecycleTools } from '../packages/runtime/src/mcp-tools/lifecycle-tools';
 import { registerTrainingTools } from '../packages/runtime/src/mcp-tools/training-tools';
 
 const ROOT = join(__dirname, '..');
@@ -156,6 +157,8 @@ function sentinelContext(): ToolContext {
     pipelines: [{ name: SENTINEL }],
     trainingResultsTable: 'table',
     modelProvenance: true,
+    modelPackageGroups: [{ name: SENTINEL }],
+    deployments: [{ endpointName: SENTINEL }],
     maxEventTimeSkewSeconds: SENTINEL_SKEW,
   };
   // Registration reads only `config`; the clients are used by the tool callbacks, which never run here.
@@ -190,6 +193,7 @@ export function buildGatewayTools(): GatewayToolTemplate[] {
   registerAsyncTools(registrar, ctx);
   registerFeatureTools(registrar, ctx);
   registerTrainingTools(registrar, ctx);
+  registerLifecycleTools(registrar, ctx);
   const missing = Object.values(MCP_TOOL_NAMES).filter((n) => !tools.some((t) => t.name === n));
   if (missing.length) throw new Error(`gateway:tools: the placeholder spec did not register ${missing.join(', ')}: extend sentinelContext()`);
   return tools;

@@ -12,5 +12,6 @@ export * from './rollouts';
 export * from './realtime';
 export * from './serverless';
 export * from './pipelines';
+export * from './lifecycle';
 export * from './mcp';
 export * from './cost';

@@ -13,6 +13,10 @@ export const IAM_ACTION = {
     StartQueryExecution: 'athena:StartQueryExecution',
     StopQueryExecution: 'athena:StopQueryExecution',
   },
+  'cloudformation': {
+    DescribeStacks: 'cloudformation:DescribeStacks',
+    UpdateStack: 'cloudformation:UpdateStack',
+  },
   'cloudwatch': {
     'DescribeAlarms': 'cloudwatch:DescribeAlarms',
     'PutMetricData': 'cloudwatch:PutMetricData',
@@ -95,9 +99,12 @@ export const IAM_ACTION = {
     'BatchGetRecord': 'sagemaker:BatchGetRecord',
     'DeleteRecord': 'sagemaker:DeleteRecord',
     'DescribeArtifact': 'sagemaker:DescribeArtifact',
+    'CreateModelPackage': 'sagemaker:CreateModelPackage',
     'DescribeEndpoint': 'sagemaker:DescribeEndpoint',
+    'DescribeEndpointConfig': 'sagemaker:DescribeEndpointConfig',
     'DescribeModel': 'sagemaker:DescribeModel',
     'DescribeModelPackage': 'sagemaker:DescribeModelPackage',
+    'DescribeModelPackageGroup': 'sagemaker:DescribeModelPackageGroup',
     'DescribePipelineExecution': 'sagemaker:DescribePipelineExecution',
     'DescribeTrainingJob': 'sagemaker:DescribeTrainingJob',
     'GetRecord': 'sagemaker:GetRecord',
@@ -105,9 +112,11 @@ export const IAM_ACTION = {
     'InvokeEndpointAsync': 'sagemaker:InvokeEndpointAsync',
     'InvokeEndpointWithResponseStream': 'sagemaker:InvokeEndpointWithResponseStream',
     'ListAssociations': 'sagemaker:ListAssociations',
+    'ListModelPackages': 'sagemaker:ListModelPackages',
     'ListPipelineExecutionSteps': 'sagemaker:ListPipelineExecutionSteps',
     'PutRecord': 'sagemaker:PutRecord',
     'StartPipelineExecution': 'sagemaker:StartPipelineExecution',
+    'UpdateModelPackage': 'sagemaker:UpdateModelPackage',
     '*': 'sagemaker:*',
   },
   'secretsmanager': {
@@ -170,6 +179,18 @@ export const IAM_ACTIONS_BY_OPERATION = {
   'SageMaker.DescribeArtifact': [A.sagemaker.DescribeArtifact],
   'SageMaker.DescribeModelPackage': [A.sagemaker.DescribeModelPackage],
   'SageMaker.DescribeTrainingJob': [A.sagemaker.DescribeTrainingJob],
+  // Model lifecycle: list_model_versions (ListModelPackages: no required resource type, so IAM authorizes it on `*`).
+  'SageMaker.ListModelPackages': [A.sagemaker.ListModelPackages],
+  // get_deployment_status: the serving (and pending) config's model, to find its model package.
+  'SageMaker.DescribeEndpointConfig': [A.sagemaker.DescribeEndpointConfig],
+  'SageMaker.DescribeModel': [A.sagemaker.DescribeModel],
+
+  // CloudFormation (the approved-model deployment handler, on its own stack only):
+  // https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudformation.html
+  'CloudFormation.DescribeStacks': [A.cloudformation.DescribeStacks],
+  'CloudFormation.UpdateStack': [A.cloudformation.UpdateStack],
+  // SNS (its optional outcome notifications): .../list_amazonsns.html
+  'SNS.Publish': [A.sns.Publish],
 
   // Feature Store runtime (IAM prefix sagemaker).
   'SageMakerFeatureStoreRuntime.GetRecord': [A.sagemaker.GetRecord],

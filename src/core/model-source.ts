@@ -293,6 +293,13 @@ export interface ModelSourceConfig {
    */
   readonly modelName?: string;
   /**
+   * A versioned model package the model is created from (`Containers[].ModelPackageName`): its containers, images and
+   * artifacts come from the package, so `imageUri` and `modelData` are unset.
+   *
+   * @default - none
+   */
+  readonly modelPackageName?: string;
+  /**
    * The container image.
    *
    * @default - none (required unless `modelName` is set)
@@ -378,8 +385,61 @@ export interface ContainerModelOptions {
   readonly modelFamily?: string;
 }
 
+/** Options of a model created from a versioned model package (`ModelSource.fromModelPackage`). */
+export interface ModelPackageSourceOptions {
+  /**
+   * The versions the model may be made from, for the model role's `sagemaker:DescribeModelPackage`: usually a group's
+   * `modelPackageVersionsArn` (`model-package/<group>/*`).
+   *
+   * @default - the given ARN itself (it must then be a literal, not a token such as a stack parameter)
+   */
+  readonly modelPackageVersionsArn?: string;
+  /**
+   * The bucket holding the versions' artifacts (the pipeline's output bucket): the model role may read them.
+   *
+   * @default - no S3 read (the images hold everything)
+   */
+  readonly artifactsBucket?: s3.IBucket;
+  /**
+   * Key pattern within `artifactsBucket` the role may read, e.g. `pipelines/*`.
+   *
+   * @default '*'
+   */
+  readonly artifactsKeyPattern?: string;
+  /**
+   * The images the versions' containers run (e.g. `ContainerImage.xgboost('1.7-1')`): bound only for the model role's
+   * pull rights; the image URI used is the package's own.
+   *
+   * @default - none (pull rights must come from elsewhere)
+   */
+  readonly images?: ContainerImage[];
+  /**
+   * The payload family the runtime's builders should use.
+   *
+   * @default - unknown
+   */
+  readonly modelFamily?: string;
+}
+
 /** Where an endpoint's model comes from: a container (with optional artifacts), an existing model, or JumpStart. */
 export abstract class ModelSource {
+  /**
+   * A model created from a versioned model package (`AWS::SageMaker::Model` with `Containers[].ModelPackageName`): the
+   * package's containers, images and artifacts. The model role gets `sagemaker:DescribeModelPackage` on
+   * `modelPackageVersionsArn`, read of `artifactsBucket` and pull of `images`.
+   *
+   * @param modelPackageArn `arn:<partition>:sagemaker:<region>:<account>:model-package/<group>/<version>`, or a token
+   * (e.g. `ApprovedModelDeployment.modelPackageArn`, a stack parameter)
+   */
+  public static fromModelPackage(modelPackageArn: string, options: ModelPackageSourceOptions = {}): ModelSource {
+    const v = new PropValidator('ModelSource.fromModelPackage');
+    v.pattern('modelPackageArn', modelPackageArn, MODEL_PACKAGE_ARN, 'arn:<partition>:sagemaker:<region>:<account>:model-package/<group>/<version>');
+    v.check(!Token.isUnresolved(modelPackageArn) || options.modelPackageVersionsArn !== undefined, 'modelPackageVersionsArn', undefined,
+      'the versions the model may be made from (e.g. a group\'s modelPackageVersionsArn): modelPackageArn is a token');
+    v.throwIfInvalid();
+    return new ModelPackageModelSource(modelPackageArn, options);
+  }
+
   /** A model built from a container image and optional artifacts. */
   public static fromContainer(image: ContainerImage, options: ContainerModelOptions = {}): ModelSource {
     return new ContainerModelSource(image, options);
@@ -411,6 +471,25 @@ class ContainerModelSource extends ModelSource {
       enableNetworkIsolation: this.options.enableNetworkIsolation,
       modelFamily: this.options.modelFamily,
     };
+  }
+}
+
+const MODEL_PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}\/\d+$/;
+
+class ModelPackageModelSource extends ModelSource {
+  constructor(private readonly modelPackageArn: string, private readonly options: ModelPackageSourceOptions) {
+    super();
+  }
+  public bind(scope: Construct, options: ModelSourceBindOptions): ModelSourceConfig {
+    // Acknowledged for cdk-nag with the model role's other wildcards (src/core/private/model-role-nag.ts).
+    iam.Grant.addToPrincipal({
+      grantee: options.role,
+      actions: [IAM_ACTION.sagemaker.DescribeModelPackage],
+      resourceArns: [this.options.modelPackageVersionsArn ?? this.modelPackageArn],
+    });
+    this.options.artifactsBucket?.grantRead(options.role, this.options.artifactsKeyPattern ?? '*');
+    for (const image of this.options.images ?? []) image.bind(scope, options.role);
+    return { modelPackageName: this.modelPackageArn, modelFamily: this.options.modelFamily };
   }
 }
 

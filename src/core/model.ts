@@ -55,6 +55,18 @@ export function renderModel(
   scope: Construct, id: string, config: ModelSourceConfig, role: iam.IRole, network?: ModelNetwork,
 ): { modelName: string; model?: sagemaker.CfnModel } {
   if (config.modelName) return { modelName: config.modelName };
+  if (config.modelPackageName) {
+    // "If you are hosting a model package, specify ModelPackageName and not Image or ModelDataUrl"
+    // (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ContainerDefinition.html).
+    const fromPackage = new sagemaker.CfnModel(scope, id, {
+      executionRoleArn: role.roleArn,
+      enableNetworkIsolation: network?.enableNetworkIsolation ? true : undefined,
+      vpcConfig: network?.vpcConfig,
+      containers: [{ modelPackageName: config.modelPackageName }],
+    });
+    fromPackage.node.addDependency(role);
+    return { modelName: fromPackage.attrModelName, model: fromPackage };
+  }
   if (!config.imageUri) {
     throw new Error('model: the model source resolved to neither a model name nor an image URI');
   }

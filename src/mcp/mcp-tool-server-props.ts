@@ -7,6 +7,7 @@ import { IAsyncEndpoint } from '../async/async-endpoint-props';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { FunctionNetworkOptions } from '../core/function-network';
 import { IFeatureGroup } from '../feature-store/feature-group-props';
+import { IModelPackageGroup } from '../lifecycle/model-package-group';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline } from '../pipelines/training-pipeline';
 import { FeatureGroupSchema } from '../private/contract.generated';
@@ -112,6 +113,29 @@ export interface McpPipelineOptions {
   readonly description?: string;
 }
 
+/** A model package group exposed through `list_model_versions`. */
+export interface McpModelPackageGroupOptions {
+  readonly group: IModelPackageGroup;
+  /**
+   * Shown to the agent.
+   *
+   * @default - the group name only
+   */
+  readonly description?: string;
+}
+
+/** An endpoint exposed through `get_deployment_status`. */
+export interface McpDeploymentOptions {
+  /** The endpoint (e.g. the one an `ApprovedModelDeployment` deploys to). */
+  readonly endpoint: ISageMakerEndpoint;
+  /**
+   * Shown to the agent.
+   *
+   * @default - the endpoint name only
+   */
+  readonly description?: string;
+}
+
 /** Properties of an `McpToolServer`. The network options put its function in your VPC. */
 export interface McpToolServerProps extends FunctionNetworkOptions {
   /**
@@ -161,6 +185,21 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
    * @default false
    */
   readonly modelProvenance?: boolean;
+  /**
+   * Model package groups the agent may list (`list_model_versions`): grants `sagemaker:ListModelPackages` (IAM
+   * authorizes it on `*` only) and `sagemaker:DescribeModelPackage` on each group's versions.
+   *
+   * @default - no `list_model_versions` tool
+   */
+  readonly modelPackageGroups?: McpModelPackageGroupOptions[];
+  /**
+   * Endpoints whose deployment the agent may check (`get_deployment_status`): grants `sagemaker:DescribeEndpoint` on
+   * each endpoint, and `sagemaker:DescribeEndpointConfig` and `sagemaker:DescribeModel` on this account and region's
+   * endpoint configs and models (their names are generated per deployment).
+   *
+   * @default - no `get_deployment_status` tool
+   */
+  readonly deployments?: McpDeploymentOptions[];
   /**
    * How far past the server's clock an event time written by `put_feature_record` may lie; later ones are refused. The
    * online store keeps the record with the greatest event time, so one write dated far ahead would make every later

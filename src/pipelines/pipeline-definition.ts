@@ -176,6 +176,25 @@ export class PipelineDefinition {
   }
 
   /**
+   * The values at `Steps[].Arguments.<argument>` (top-level steps and the If/Else steps of Condition steps) of the steps
+   * of type `stepType`, as written.
+   * @internal
+   */
+  public _stepArguments(stepType: string, argument: string): unknown[] {
+    const out: unknown[] = [];
+    const walk = (steps: unknown) => {
+      if (!Array.isArray(steps)) return;
+      for (const s of steps as any[]) {
+        if (s?.Type === stepType && s?.Arguments?.[argument] !== undefined) out.push(s.Arguments[argument]);
+        walk(s?.Arguments?.IfSteps);
+        walk(s?.Arguments?.ElseSteps);
+      }
+    };
+    walk(this.definition.Steps);
+    return out;
+  }
+
+  /**
    * Renders the definition for a pipeline in `scope`: inline (`PipelineDefinitionBody`) up to
    * `INLINE_DEFINITION_MAX_BYTES`, else an S3 asset the pipeline role may read. String values equal to a key of
    * `substitutions` are replaced by its value first (which may be a token: the definition must then fit inline).

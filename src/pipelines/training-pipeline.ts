@@ -8,6 +8,7 @@ import { TrainingJobRole, TrainingJobRoleProps } from './training-role';
 import { IAM_ACTION } from '../core/iam-actions';
 import { acknowledgeGrantWildcards } from '../core/nag';
 import { PropValidator } from '../core/validation';
+import { IModelPackageGroup } from '../lifecycle/model-package-group';
 
 /** A SageMaker pipeline that MCP tools may start and watch. */
 export interface ITrainingPipeline extends IResource {
@@ -133,6 +134,15 @@ export interface TrainingPipelineProps {
   readonly parameters?: PipelineParameter[];
 
   /**
+   * The model package group the definition's RegisterModel steps write to: `role` may register versions in it
+   * (`grantRegister`), and `TrainingPipeline.MODEL_PACKAGE_GROUP_NAME` written as a step's `ModelPackageGroupName` is
+   * replaced by its name. A RegisterModel step naming another group literally is an error.
+   *
+   * @default - none: RegisterModel steps name a group you manage (and `role` must be allowed to register in it)
+   */
+  readonly modelPackageGroup?: IModelPackageGroup;
+
+  /**
    * Maximum number of steps that run in parallel in one execution (>= 1).
    * @default - SageMaker's default (no pipeline-level limit)
    */
@@ -157,6 +167,12 @@ export class TrainingPipeline extends TrainingPipelineBase {
    * replaces it with the ARN of the role it creates from `trainingJobRole`.
    */
   public static readonly TRAINING_JOB_ROLE_ARN = '{{cdk-sagemaker-mcp:training-job-role-arn}}';
+
+  /**
+   * Write this string as a RegisterModel step's `ModelPackageGroupName`: the pipeline replaces it with the name of its
+   * `modelPackageGroup`.
+   */
+  public static readonly MODEL_PACKAGE_GROUP_NAME = '{{cdk-sagemaker-mcp:model-package-group-name}}';
 
   /** Imports an existing pipeline by name (in this stack's account and region). */
   public static fromPipelineName(scope: Construct, id: string, pipelineName: string): ITrainingPipeline {
@@ -231,9 +247,22 @@ export class TrainingPipeline extends TrainingPipelineBase {
       }
     }
     this.warnOnPipelineRoleAsJobRole(props);
-    const substitutions: Record<string, string> = this.trainingJobRole
-      ? { [TrainingPipeline.TRAINING_JOB_ROLE_ARN]: this.trainingJobRole.roleArn }
-      : {};
+    const group = props.modelPackageGroup;
+    const usesGroupPlaceholder = props.definition._contains(TrainingPipeline.MODEL_PACKAGE_GROUP_NAME);
+    v.check(!usesGroupPlaceholder || group !== undefined, 'modelPackageGroup', undefined,
+      `the group RegisterModel steps write to: the definition names TrainingPipeline.MODEL_PACKAGE_GROUP_NAME (${TrainingPipeline.MODEL_PACKAGE_GROUP_NAME})`);
+    if (group && !Token.isUnresolved(group.modelPackageGroupName)) {
+      for (const named of props.definition._stepArguments('RegisterModel', 'ModelPackageGroupName')) {
+        const ok = named === TrainingPipeline.MODEL_PACKAGE_GROUP_NAME || typeof named !== 'string' || Token.isUnresolved(named) || named === group.modelPackageGroupName;
+        v.check(ok, 'definition', `a RegisterModel step writing to group '${String(named)}'`,
+          `the modelPackageGroup '${group.modelPackageGroupName}' (or TrainingPipeline.MODEL_PACKAGE_GROUP_NAME)`);
+      }
+      group.grantRegister(props.role);
+    }
+    const substitutions: Record<string, string> = {
+      ...(this.trainingJobRole ? { [TrainingPipeline.TRAINING_JOB_ROLE_ARN]: this.trainingJobRole.roleArn } : {}),
+      ...(group ? { [TrainingPipeline.MODEL_PACKAGE_GROUP_NAME]: group.modelPackageGroupName } : {}),
+    };
     const { pipelineDefinition, version } = props.definition._bind(this, props.role, substitutions);
     const baseDescription = props.description ?? 'Deployed by cdk-sagemaker-mcp';
     const description = `${baseDescription} [definition ${version}]`;

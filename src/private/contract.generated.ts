@@ -259,6 +259,22 @@ export interface McpPipelineSpec {
   readonly parameters?: string[];
 }
 
+/** A model package group `list_model_versions` may list. */
+export interface McpModelPackageGroupSpec {
+  /** The model package group name. */
+  readonly name: string;
+  /** Shown to the agent. */
+  readonly description?: string;
+}
+
+/** An endpoint `get_deployment_status` may describe (which model package version it serves, whether a rollout runs). */
+export interface McpDeploymentSpec {
+  /** The endpoint name. */
+  readonly endpointName: string;
+  /** Shown to the agent. */
+  readonly description?: string;
+}
+
 /** Everything the MCP server exposes. Absent sections register no tools. */
 export interface McpServerSpec {
   /** Server name reported to clients. Default `cdk-sagemaker-mcp`. */
@@ -275,6 +291,10 @@ export interface McpServerSpec {
   readonly trainingResultsTable?: string;
   /** Registers `get_model_provenance` (lineage reads; see docs/mcp.md for its IAM scope). Default false. */
   readonly modelProvenance?: boolean;
+  /** Groups `list_model_versions` may list. */
+  readonly modelPackageGroups?: McpModelPackageGroupSpec[];
+  /** Endpoints `get_deployment_status` may describe. */
+  readonly deployments?: McpDeploymentSpec[];
   /**
    * Seconds an event time written by `put_feature_record` may lie past the server's clock; later ones are refused (the
    * online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.
@@ -305,6 +325,8 @@ export const MCP_TOOL_NAMES = {
   WAIT_FOR_TRAINING_RUN: 'wait_for_training_run',
   GET_TRAINING_RESULT: 'get_training_result',
   GET_MODEL_PROVENANCE: 'get_model_provenance',
+  LIST_MODEL_VERSIONS: 'list_model_versions',
+  GET_DEPLOYMENT_STATUS: 'get_deployment_status',
 } as const;
 
 /** The tools a spec registers (what `tools/list` returns), in registration order. */
@@ -322,6 +344,8 @@ export function toolNamesForSpec(spec: McpServerSpec): string[] {
     if (spec.trainingResultsTable) names.push(MCP_TOOL_NAMES.GET_TRAINING_RESULT);
   }
   if (spec.modelProvenance) names.push(MCP_TOOL_NAMES.GET_MODEL_PROVENANCE);
+  if (spec.modelPackageGroups?.length) names.push(MCP_TOOL_NAMES.LIST_MODEL_VERSIONS);
+  if (spec.deployments?.length) names.push(MCP_TOOL_NAMES.GET_DEPLOYMENT_STATUS);
   return names;
 }
 
@@ -451,3 +475,51 @@ export interface TrainingResultRecord {
   /** EventBridge envelope time of the event that set `status`. */
   readonly eventTime: string;
 }
+
+// ---- packages/runtime/src/contract/lifecycle.ts
+
+/** Env vars the construct sets on the deployment handler. */
+export const LIFECYCLE_ENV = {
+  /** Name of the stack whose parameter carries the model package ARN (the stack the construct is in). */
+  STACK_NAME: 'DEPLOY_STACK_NAME',
+  /** The stack parameter holding the model package ARN the endpoint's model is made from. */
+  PARAMETER_NAME: 'DEPLOY_MODEL_PACKAGE_PARAMETER',
+  /** Only versions of this model package group are deployed. */
+  GROUP_NAME: 'DEPLOY_MODEL_PACKAGE_GROUP',
+  /** SNS topic every outcome is published to (unset: log line and metric only). */
+  TOPIC_ARN: 'DEPLOY_NOTIFICATION_TOPIC_ARN',
+  /** How long the handler waits for a stack operation in progress before it refuses (and the event is retried). */
+  MAX_WAIT_SECONDS: 'DEPLOY_MAX_WAIT_SECONDS',
+} as const;
+
+/** EventBridge detail type of model package changes (source `aws.sagemaker`). */
+export const MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE = 'SageMaker Model Package State Change';
+
+/** EventBridge detail type of stack status changes (source `aws.cloudformation`). */
+export const STACK_STATUS_CHANGE_DETAIL_TYPE = 'CloudFormation Stack Status Change';
+
+/**
+ * Prefix of the `ClientRequestToken` of every stack update the handler starts (`approved-model-v<version>-<event id>`):
+ * CloudFormation copies it into the stack's status change events, so the rollback rule matches only these updates.
+ */
+export const DEPLOY_TOKEN_PREFIX = 'approved-model-v';
+
+/** Stack statuses after one of the handler's updates that end it: reported as deployed or rolled back. */
+export const DEPLOY_FINAL_STACK_STATUSES = ['UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED'] as const;
+
+/** CloudWatch namespace and metric the handler writes one data point of per outcome (embedded metric format). */
+export const DEPLOY_METRIC_NAMESPACE = 'CdkSageMakerMcp/ModelLifecycle';
+
+export const DEPLOY_METRIC_NAME = 'ModelDeploymentOutcome';
+
+/** Dimensions of the metric: the stack name and the outcome. */
+export const DEPLOY_METRIC_STACK_DIMENSION = 'StackName';
+
+export const DEPLOY_METRIC_OUTCOME_DIMENSION = 'Outcome';
+
+/**
+ * What the handler did with one event: `updated` (UpdateStack started), `skipped` (nothing to do: another group, not
+ * approved, already serving), `refused` (older than the serving version, stack busy or not updatable), `deployed`
+ * (its update completed), `rolled-back` (its update was rolled back, e.g. by the endpoint's rollback alarms).
+ */
+export const DEPLOY_OUTCOMES = ['updated', 'skipped', 'refused', 'deployed', 'rolled-back'] as const;

@@ -359,6 +359,24 @@ describe('SMCP-RO1: production endpoints and inference components set a rollout 
   });
 });
 
+describe('SMCP-LC1: a production endpoint serving a model package version sets a rollout strategy', () => {
+  const fromPackage = model({ PrimaryContainer: undefined, Containers: [{ ModelPackageName: { Ref: 'ApprovedModelPackageArn' } }] });
+  test('Compliance: a 2-instance endpoint from a package with a canary rollout', () => {
+    expectRule('SMCP-LC1', productionRollout({ Model: fromPackage }), []);
+  });
+  test('Compliance: a 2-instance endpoint without a rollout whose model is an image (SMCP-RO1\'s finding, not this rule\'s)', () => {
+    expectRule('SMCP-LC1', productionRollout({ Endpoint: endpoint() }), []);
+  });
+  test('Compliance: a 1-instance endpoint from a package is not production', () => {
+    expectRule('SMCP-LC1', productionRollout({ Model: fromPackage, Config: endpointConfig(), Endpoint: endpoint() }), []);
+  });
+  test('Noncompliance: a 2-instance endpoint from a package without DeploymentConfig is an error', () => {
+    const found = expectRule('SMCP-LC1', productionRollout({ Model: fromPackage, Endpoint: endpoint() }), ['Endpoint'],
+      /Endpoint Endpoint is production \(variant AllTraffic starts with 2 instances\) and serves a model package version, so an approval changes its model/);
+    expect(found[0].level).toBe('error');
+  });
+});
+
 describe('SMCP-RO2: the rollout of a production endpoint names rollback alarms', () => {
   test('Compliance: a canary with a latency alarm', () => {
     expectRule('SMCP-RO2', productionRollout(), []);

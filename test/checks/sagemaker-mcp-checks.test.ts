@@ -183,7 +183,7 @@ describe('props and rule list', () => {
   test('rules() lists every rule once with its level', () => {
     const rules = SageMakerMcpChecks.rules();
     expect(new Set(rules.map((r) => r.ruleId)).size).toBe(rules.length);
-    expect(rules).toHaveLength(20);
+    expect(rules).toHaveLength(21);
     expect(rules.find((r) => r.ruleId === 'SMCP-FS2')?.level).toBe(SageMakerMcpCheckLevel.WARNING);
     expect(new SageMakerMcpChecks().ruleIds).toEqual(rules.map((r) => r.ruleId));
   });

@@ -18,13 +18,15 @@ import { z } from 'zod';
 import { BUCKET, JOB_TABLE, LocalEnv, startLocalEnv } from './local-env';
 import { addFeatureStoreExample } from '../../examples/feature-store';
 import { addJumpStartExample } from '../../examples/jumpstart';
+import { addLifecycleExample } from '../../examples/lifecycle';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { addRealtimeExample } from '../../examples/realtime';
 import { addSharedGpuExample } from '../../examples/shared-gpu';
 import { ASYNC_ENV, AsyncEndpointEnvSchema, ResultRecorderEnvSchema } from '../../packages/runtime/src/contract/async';
 import { FeatureGroupSchema } from '../../packages/runtime/src/contract/feature-store';
 import {
-  MCP_ENV, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, toolNamesForSpec,
+  MCP_ENV, McpAsyncEndpointSpec, McpDeploymentSpec, McpFeatureGroupSpec, McpModelPackageGroupSpec, McpPipelineSpec,
+  McpRealtimeEndpointSpec, McpServerSpec, toolNamesForSpec,
   McpServerSpecSchema,
 } from '../../packages/runtime/src/contract/mcp';
 import { PipelineRouterEnvSchema, RESULTS_QUEUE_URL_ENV } from '../../packages/runtime/src/contract/pipelines';
@@ -49,6 +51,8 @@ const SERVER: AllFields<McpServerSpec> = {
   modelProvenance: true,
   handleTtlSeconds: true,
   maxEventTimeSkewSeconds: true,
+  modelPackageGroups: true,
+  deployments: true,
 };
 const REALTIME: AllFields<McpRealtimeEndpointSpec> = {
   name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true, targetModels: true,
@@ -61,6 +65,8 @@ const SCHEMA: AllFields<FeatureGroupSchema> = {
   featureGroupName: true, recordIdentifier: true, eventTime: true, features: true, onlineStorageType: true,
 };
 const PIPELINE: AllFields<McpPipelineSpec> = { name: true, description: true, parameters: true };
+const MODEL_PACKAGE_GROUP: AllFields<McpModelPackageGroupSpec> = { name: true, description: true };
+const DEPLOYMENT: AllFields<McpDeploymentSpec> = { endpointName: true, description: true };
 
 /** Fields of `fields` that no item of `items` carries (undefined counts as missing: JSON drops it). */
 function missing(fields: object, items: readonly object[]): string[] {
@@ -86,6 +92,7 @@ function buildAllKinds() {
   const components = sharedGpu.node.findAll().filter((c): c is InferenceComponent => c instanceof InferenceComponent);
   const featureGroup = addFeatureStoreExample(stack);
   const pipelines = addPipelinesExample(stack);
+  const lifecycle = addLifecycleExample(stack);
   // An async endpoint whose jobs may run 30 minutes: the finding was that the tool submitted with 900 s.
   const asyncEndpoint = new AsyncEndpoint(stack, 'LongJobs', {
     model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04')),
@@ -117,6 +124,8 @@ function buildAllKinds() {
     pipelines: [{ pipeline: pipelines.pipeline, description: 'retrain' }],
     trainingResults: pipelines.router,
     modelProvenance: true,
+    modelPackageGroups: [{ group: lifecycle.group, description: 'churn classifiers' }],
+    deployments: [{ endpoint: lifecycle.endpoint, description: 'churn, canary on approval' }],
     handleTtl: Duration.days(2),
     maxEventTimeSkew: Duration.minutes(2),
   });
@@ -142,7 +151,9 @@ describe('construct -> runtime spec', () => {
       featureGroup: missing(FEATURE_GROUP, spec.featureGroups!),
       schema: missing(SCHEMA, spec.featureGroups!.map((g) => g.schema)),
       pipeline: missing(PIPELINE, spec.pipelines!),
-    }).toEqual({ server: [], realtime: [], async: [], featureGroup: [], schema: [], pipeline: [] });
+      modelPackageGroup: missing(MODEL_PACKAGE_GROUP, spec.modelPackageGroups!),
+      deployment: missing(DEPLOYMENT, spec.deployments!),
+    }).toEqual({ server: [], realtime: [], async: [], featureGroup: [], schema: [], pipeline: [], modelPackageGroup: [], deployment: [] });
   });
 
   test('the async entry carries the endpoint\'s own timeouts, table and bucket, as its runtimeEnvironment states them', () => {

@@ -20,6 +20,8 @@ const EVERY_CAPABILITY: SageMakerMcpServerConfig = {
   pipelines: [{ name: 'p' }],
   trainingResultsTable: 'results',
   modelProvenance: true,
+  modelPackageGroups: [{ name: 'mpg' }],
+  deployments: [{ endpointName: 'rt' }],
 };
 
 /** The rows of the `| Tool | Input | Result | Registered when |` table: tool name -> Input cell. */

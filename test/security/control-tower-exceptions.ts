@@ -42,11 +42,11 @@ export const CONTROL_TOWER_EXCEPTIONS: ControlTowerException[] = [
   },
   {
     control: 'CT.LAMBDA.PR.3',
-    resources: /^(DocProcessor\/Results\/Recorder|TrainingResults\/Handler|McpToolServer\/Resource)\/Resource$/,
-    covers: 'the bundled functions (async result recorder, pipeline router, MCP server)',
+    resources: /^(DocProcessor\/Results\/Recorder|TrainingResults\/Handler|McpToolServer\/Resource|ChurnDeployment\/Handler)\/Resource$/,
+    covers: 'the bundled functions (async result recorder, pipeline router, MCP server, approved-model deployment)',
     reason: 'The demo and these integ apps give the constructs no VPC, so that they deploy without one; every construct takes '
       + '`vpc` (docs/network.md), and test/vpc.integ.ts runs the same functions in isolated subnets with `SageMakerVpcEndpoints`, '
-      + 'where this control passes.',
+      + 'where this control passes (the approved-model deployment handler takes the same options but is not in that app).',
   },
 ];
 

@@ -15,6 +15,7 @@
  */
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
@@ -30,16 +31,19 @@ import { render } from './checks';
 import { batchGetFeatures, deleteFeatures, getFeatures } from '../../packages/runtime/src/features';
 import { putFeatures } from '../../packages/runtime/src/features-write';
 import { createRuntimeClient, invokeEndpoint } from '../../packages/runtime/src/invoke';
+import { handleApprovedDeploymentEvent } from '../../packages/runtime/src/lifecycle/approved-deployment';
 import { createSageMakerMcpHandler } from '../../packages/runtime/src/mcp-server';
 import { invokeEndpointStream } from '../../packages/runtime/src/stream';
 import { AsyncEndpoint } from '../../src/async';
 import { IAM_ACTIONS_BY_OPERATION } from '../../src/core/iam-actions';
 import { FeatureGroup } from '../../src/feature-store';
+import { ApprovedModelDeployment, ModelPackageGroup } from '../../src/lifecycle';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, recordTrainingResult, RESULTS_TABLE, startLocalEnv, USERS_SCHEMA } from '../mcp/local-env';
+import { startCloudFormationServer } from '../support/cloudformation-server';
 import { isIamAction } from '../support/iam-reference';
 import { accepted, multiModel, ok, part, stream } from '../support/sagemaker-runtime-server';
 
@@ -110,6 +114,17 @@ function resourcesOf({ op, input }: SentOperation): string[] {
       return [String(input.ModelPackageName).startsWith('arn:') ? input.ModelPackageName : arn('sagemaker', `model-package/${input.ModelPackageName}`)];
     case 'SageMaker.DescribeTrainingJob':
       return [arn('sagemaker', `training-job/${input.TrainingJobName}`)];
+    // ListModelPackages has no required resource type (authorized on *); config and model ARNs are lowercased.
+    case 'SageMaker.ListModelPackages':
+      return ['*'];
+    case 'SageMaker.DescribeEndpointConfig':
+      return [arn('sagemaker', `endpoint-config/${String(input.EndpointConfigName).toLowerCase()}`)];
+    case 'SageMaker.DescribeModel':
+      return [arn('sagemaker', `model/${String(input.ModelName).toLowerCase()}`)];
+    // Stack ARNs end in the id CloudFormation assigns at creation (resource type stack: stack/<name>/<id>).
+    case 'CloudFormation.DescribeStacks':
+    case 'CloudFormation.UpdateStack':
+      return [String(input.StackName).startsWith('arn:') ? input.StackName : arn('cloudformation', `stack/${input.StackName}/0f3a3a70-0000-4000-8000-000000000000`)];
     case 'SageMakerFeatureStoreRuntime.BatchGetRecord':
       return input.Identifiers.map((i: any) => arn('sagemaker', `feature-group/${i.FeatureGroupName}`));
     case 'SageMakerFeatureStoreRuntime.GetRecord':
@@ -137,6 +152,7 @@ function resourcesOf({ op, input }: SentOperation): string[] {
 /** The IAM service prefix of each SDK client (its signing name: https://docs.aws.amazon.com/service-authorization/latest/reference/reference_policies_actions-resources-contextkeys.html). */
 const IAM_PREFIX_BY_CLIENT: Record<string, string> = {
   SageMakerRuntime: 'sagemaker', SageMaker: 'sagemaker', SageMakerFeatureStoreRuntime: 'sagemaker', S3: 's3', DynamoDB: 'dynamodb', Athena: 'athena',
+  CloudFormation: 'cloudformation', SNS: 'sns',
 };
 
 /** Operations whose IAM action is not named after them, each as AWS documents it. */
@@ -269,11 +285,18 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
         resultsTable: dynamodb.Table.fromTableArn(stack, 'ResultsTable', arn('dynamodb', `table/${RESULTS_TABLE}`)), encryptionKey: key,
       }),
       modelProvenance: true,
+      modelPackageGroups: [{ group: ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'churn') }],
+      deployments: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Deployed', 'churn-xgb') }],
     });
     const role = server.serverFunction.role as iam.Role;
     statements = statementsOf(stack, stack.getLogicalId(role.node.defaultChild as iam.CfnRole));
 
-    const config = { ...env.config, realtimeEndpoints: [...env.config.realtimeEndpoints ?? [], TENANTS] };
+    const config = {
+      ...env.config,
+      realtimeEndpoints: [...env.config.realtimeEndpoints ?? [], TENANTS],
+      modelPackageGroups: [{ name: 'churn' }],
+      deployments: [{ endpointName: 'churn-xgb' }],
+    };
     http = createServer(toNodeHandler(createSageMakerMcpHandler(config)));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
     client = new Client({ name: 'grants-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
@@ -358,6 +381,135 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
       'DynamoDB.GetItem', 'SageMaker.DescribePipelineExecution', 'SageMaker.ListAssociations', 'SageMaker.ListPipelineExecutionSteps', 'SageMaker.StartPipelineExecution',
     ]));
     expect(await ungranted(ops, statements)).toEqual([]);
+  });
+});
+
+describe('MCP lifecycle tools: list_model_versions and get_deployment_status, granted and answering from the control plane', () => {
+  let http: Server;
+  let client: Client;
+  let statements: PolicyStatement[];
+  type CallResult = { isError?: boolean; structuredContent?: any };
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
+
+  beforeAll(async () => {
+    const stack = new Stack(new App(), 'LifecycleGrants', { env: ENV });
+    const server = new McpToolServer(stack, 'Server', {
+      modelPackageGroups: [{ group: ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'fraud') }],
+      deployments: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Deployed', 'fraud-scorer') }],
+    });
+    statements = statementsOf(stack, stack.getLogicalId((server.serverFunction.role as iam.Role).node.defaultChild as iam.CfnRole));
+    const pkg = (v: number) => arn('sagemaker', `model-package/fraud/${v}`);
+    for (const v of [1, 2, 3]) {
+      env.control.addModelPackage(pkg(v), {
+        ModelPackageName: 'fraud',
+        ModelPackageGroupName: 'fraud',
+        ModelPackageVersion: v,
+        ModelPackageStatus: 'Completed',
+        ModelApprovalStatus: v === 3 ? 'PendingManualApproval' : 'Approved',
+        CreationTime: new Date(Date.UTC(2026, 0, v)),
+        ModelMetrics: { ModelQuality: { Statistics: { ContentType: 'application/json', S3Uri: `s3://eval/fraud/${v}/evaluation.json` } } },
+      });
+    }
+    env.control.setEndpoint('fraud-scorer', { EndpointStatus: 'Updating', EndpointConfigName: 'FraudConfigA', PendingDeploymentSummary: { EndpointConfigName: 'FraudConfigB', StartTime: new Date() }, CreationTime: new Date(), LastModifiedTime: new Date() });
+    env.control.setEndpointConfig('FraudConfigA', { ProductionVariants: [{ VariantName: 'AllTraffic', ModelName: 'FraudModelA' }], CreationTime: new Date() });
+    env.control.setEndpointConfig('FraudConfigB', { ProductionVariants: [{ VariantName: 'AllTraffic', ModelName: 'FraudModelB' }], CreationTime: new Date() });
+    env.control.setModel('FraudModelA', { Containers: [{ ModelPackageName: pkg(1) }], CreationTime: new Date() });
+    env.control.setModel('FraudModelB', { Containers: [{ ModelPackageName: pkg(2) }], CreationTime: new Date() });
+    const config = { ...env.config, modelPackageGroups: [{ name: 'fraud' }], deployments: [{ endpointName: 'fraud-scorer' }] };
+    http = createServer(toNodeHandler(createSageMakerMcpHandler(config)));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+    client = new Client({ name: 'lifecycle-grants', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await new Promise<void>((resolve) => http?.close(() => resolve()));
+  });
+
+  test('list_model_versions: newest first, approval status, creation time, evaluation reports; only what the grant allows', async () => {
+    let result: any;
+    const ops = await operationsOf(async () => {
+      result = (await call('list_model_versions', { groupName: 'fraud', maxResults: 2 })).structuredContent;
+    });
+    expect(result).toEqual({
+      groupName: 'fraud',
+      truncated: 'max-results',
+      versions: [3, 2].map((v) => ({
+        version: v,
+        modelPackageArn: arn('sagemaker', `model-package/fraud/${v}`),
+        approvalStatus: v === 3 ? 'PendingManualApproval' : 'Approved',
+        packageStatus: 'Completed',
+        createdAt: new Date(Date.UTC(2026, 0, v)).toISOString(),
+        metrics: [{ metric: 'ModelQuality.Statistics', s3Uri: `s3://eval/fraud/${v}/evaluation.json`, contentType: 'application/json' }],
+      })),
+    });
+    expect(opNames(ops)).toEqual(['SageMaker.DescribeModelPackage', 'SageMaker.ListModelPackages']);
+    expect(await ungranted(ops, statements)).toEqual([]);
+  });
+
+  test('get_deployment_status: the serving version and the version a rollout in progress deploys', async () => {
+    let result: any;
+    const ops = await operationsOf(async () => {
+      result = (await call('get_deployment_status', { endpointName: 'fraud-scorer' })).structuredContent;
+    });
+    expect(result).toMatchObject({
+      endpointName: 'fraud-scorer',
+      endpointStatus: 'Updating',
+      rollout: 'in-progress',
+      servingModelPackageArn: arn('sagemaker', 'model-package/fraud/1'),
+      servingVersion: 1,
+      targetModelPackageArn: arn('sagemaker', 'model-package/fraud/2'),
+      targetVersion: 2,
+    });
+    expect(opNames(ops)).toEqual(['SageMaker.DescribeEndpoint', 'SageMaker.DescribeEndpointConfig', 'SageMaker.DescribeModel']);
+    expect(await ungranted(ops, statements)).toEqual([]);
+  });
+
+  test('after an automatic rollback (InService with a FailureReason): rolled-back, still serving the old version', async () => {
+    env.control.setEndpoint('fraud-scorer', { EndpointStatus: 'InService', EndpointConfigName: 'FraudConfigA', FailureReason: 'Auto rollback: alarm FraudLatency is in ALARM', CreationTime: new Date(), LastModifiedTime: new Date() });
+    const result = (await call('get_deployment_status', { endpointName: 'fraud-scorer' })).structuredContent;
+    expect(result).toMatchObject({ rollout: 'rolled-back', servingVersion: 1, failureReason: 'Auto rollback: alarm FraudLatency is in ALARM' });
+    expect(result.targetVersion).toBeUndefined();
+  });
+
+  test('a group or endpoint that is not listed is refused as a tool error, with no AWS call', async () => {
+    const ops = await operationsOf(async () => {
+      const a = await call('list_model_versions', { groupName: 'churn' });
+      const b = await call('get_deployment_status', { endpointName: 'other' });
+      expect([a.isError, b.isError]).toEqual([true, true]);
+    });
+    expect(ops).toEqual([]);
+  });
+});
+
+describe('the approved-model deployment handler: every operation is allowed by its role', () => {
+  test('DescribeStacks and UpdateStack on its own stack, nothing else', async () => {
+    const stack = new Stack(new App(), 'ChurnServing', { env: ENV });
+    const group = ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'churn');
+    const deployment = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: arn('sagemaker', 'model-package/churn/1') });
+    const statements = statementsOf(stack, stack.getLogicalId((deployment.handler.role as iam.Role).node.defaultChild as iam.CfnRole));
+    const cfn = await startCloudFormationServer();
+    const cloudformation = new CloudFormationClient(cfn.clientConfig());
+    try {
+      cfn.addStack({ StackName: 'ChurnServing', Parameters: { ApprovedModelPackageArn: arn('sagemaker', 'model-package/churn/1') }, RoleARN: arn('iam', 'role/cfn-exec') });
+      const event = {
+        'id': 'e-1',
+        'detail-type': 'SageMaker Model Package State Change',
+        'source': 'aws.sagemaker',
+        'detail': { ModelPackageGroupName: 'churn', ModelPackageVersion: 2, ModelPackageArn: arn('sagemaker', 'model-package/churn/2'), ModelApprovalStatus: 'Approved' },
+      };
+      const config = { stackName: 'ChurnServing', parameterName: stack.resolve(deployment.parameter.logicalId), groupName: 'churn', maxWaitMs: 0 };
+      const ops = await operationsOf(async () => {
+        expect((await handleApprovedDeploymentEvent(event, { cloudformation, config })).outcome).toBe('updated');
+      });
+      expect(opNames(ops)).toEqual(['CloudFormation.DescribeStacks', 'CloudFormation.UpdateStack']);
+      expect(await ungranted(ops, statements)).toEqual([]);
+      // Another stack is refused by the policy.
+      expect(await ungranted([{ op: 'CloudFormation.UpdateStack', input: { StackName: 'Other' } }], statements)).toHaveLength(1);
+    } finally {
+      cloudformation.destroy();
+      await cfn.stop();
+    }
   });
 });
 

@@ -30,6 +30,14 @@
  * - DescribeArtifact, DescribeModelPackage, DescribeTrainingJob, DescribeEndpoint: from tables you fill
  *   (`addArtifact`, `addModelPackage`, `addTrainingJob`, `setEndpoint`); unknown names answer `ResourceNotFound` (as
  *   SageMaker does for artifacts) or `ValidationException` (as it does for "Could not find endpoint").
+ * - ListModelPackages (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListModelPackages.html): the model
+ *   packages added with `addModelPackage`, filtered by ModelPackageGroupName, ModelApprovalStatus and ModelPackageType
+ *   (`Versioned` = those with a group), sorted by SortBy (`CreationTime` default, or `Name`) and SortOrder (`Ascending`
+ *   default), MaxResults 1-100 (else ValidationException), NextToken paging; each summary carries the API's
+ *   ModelPackageSummary fields (ModelPackageName, ModelPackageGroupName, ModelPackageVersion, ModelPackageArn,
+ *   CreationTime, ModelPackageStatus, ModelApprovalStatus).
+ * - DescribeEndpointConfig and DescribeModel: from tables you fill (`setEndpointConfig`, `setModel`); an unknown name
+ *   answers `ValidationException` "Could not find ...".
  * An unknown operation answers 400 `UnknownOperationException`.
  *
  * Fault modes (not behaviours of the API: what a client must survive):
@@ -98,6 +106,8 @@ export interface SageMakerControlServer {
   addModelPackage(arn: string, description: Json): void;
   addTrainingJob(arn: string, description: Json): void;
   setEndpoint(name: string, description: Json): void;
+  setEndpointConfig(name: string, description: Json): void;
+  setModel(name: string, description: Json): void;
   /** The next call of `operation` answers this error instead. */
   failNext(operation: string, code: string, message?: string): void;
   /** Requests of `operation` are accepted and never answered (`false` answers the following ones again). */
@@ -130,6 +140,8 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
   const modelPackages = new Map<string, Json>();
   const trainingJobs = new Map<string, Json>();
   const endpoints = new Map<string, Json>();
+  const endpointConfigs = new Map<string, Json>();
+  const models = new Map<string, Json>();
   const failures = new Map<string, ControlPlaneError[]>();
   const recorded: RecordedControlRequest[] = [];
   const hanging = new Set<string>();
@@ -213,6 +225,28 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
     ['DescribeModelPackage', (input) => byKey(modelPackages, input.ModelPackageName, 'ModelPackage', 'ValidationException')],
     ['DescribeTrainingJob', (input) => byKey(trainingJobs, input.TrainingJobName, 'Requested resource not found', 'ResourceNotFound')],
     ['DescribeEndpoint', (input) => byKey(endpoints, input.EndpointName, 'endpoint', 'ValidationException')],
+    ['DescribeEndpointConfig', (input) => byKey(endpointConfigs, input.EndpointConfigName, 'endpoint configuration', 'ValidationException')],
+    ['DescribeModel', (input) => byKey(models, input.ModelName, 'model', 'ValidationException')],
+    ['ListModelPackages', (input) => {
+      const max = input.MaxResults;
+      if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > 100)) {
+        throw new ControlPlaneError('ValidationException', `1 validation error detected: Value '${max}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100`);
+      }
+      const time = (p: Json) => (p.CreationTime instanceof Date ? p.CreationTime.getTime() : Number(p.CreationTime ?? 0));
+      const matches = [...modelPackages.values()]
+        .filter((p) => input.ModelPackageGroupName === undefined || p.ModelPackageGroupName === input.ModelPackageGroupName)
+        .filter((p) => input.ModelApprovalStatus === undefined || p.ModelApprovalStatus === input.ModelApprovalStatus)
+        .filter((p) => input.ModelPackageType === undefined || input.ModelPackageType === 'Both'
+          || (input.ModelPackageType === 'Versioned') === (p.ModelPackageGroupName !== undefined))
+        .sort((a, b) => (input.SortBy === 'Name' ? String(a.ModelPackageName).localeCompare(String(b.ModelPackageName)) : time(a) - time(b)));
+      if (input.SortOrder === 'Descending') matches.reverse();
+      const { items, NextToken } = page(matches, { ...input }, max ?? pageSize);
+      const summaries = items.map((p) => Object.fromEntries(Object.entries(p).filter(([k]) => [
+        'ModelPackageName', 'ModelPackageGroupName', 'ModelPackageVersion', 'ModelPackageArn', 'ModelPackageDescription',
+        'CreationTime', 'ModelPackageStatus', 'ModelApprovalStatus',
+      ].includes(k))));
+      return { ModelPackageSummaryList: summaries, ...(NextToken ? { NextToken } : {}) };
+    }],
   ]);
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -308,6 +342,12 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
     },
     setEndpoint: (name, d) => {
       endpoints.set(name, { EndpointName: name, EndpointArn: `arn:aws:sagemaker:${CONTROL_REGION}:${CONTROL_ACCOUNT}:endpoint/${name.toLowerCase()}`, ...d });
+    },
+    setEndpointConfig: (name, d) => {
+      endpointConfigs.set(name, { EndpointConfigName: name, EndpointConfigArn: `arn:aws:sagemaker:${CONTROL_REGION}:${CONTROL_ACCOUNT}:endpoint-config/${name.toLowerCase()}`, ...d });
+    },
+    setModel: (name, d) => {
+      models.set(name, { ModelName: name, ModelArn: `arn:aws:sagemaker:${CONTROL_REGION}:${CONTROL_ACCOUNT}:model/${name.toLowerCase()}`, ...d });
     },
     failNext: (operation, code, message = `${code} (scripted)`) => {
       const list = failures.get(operation) ?? [];

@@ -12,11 +12,13 @@
  * with the same timeouts and retry settings: only when the module is read changes.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
+import type * as CloudFormation from '@aws-sdk/client-cloudformation';
 import type * as DynamoDB from '@aws-sdk/client-dynamodb';
 import type * as S3 from '@aws-sdk/client-s3';
 import type * as SageMaker from '@aws-sdk/client-sagemaker';
 import type * as FeatureStoreRuntime from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import type * as SageMakerRuntime from '@aws-sdk/client-sagemaker-runtime';
+import type * as Sns from '@aws-sdk/client-sns';
 
 /** `@aws-sdk/client-dynamodb`, loaded on first call. */
 export function dynamoDbSdk(): typeof DynamoDB {
@@ -41,4 +43,14 @@ export function featureStoreRuntimeSdk(): typeof FeatureStoreRuntime {
 /** `@aws-sdk/client-sagemaker-runtime`, loaded on first call. */
 export function sageMakerRuntimeSdk(): typeof SageMakerRuntime {
   return require('@aws-sdk/client-sagemaker-runtime');
+}
+
+/** `@aws-sdk/client-cloudformation` (the approved-model deployment handler), loaded on first call. */
+export function cloudFormationSdk(): typeof CloudFormation {
+  return require('@aws-sdk/client-cloudformation');
+}
+
+/** `@aws-sdk/client-sns` (deployment notifications), loaded on first call. */
+export function snsSdk(): typeof Sns {
+  return require('@aws-sdk/client-sns');
 }

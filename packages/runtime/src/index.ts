@@ -17,6 +17,7 @@ export * from './async-jobs';
 export * from './pipelines';
 export * from './pipeline-events';
 export * from './lineage';
+export * from './lifecycle';
 export { ContractConfigError, contractProblems, parseContract } from './contract-parse';
 export type { ContractParseOptions } from './contract-parse';
 export * from './prewarm';

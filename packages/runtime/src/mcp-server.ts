@@ -15,6 +15,7 @@ import { createToolContext, SageMakerMcpServerConfig, ToolContext } from './mcp-
 import { registerFeatureTools } from './mcp-tools/feature-tools';
 import { guardTools } from './mcp-tools/guard';
 import { registerInvokeTools, ToolRegistrar } from './mcp-tools/invoke-tools';
+import { registerLifecycleTools } from './mcp-tools/lifecycle-tools';
 import { withCachedSchemas } from './mcp-tools/schema-cache';
 import { registerTrainingTools } from './mcp-tools/training-tools';
 
@@ -37,6 +38,7 @@ function register(server: ToolRegistrar, ctx: ToolContext): void {
   registerAsyncTools(server, ctx);
   registerFeatureTools(server, ctx);
   registerTrainingTools(server, ctx);
+  registerLifecycleTools(server, ctx);
 }
 
 /** Which protocol era an instance serves and who it serves (the SDK's factories say so); unknown for a bare `McpServer`. */

@@ -1,3 +1,4 @@
+import { approvedDeploymentRollout } from './approved-deployment-rollout';
 import { asymmetricCooldowns } from './asymmetric-cooldowns';
 import { asyncNotifications } from './async-notifications';
 import { asyncScaleFromZeroAlarm } from './async-scale-from-zero-alarm';
@@ -26,6 +27,7 @@ export const ALL_RULES: readonly CheckRule[] = [
   invocationsTargetMinCapacity,
   productionRollout,
   productionRollbackAlarms,
+  approvedDeploymentRollout,
   asyncNotifications,
   asyncScaleFromZeroAlarm,
   llmGpuConcurrency,

@@ -13,6 +13,7 @@ const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
   { action: /^s3:(GetObject|GetBucket|List)/, reason: 'Read access to the model artifacts object or prefix only (CDK grantRead action groups).' },
   { action: /^s3:(PutObject|Abort)/, reason: 'Write access under the data-capture prefix only (CDK grantPut action groups).' },
   { action: /^kms:/, reason: 'Encrypt/decrypt with the one key of the model artifacts or captures (CDK grant action groups).' },
+  { action: /^sagemaker:DescribeModelPackage$/, reason: 'A model made from a versioned model package: the versions of one group only (model-package/<group>/*); the version is chosen at approval, after deploy.' },
   { action: /^ec2:CreateNetworkInterface$/, reason: 'A model in a VPC: SageMaker manages its network interfaces with the execution role; AWS documents these EC2 actions on * (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html).' },
 ];
 

@@ -348,5 +348,45 @@ export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
         }
       }
     }
+  },
+  {
+    "name": "list_model_versions",
+    "description": "List model versions. Lists the versions of a model package group, newest first: version, approval status, creation time and the evaluation reports each carries. Read-only: approval is a person's or CI's decision. Groups:\n{exposed}\nOn failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "groupName": {
+          "type": "string",
+          "description": "An allow-listed model package group."
+        },
+        "approvalStatus": {
+          "type": "string",
+          "description": "Only versions with this approval status. One of: Approved, Rejected, PendingManualApproval."
+        },
+        "maxResults": {
+          "type": "integer",
+          "description": "Versions to return, newest first (default 10, at most 20)."
+        }
+      },
+      "required": [
+        "groupName"
+      ]
+    }
+  },
+  {
+    "name": "get_deployment_status",
+    "description": "Get deployment status. Which model package version an endpoint serves, and whether a rollout is in progress (and to which version), was rolled back, or failed. Endpoints:\n{exposed}\nOn failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "endpointName": {
+          "type": "string",
+          "description": "An allow-listed endpoint."
+        }
+      },
+      "required": [
+        "endpointName"
+      ]
+    }
   }
 ];

@@ -2,7 +2,7 @@ import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { IAM_ACTION } from '../../core/iam-actions';
+import { IAM_ACTION, iamActionsFor } from '../../core/iam-actions';
 import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec, MODEL_FAMILIES } from '../../private/contract.generated';
 import { McpToolServerProps } from '../mcp-tool-server-props';
@@ -82,6 +82,11 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
     pipelines,
     trainingResultsTable: props.trainingResults?.resultsTable.tableName,
     modelProvenance: props.modelProvenance ?? false,
+    // Left out when empty: the spec shares Lambda's 4 KB of environment with everything else.
+    modelPackageGroups: props.modelPackageGroups?.length
+      ? props.modelPackageGroups.map((g) => ({ name: g.group.modelPackageGroupName, description: g.description })) : undefined,
+    deployments: props.deployments?.length
+      ? props.deployments.map((d) => ({ endpointName: d.endpoint.endpointName, description: d.description })) : undefined,
     maxEventTimeSkewSeconds: props.maxEventTimeSkew?.toSeconds(),
     handleTtlSeconds: props.handleTtl?.toSeconds({ integral: false }),
   };
@@ -121,6 +126,15 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
     p.pipeline.grantReadExecutions(fn);
   }
   props.trainingResults?.grantReadResultsByExecution(fn);
+  for (const g of props.modelPackageGroups ?? []) g.group.grantReadVersions(fn);
+  if (props.deployments?.length) {
+    const stack = Stack.of(scope);
+    for (const d of props.deployments) d.endpoint.grant(fn, ...iamActionsFor('SageMaker.DescribeEndpoint'));
+    fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: iamActionsFor('SageMaker.DescribeEndpointConfig', 'SageMaker.DescribeModel'),
+      resources: [stack.formatArn({ service: 'sagemaker', resource: 'endpoint-config', resourceName: '*' }), stack.formatArn({ service: 'sagemaker', resource: 'model', resourceName: '*' })],
+    }));
+  }
   if (props.modelProvenance) {
     const stack = Stack.of(scope);
     const arn = (resource: string) => stack.formatArn({ service: 'sagemaker', resource, resourceName: '*' });

@@ -93,6 +93,20 @@ export const McpPipelineSpecSchema = z.object({
 }).meta({ id: 'McpPipelineSpec', description: 'A pipeline `start_training` may start.' });
 export type McpPipelineSpec = z.infer<typeof McpPipelineSpecSchema>;
 
+/** A model package group `list_model_versions` may list. */
+export const McpModelPackageGroupSpecSchema = z.object({
+  name: z.string().min(1).describe('The model package group name.'),
+  description: z.string().optional().describe('Shown to the agent.'),
+}).meta({ id: 'McpModelPackageGroupSpec', description: 'A model package group `list_model_versions` may list.' });
+export type McpModelPackageGroupSpec = z.infer<typeof McpModelPackageGroupSpecSchema>;
+
+/** An endpoint `get_deployment_status` may describe (which model package version it serves, whether a rollout runs). */
+export const McpDeploymentSpecSchema = z.object({
+  endpointName: z.string().min(1).describe('The endpoint name.'),
+  description: z.string().optional().describe('Shown to the agent.'),
+}).meta({ id: 'McpDeploymentSpec', description: 'An endpoint `get_deployment_status` may describe (which model package version it serves, whether a rollout runs).' });
+export type McpDeploymentSpec = z.infer<typeof McpDeploymentSpecSchema>;
+
 /** Everything the MCP server exposes. Absent sections register no tools. */
 export const McpServerSpecSchema = z.object({
   serverName: z.string().optional().describe('Server name reported to clients. Default `cdk-sagemaker-mcp`.'),
@@ -102,6 +116,8 @@ export const McpServerSpecSchema = z.object({
   pipelines: z.array(McpPipelineSpecSchema).optional().describe('Pipelines `start_training` may start.'),
   trainingResultsTable: z.string().optional().describe('The `PipelineEventRouter` results table; registers `get_training_result`.'),
   modelProvenance: z.boolean().optional().describe('Registers `get_model_provenance` (lineage reads; see docs/mcp.md for its IAM scope). Default false.'),
+  modelPackageGroups: z.array(McpModelPackageGroupSpecSchema).optional().describe('Groups `list_model_versions` may list.'),
+  deployments: z.array(McpDeploymentSpecSchema).optional().describe('Endpoints `get_deployment_status` may describe.'),
   maxEventTimeSkewSeconds: z.number().min(0, 'expected a number of seconds >= 0').optional().describe(lines(
     'Seconds an event time written by `put_feature_record` may lie past the server\'s clock; later ones are refused (the',
     'online store keeps the greatest event time, so one far-future write would freeze the record). Default 300.')),
@@ -109,7 +125,7 @@ export const McpServerSpecSchema = z.object({
     .optional().describe('Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days).'),
 }).check(z.superRefine((spec, ctx) => {
   // Rules across entries, checked even when an entry is malformed (`when`), so every problem is reported at once.
-  const unique = (section: 'realtimeEndpoints' | 'asyncEndpoints' | 'pipelines' | 'featureGroups', path: string[], nameOf: (item: any) => unknown) => {
+  const unique = (section: 'realtimeEndpoints' | 'asyncEndpoints' | 'pipelines' | 'featureGroups' | 'modelPackageGroups' | 'deployments', path: string[], nameOf: (item: any) => unknown) => {
     const list: unknown = spec[section];
     if (!Array.isArray(list)) return;
     const seen = new Set<unknown>();
@@ -123,6 +139,8 @@ export const McpServerSpecSchema = z.object({
   unique('asyncEndpoints', ['name'], (e) => e?.name);
   unique('pipelines', ['name'], (p) => p?.name);
   unique('featureGroups', ['schema', 'featureGroupName'], (g) => g?.schema?.featureGroupName);
+  unique('modelPackageGroups', ['name'], (g) => g?.name);
+  unique('deployments', ['endpointName'], (d) => d?.endpointName);
   if (spec.trainingResultsTable !== undefined && !(Array.isArray(spec.pipelines) && spec.pipelines.length > 0)) {
     ctx.addIssue({ code: 'custom', path: ['trainingResultsTable'], message: 'set, but no pipelines are listed (get_training_result needs a start_training handle)' });
   }
@@ -152,6 +170,8 @@ export const MCP_TOOL_NAMES = {
   WAIT_FOR_TRAINING_RUN: 'wait_for_training_run',
   GET_TRAINING_RESULT: 'get_training_result',
   GET_MODEL_PROVENANCE: 'get_model_provenance',
+  LIST_MODEL_VERSIONS: 'list_model_versions',
+  GET_DEPLOYMENT_STATUS: 'get_deployment_status',
 } as const;
 
 /** The tools a spec registers (what `tools/list` returns), in registration order. */
@@ -169,5 +189,7 @@ export function toolNamesForSpec(spec: McpServerSpec): string[] {
     if (spec.trainingResultsTable) names.push(MCP_TOOL_NAMES.GET_TRAINING_RESULT);
   }
   if (spec.modelProvenance) names.push(MCP_TOOL_NAMES.GET_MODEL_PROVENANCE);
+  if (spec.modelPackageGroups?.length) names.push(MCP_TOOL_NAMES.LIST_MODEL_VERSIONS);
+  if (spec.deployments?.length) names.push(MCP_TOOL_NAMES.GET_DEPLOYMENT_STATUS);
   return names;
 }

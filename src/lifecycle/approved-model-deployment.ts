@@ -1,0 +1,298 @@
+import { CfnParameter, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ApprovedDeploymentFunction } from './approved-deployment-function';
+import { IModelPackageGroup } from './model-package-group';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
+import { FunctionNetworkOptions } from '../core/function-network';
+import { IAM_ACTION, iamActionsFor } from '../core/iam-actions';
+import { ModelPackageSourceOptions, ModelSource } from '../core/model-source';
+import { acknowledgeGrantWildcards } from '../core/nag';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
+import { PropValidator } from '../core/validation';
+import {
+  DEPLOY_FINAL_STACK_STATUSES,
+  DEPLOY_METRIC_NAME,
+  DEPLOY_METRIC_NAMESPACE,
+  DEPLOY_METRIC_OUTCOME_DIMENSION,
+  DEPLOY_METRIC_STACK_DIMENSION,
+  DEPLOY_TOKEN_PREFIX,
+  LIFECYCLE_ENV,
+  MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE,
+  STACK_STATUS_CHANGE_DETAIL_TYPE,
+} from '../private/contract.generated';
+
+/** What the deployment handler reports, one metric data point each (`metricOutcome`). */
+export enum DeploymentOutcome {
+  /** UpdateStack started with the approved version. */
+  UPDATED = 'updated',
+  /** Nothing to do: another group, not approved, or already serving. */
+  SKIPPED = 'skipped',
+  /** Not deployed: older than the serving version, or the stack busy or not updatable. */
+  REFUSED = 'refused',
+  /** Its stack update completed. */
+  DEPLOYED = 'deployed',
+  /** Its stack update was rolled back (e.g. by the endpoint's rollback alarms). */
+  ROLLED_BACK = 'rolled-back',
+}
+
+/**
+ * Props of an `ApprovedModelDeployment`. The network options put its handler in your VPC (it then needs a way to the
+ * CloudFormation API, and to SNS when notifying: interface endpoints or a NAT).
+ */
+export interface ApprovedModelDeploymentProps extends FunctionNetworkOptions {
+  /** The group whose approved versions are deployed. */
+  readonly modelPackageGroup: IModelPackageGroup;
+  /**
+   * The version the endpoint serves until one is approved: the default of the stack parameter (a versioned model
+   * package ARN of the group). Later deploys (`cdk deploy`) keep the parameter's current value.
+   */
+  readonly initialModelPackageArn: string;
+  /**
+   * The stack parameter (logical id) carrying the package ARN.
+   *
+   * @default 'ApprovedModelPackageArn'
+   */
+  readonly parameterName?: string;
+  /**
+   * Publish every outcome (updated, skipped, refused, deployed, rolled back) to this topic.
+   *
+   * @default - log line and metric only
+   */
+  readonly notificationTopic?: sns.ITopic;
+  /**
+   * How long the handler waits for a stack operation in progress before it refuses the event (which Lambda then retries).
+   * Between 0 seconds and 10 minutes.
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly maxWait?: Duration;
+  /**
+   * How many times Lambda retries an event the handler could not process (0-2) before dead-lettering it.
+   *
+   * @default 2
+   */
+  readonly retryAttempts?: number;
+  /**
+   * Key of the dead-letter queue and the handler's log group.
+   *
+   * @default - a new key with rotation enabled
+   */
+  readonly encryptionKey?: kms.IKey;
+  /**
+   * What the dead-letter and rollback alarms do when they fire.
+   *
+   * @default - the alarms change state but notify nobody
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
+  /**
+   * Retention of the handler's log group.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+}
+
+const PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}\/\d+$/;
+
+/**
+ * Deploys the versions of a model package group that become Approved, through CloudFormation: the stack this construct
+ * is in gets a parameter holding the package ARN (`modelPackageArn`, which the endpoint's model is made from with
+ * `modelSource()`), and a bundled handler, on "SageMaker Model Package State Change" events of the group, calls
+ * `UpdateStack` on this stack with the previous template, the approved ARN and every other parameter at its previous
+ * value. The endpoint's own rollout (canary or linear, rolled back on its alarms) then does the deploy. See
+ * docs/lifecycle.md for the design and its limits.
+ *
+ * The handler may only `cloudformation:DescribeStacks` and `cloudformation:UpdateStack` this stack (and publish to the
+ * notification topic): the update runs with the stack's CloudFormation service role, which it does not pass (no
+ * `iam:PassRole`), so a stack deployed without one is refused.
+ */
+export class ApprovedModelDeployment extends Construct {
+  /** The stack parameter carrying the package ARN. */
+  public readonly parameter: CfnParameter;
+  /** The package ARN the endpoint's model is made from (the parameter's value). */
+  public readonly modelPackageArn: string;
+  /** The group deployed from. */
+  public readonly modelPackageGroup: IModelPackageGroup;
+  /** The handler. */
+  public readonly handler: lambda.IFunction;
+  /** Routes the group's model package state changes to the handler. */
+  public readonly approvalRule: events.Rule;
+  /** Routes the final status of the handler's own stack updates to it (deployed, rolled back). */
+  public readonly stackStatusRule: events.Rule;
+  /** Events that could not be delivered (EventBridge) or processed (Lambda, after retries). */
+  public readonly deadLetterQueue: sqs.Queue;
+  /** Fires when the dead-letter queue holds a message. */
+  public readonly deadLetterAlarm: cloudwatch.Alarm;
+  /** Fires when one of the handler's updates is rolled back. */
+  public readonly rollbackAlarm: cloudwatch.Alarm;
+  /** The key of the dead-letter queue and the log group. */
+  public readonly encryptionKey: kms.IKey;
+
+  private readonly stackName: string;
+
+  constructor(scope: Construct, id: string, props: ApprovedModelDeploymentProps) {
+    super(scope, id);
+    const v = new PropValidator(`ApprovedModelDeployment '${id}'`);
+    v.check(!Token.isUnresolved(props.initialModelPackageArn), 'initialModelPackageArn', 'a token',
+      'a literal ARN (it is the default of a stack parameter, which CloudFormation takes only as a literal string; give the stack a literal account and region)');
+    v.pattern('initialModelPackageArn', props.initialModelPackageArn, PACKAGE_ARN, 'arn:<partition>:sagemaker:<region>:<account>:model-package/<group>/<version>');
+    const group = props.modelPackageGroup;
+    if (!Token.isUnresolved(props.initialModelPackageArn) && !Token.isUnresolved(group.modelPackageGroupName)
+      && PACKAGE_ARN.test(props.initialModelPackageArn)) {
+      const inGroup = props.initialModelPackageArn.split('/')[1];
+      v.check(inGroup.toLowerCase() === group.modelPackageGroupName.toLowerCase(), 'initialModelPackageArn', props.initialModelPackageArn,
+        `a version of the group '${group.modelPackageGroupName}'`);
+    }
+    v.pattern('parameterName', props.parameterName, /^[A-Za-z0-9]{1,255}$/, '1-255 letters or digits (a CloudFormation parameter logical id)');
+    v.range('retryAttempts', props.retryAttempts, 0, 2, { integer: true });
+    const maxWait = props.maxWait ?? Duration.minutes(5);
+    if (!maxWait.isUnresolved()) v.range('maxWait', maxWait.toSeconds(), 0, 600, { unit: 'seconds' });
+    validateFunctionNetwork(v, '', props);
+    v.throwIfInvalid();
+
+    const stack = Stack.of(this);
+    this.stackName = stack.stackName;
+    this.modelPackageGroup = group;
+    this.parameter = new CfnParameter(stack, props.parameterName ?? 'ApprovedModelPackageArn', {
+      type: 'String',
+      default: props.initialModelPackageArn,
+      allowedPattern: PACKAGE_ARN.source.slice(1, -1),
+      description: `The approved version of model package group ${group.modelPackageGroupName} the endpoint serves; set by ${this.node.path} when a version is approved`,
+    });
+    this.modelPackageArn = this.parameter.valueAsString;
+
+    this.encryptionKey = props.encryptionKey ?? createKey(this, 'Key', `Encrypts the dead-letter queue and logs of ${this.node.path}`);
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      encryption: sqs.QueueEncryption.KMS,
+      encryptionMasterKey: this.encryptionKey,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      redriveAllowPolicy: { redrivePermission: sqs.RedrivePermission.ALLOW_ALL },
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the deployment rules and handler.' });
+
+    const role = new iam.Role(this, 'HandlerRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Deploys approved model package versions by updating stack ${this.stackName}`,
+    });
+    const logGroup = createEncryptedLogGroup(this, 'HandlerLogs', { key: this.encryptionKey, retention: props.logRetention });
+    logGroup.grantWrite(role);
+    const fn = new ApprovedDeploymentFunction(this, 'Handler', {
+      role,
+      logGroup,
+      timeout: Duration.seconds(maxWait.isUnresolved() ? 360 : maxWait.toSeconds() + 60),
+      memorySize: 256,
+      deadLetterQueue: this.deadLetterQueue,
+      retryAttempts: props.retryAttempts ?? 2,
+      maxEventAge: Duration.hours(6),
+      ...functionVpcProps(props),
+      environment: {
+        [LIFECYCLE_ENV.STACK_NAME]: this.stackName,
+        [LIFECYCLE_ENV.PARAMETER_NAME]: this.parameter.logicalId,
+        [LIFECYCLE_ENV.GROUP_NAME]: group.modelPackageGroupName,
+        [LIFECYCLE_ENV.MAX_WAIT_SECONDS]: maxWait.isUnresolved() ? '300' : String(maxWait.toSeconds()),
+        ...(props.notificationTopic ? { [LIFECYCLE_ENV.TOPIC_ARN]: props.notificationTopic.topicArn } : {}),
+      },
+    });
+    this.handler = fn;
+    finishFunctionNetwork(fn, role, props);
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'The bundled handlers are built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',
+    });
+    // This stack only (by name: the handler looks it up by name, and a stack id is per creation).
+    acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
+      grantee: role,
+      actions: iamActionsFor('CloudFormation.DescribeStacks', 'CloudFormation.UpdateStack'),
+      resourceArns: [stack.formatArn({ service: 'cloudformation', resource: 'stack', resourceName: `${this.stackName}/*` })],
+    }), 'This one stack (stack/<name>/*): the trailing segment of a stack ARN is the id CloudFormation assigns at creation.');
+    props.notificationTopic?.grantPublish(role);
+    this.encryptionKey.grant(role, IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.Encrypt, IAM_ACTION.kms.GenerateDataKey);
+
+    const target = new targets.LambdaFunction(fn, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 8, maxEventAge: Duration.hours(6) });
+    this.approvalRule = new events.Rule(this, 'ApprovalRule', {
+      description: `Approved versions of model package group ${group.modelPackageGroupName}`,
+      eventPattern: {
+        source: ['aws.sagemaker'],
+        detailType: [MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE],
+        detail: { ModelPackageGroupName: events.Match.equalsIgnoreCase(group.modelPackageGroupName), ModelApprovalStatus: ['Approved'] },
+      },
+      targets: [target],
+    });
+    this.stackStatusRule = new events.Rule(this, 'StackStatusRule', {
+      description: `The final status of the model deployments of stack ${this.stackName}`,
+      eventPattern: {
+        source: ['aws.cloudformation'],
+        detailType: [STACK_STATUS_CHANGE_DETAIL_TYPE],
+        resources: [stack.stackId],
+        detail: {
+          'status-details': { status: [...DEPLOY_FINAL_STACK_STATUSES] },
+          'client-request-token': events.Match.prefix(DEPLOY_TOKEN_PREFIX),
+        },
+      },
+      targets: [target],
+    });
+    // EventBridge writes undeliverable events to the KMS-encrypted dead-letter queue: the key must let it.
+    this.encryptionKey.addToResourcePolicy(new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('events.amazonaws.com')],
+      actions: [IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.GenerateDataKey],
+      resources: ['*'],
+      conditions: {
+        StringEquals: { 'aws:SourceAccount': stack.account },
+        ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'events', resource: 'rule', resourceName: '*' }) },
+      },
+    }));
+
+    this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
+      alarmDescription: `Model deployment events that ${this.node.path} could not process are waiting in its dead-letter queue`,
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: Duration.minutes(1) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    this.rollbackAlarm = new cloudwatch.Alarm(this, 'RollbackAlarm', {
+      alarmDescription: `A model version that ${this.node.path} deployed was rolled back: the previous version still serves`,
+      metric: this.metricOutcome(DeploymentOutcome.ROLLED_BACK),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    addAlarmActions(props.alarmActions, this.deadLetterAlarm, this.rollbackAlarm);
+  }
+
+  /**
+   * The endpoint's model from the deployed version: `ModelSource.fromModelPackage(modelPackageArn, ...)` with
+   * `sagemaker:DescribeModelPackage` on the group's versions (plus the artifact read and image pull of `options`).
+   */
+  public modelSource(options: ModelPackageSourceOptions = {}): ModelSource {
+    const versions = this.modelPackageGroup.modelPackageVersionsArn;
+    return ModelSource.fromModelPackage(this.modelPackageArn, { modelPackageVersionsArn: versions, ...options });
+  }
+
+  /**
+   * Outcomes the handler reported (`ModelDeploymentOutcome` in `CdkSageMakerMcp/ModelLifecycle`, dimensions StackName
+   * and Outcome).
+   * @default - Sum over 5 minutes
+   */
+  public metricOutcome(outcome: DeploymentOutcome, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: DEPLOY_METRIC_NAMESPACE,
+      metricName: DEPLOY_METRIC_NAME,
+      dimensionsMap: { [DEPLOY_METRIC_STACK_DIMENSION]: this.stackName, [DEPLOY_METRIC_OUTCOME_DIMENSION]: outcome },
+      statistic: 'Sum',
+      period: Duration.minutes(5),
+      ...props,
+    });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './model-package-group';
+export * from './approved-model-deployment';

@@ -1,0 +1,260 @@
+/**
+ * The approved-model deployment handler fed AWS's documented "SageMaker Model Package State Change" sample (and events
+ * derived from it by changing only the fields named), against the CloudFormation stand-in (test/support) through the
+ * real @aws-sdk/client-cloudformation: the runtime logic directly, then the BUNDLED handler
+ * (assets/lifecycle/approved-deployment.lambda/index.js, `npx projen bundle`).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { LIFECYCLE_ENV } from '../../packages/runtime/src/contract/lifecycle';
+import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent } from '../../packages/runtime/src/lifecycle/approved-deployment';
+import { deploymentLogRecord } from '../../packages/runtime/src/lifecycle/deployment-report';
+import { deployToken, MalformedLifecycleEventError } from '../../packages/runtime/src/lifecycle/lifecycle-events';
+import { CloudFormationServer, startCloudFormationServer } from '../support/cloudformation-server';
+
+const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');
+const documented = () => JSON.parse(fs.readFileSync(path.join(EVENTS, 'model-package-state-change.rejected.json'), 'utf8'));
+const rollbackEvent = () => JSON.parse(fs.readFileSync(path.join(EVENTS, 'stack-status-change.update-rollback-complete.json'), 'utf8'));
+
+const GROUP = 'versionedmp-p-idy6c3e1fiqj';
+const arnOf = (version: number, group = GROUP) => `arn:aws:sagemaker:us-east-2:123456789012:model-package/${group}/${version}`;
+const ROLE = 'arn:aws:iam::123456789012:role/cdk-hnb659fds-cfn-exec-role-123456789012-us-east-2';
+
+/** The documented sample with the approval status, version and group changed (and the ARN kept consistent). */
+function packageEvent(opts: { status?: string; version?: number; group?: string; id?: string } = {}) {
+  const e = documented();
+  const version = opts.version ?? e.detail.ModelPackageVersion;
+  const group = opts.group ?? e.detail.ModelPackageGroupName;
+  e.detail.ModelApprovalStatus = opts.status ?? 'Approved';
+  e.detail.ModelPackageVersion = version;
+  e.detail.ModelPackageGroupName = group;
+  e.detail.ModelPackageArn = arnOf(version, group);
+  e.resources = [e.detail.ModelPackageArn];
+  if (opts.id) e.id = opts.id;
+  return e;
+}
+
+let cfn: CloudFormationServer;
+let client: CloudFormationClient;
+let n = 0;
+
+beforeAll(async () => {
+  cfn = await startCloudFormationServer();
+  client = new CloudFormationClient(cfn.clientConfig());
+});
+afterAll(async () => {
+  client?.destroy();
+  await cfn?.stop();
+});
+
+/** A fresh endpoint stack serving `version` (so tests share nothing), and the handler config for it. */
+function endpointStack(version: number, seed: { status?: string; role?: string | null } = {}): ApprovedDeploymentConfig {
+  const stackName = `LifecycleEndpoint${++n}`;
+  cfn.addStack({
+    StackName: stackName,
+    Parameters: { ApprovedModelPackageArn: arnOf(version), BootstrapVersion: '/cdk-bootstrap/hnb659fds/version' },
+    StackStatus: seed.status,
+    RoleARN: seed.role === null ? undefined : (seed.role ?? ROLE),
+    Capabilities: ['CAPABILITY_IAM'],
+  });
+  return { stackName, parameterName: 'ApprovedModelPackageArn', groupName: GROUP, maxWaitMs: 0 };
+}
+const updatesOf = (stackName: string) => cfn.updates.filter((u) => u.StackName === stackName);
+
+describe('approved version', () => {
+  test('turns into exactly one UpdateStack: previous template, the new package ARN, every other parameter UsePreviousValue, the stack\'s capabilities', async () => {
+    // GIVEN an endpoint stack serving version 1
+    const config = endpointStack(1);
+    // WHEN version 2 is approved
+    const outcome = await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
+    // THEN
+    expect(outcome).toMatchObject({ outcome: 'updated', version: 2, servingVersion: 1, modelPackageArn: arnOf(2) });
+    expect(updatesOf(config.stackName)).toEqual([{
+      StackName: config.stackName,
+      UsePreviousTemplate: true,
+      Parameters: [
+        { ParameterKey: 'ApprovedModelPackageArn', ParameterValue: arnOf(2) },
+        { ParameterKey: 'BootstrapVersion', UsePreviousValue: true },
+      ],
+      Capabilities: ['CAPABILITY_IAM'],
+      ClientRequestToken: deployToken(2, '844e2571-85d4-695f-b930-0153b71dcb42'),
+      RoleARN: undefined,
+    }]);
+    expect(cfn.parameters(config.stackName)).toEqual({ ApprovedModelPackageArn: arnOf(2), BootstrapVersion: '/cdk-bootstrap/hnb659fds/version' });
+  });
+
+  test('the same event twice does nothing the second time (skipped, no second update)', async () => {
+    const config = endpointStack(1);
+    await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
+    cfn.finishUpdate(config.stackName, 'UPDATE_COMPLETE');
+    const again = await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
+    expect(again).toMatchObject({ outcome: 'skipped', reason: 'version 2 already serves' });
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+  });
+
+  test('a duplicate of an event whose update is still running is refused as busy (and retried), never a second update', async () => {
+    const config = endpointStack(1);
+    await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
+    const dup = await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
+    expect(dup.outcome).toBe('refused');
+    expect(dup.error?.name).toBe('StackBusyError');
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+  });
+
+  test('an older version than the one serving is refused, not deployed, and not retried', async () => {
+    const config = endpointStack(5);
+    const outcome = await handleApprovedDeploymentEvent(packageEvent({ version: 3 }), { cloudformation: client, config });
+    expect(outcome).toMatchObject({ outcome: 'refused', servingVersion: 5, version: 3, reason: 'version 3 is older than version 5, which serves' });
+    expect(outcome.error).toBeUndefined();
+    expect(updatesOf(config.stackName)).toHaveLength(0);
+  });
+
+  test('a stack in UPDATE_IN_PROGRESS: waits, then refuses with a retryable error; no UpdateStack', async () => {
+    const config = { ...endpointStack(1, { status: 'UPDATE_IN_PROGRESS' }), maxWaitMs: 10_000 };
+    let clock = 0;
+    const sleeps: number[] = [];
+    const outcome = await handleApprovedDeploymentEvent(packageEvent(), {
+      cloudformation: client, config, now: () => clock, sleep: async (ms) => { sleeps.push(ms); clock += ms; },
+    });
+    expect(outcome.outcome).toBe('refused');
+    expect(outcome.error).toMatchObject({ name: 'StackBusyError', retryable: true });
+    expect(sleeps.length).toBeGreaterThan(0);
+    expect(updatesOf(config.stackName)).toHaveLength(0);
+  });
+
+  test('a stack that finishes its update while the handler waits is then updated', async () => {
+    const config = { ...endpointStack(1, { status: 'UPDATE_IN_PROGRESS' }), maxWaitMs: 60_000 };
+    const outcome = await handleApprovedDeploymentEvent(packageEvent(), {
+      cloudformation: client, config, sleep: async () => cfn.setStatus(config.stackName, 'UPDATE_COMPLETE'),
+    });
+    expect(outcome.outcome).toBe('updated');
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+  });
+
+  test('a stack without a CloudFormation service role is refused (the update would run with the handler\'s own rights)', async () => {
+    const config = endpointStack(1, { role: null });
+    const outcome = await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
+    expect(outcome.outcome).toBe('refused');
+    expect(outcome.error?.name).toBe('StackNotDeployableError');
+    expect(updatesOf(config.stackName)).toHaveLength(0);
+  });
+
+  test('"No updates are to be performed." from CloudFormation is a skip (another update set the same ARN first)', async () => {
+    // GIVEN a stack serving 1, and an update that sets version 2 landing between DescribeStacks and UpdateStack
+    const config = endpointStack(1);
+    cfn.beforeNextUpdate(() => cfn.setParameter(config.stackName, 'ApprovedModelPackageArn', arnOf(2)));
+    // WHEN version 2 is approved
+    const outcome = await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
+    // THEN CloudFormation's ValidationError is read as "already serving"
+    expect(outcome.outcome).toBe('skipped');
+    expect(outcome.reason).toMatch(/CloudFormation: No updates are to be performed\./);
+    expect(updatesOf(config.stackName)).toHaveLength(0);
+  });
+});
+
+describe('events that deploy nothing', () => {
+  test.each([
+    ['rejected (the documented sample as is)', () => documented(), /approval status is Rejected/],
+    ['pending manual approval', () => packageEvent({ status: 'PendingManualApproval' }), /approval status is PendingManualApproval/],
+    ['another group', () => packageEvent({ group: 'fraud-detection' }), /group fraud-detection, not versionedmp/],
+  ])('%s: skipped, no CloudFormation call', async (_name, make, reason) => {
+    const config = endpointStack(1);
+    const before = cfn.actions.length;
+    const outcome = await handleApprovedDeploymentEvent(make(), { cloudformation: client, config });
+    expect(outcome.outcome).toBe('skipped');
+    expect(outcome.reason).toMatch(reason);
+    expect(cfn.actions.length).toBe(before);
+  });
+
+  test.each([
+    ['not an object', 'hello', /expected an EventBridge event object/],
+    ['no detail', { 'detail-type': 'SageMaker Model Package State Change' }, /detail: expected an object/],
+    ['another detail type', { 'detail-type': 'SageMaker Model State Change', 'detail': {} }, /detail-type: expected/],
+    ['version as a string', (() => { const e = packageEvent(); e.detail.ModelPackageVersion = '2'; return e; })(), /ModelPackageVersion: expected a whole number/],
+    ['an unversioned ARN', (() => { const e = packageEvent(); e.detail.ModelPackageArn = 'arn:aws:sagemaker:us-east-2:123456789012:model-package/standalone'; return e; })(), /ModelPackageArn: expected a versioned model package ARN/],
+    ['ARN and version disagree', (() => { const e = packageEvent(); e.detail.ModelPackageVersion = 7; return e; })(), /names versionedmp-p-idy6c3e1fiqj\/2, but/],
+  ])('malformed (%s): MalformedLifecycleEventError naming the field, no CloudFormation call', async (_name, event, message) => {
+    const config = endpointStack(1);
+    const before = cfn.actions.length;
+    const error = await handleApprovedDeploymentEvent(event, { cloudformation: client, config }).catch((e) => e);
+    expect(error).toBeInstanceOf(MalformedLifecycleEventError);
+    expect(error.message).toMatch(message);
+    expect(cfn.actions.length).toBe(before);
+  });
+});
+
+describe('stack status of its own updates', () => {
+  test('UPDATE_ROLLBACK_COMPLETE of a handler update: rolled back, with the version from the token', async () => {
+    const config = endpointStack(2);
+    const outcome = await handleApprovedDeploymentEvent(rollbackEvent(), { cloudformation: client, config });
+    expect(outcome).toMatchObject({ outcome: 'rolled-back', version: 3 });
+  });
+
+  test('UPDATE_COMPLETE: deployed; an update somebody else started: skipped', async () => {
+    const config = endpointStack(2);
+    const done = rollbackEvent();
+    done.detail['status-details'].status = 'UPDATE_COMPLETE';
+    expect((await handleApprovedDeploymentEvent(done, { cloudformation: client, config })).outcome).toBe('deployed');
+    const foreign = rollbackEvent();
+    foreign.detail['client-request-token'] = 'Console-UpdateStack-1234';
+    expect((await handleApprovedDeploymentEvent(foreign, { cloudformation: client, config })).outcome).toBe('skipped');
+  });
+});
+
+test('the log line is an embedded-metric record: one ModelDeploymentOutcome by StackName and Outcome', () => {
+  const record = deploymentLogRecord({ outcome: 'refused', reason: 'r', stackName: 'S', version: 3, servingVersion: 5 }, new Date(0));
+  expect(record).toEqual({
+    _aws: { Timestamp: 0, CloudWatchMetrics: [{ Namespace: 'CdkSageMakerMcp/ModelLifecycle', Dimensions: [['StackName', 'Outcome']], Metrics: [{ Name: 'ModelDeploymentOutcome', Unit: 'Count' }] }] },
+    StackName: 'S',
+    Outcome: 'refused',
+    ModelDeploymentOutcome: 1,
+    reason: 'r',
+    version: 3,
+    servingVersion: 5,
+  });
+});
+
+describe('bundled handler', () => {
+  let handler: (event: unknown) => Promise<any>;
+  const logs: string[] = [];
+  let spy: jest.SpyInstance;
+  beforeAll(() => {
+    process.env.AWS_ENDPOINT_URL_CLOUDFORMATION = cfn.endpoint;
+    process.env.AWS_REGION = 'us-east-1';
+    process.env.AWS_ACCESS_KEY_ID = 'AKIDLOCAL';
+    process.env.AWS_SECRET_ACCESS_KEY = 'local-secret';
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    handler = require('../../assets/lifecycle/approved-deployment.lambda/index.js').handler;
+    spy = jest.spyOn(console, 'log').mockImplementation((line: string) => { logs.push(line); });
+  });
+  afterAll(() => spy.mockRestore());
+  const configure = (config: ApprovedDeploymentConfig) => {
+    process.env[LIFECYCLE_ENV.STACK_NAME] = config.stackName;
+    process.env[LIFECYCLE_ENV.PARAMETER_NAME] = config.parameterName;
+    process.env[LIFECYCLE_ENV.GROUP_NAME] = config.groupName;
+    process.env[LIFECYCLE_ENV.MAX_WAIT_SECONDS] = '0';
+  };
+
+  test('an approval: one UpdateStack and one log line with its metric', async () => {
+    const config = endpointStack(1);
+    configure(config);
+    const outcome = await handler(packageEvent());
+    expect(outcome.outcome).toBe('updated');
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ Outcome: 'updated', StackName: config.stackName, ModelDeploymentOutcome: 1 });
+  });
+
+  test('a busy stack: reported as refused, then thrown so Lambda retries and dead-letters', async () => {
+    const config = endpointStack(1, { status: 'UPDATE_ROLLBACK_IN_PROGRESS' });
+    configure(config);
+    await expect(handler(packageEvent())).rejects.toMatchObject({ name: 'StackBusyError' });
+    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ Outcome: 'refused' });
+  });
+
+  test('a malformed event is logged and thrown (to the dead-letter queue after the retries)', async () => {
+    configure(endpointStack(1));
+    await expect(handler({ 'detail-type': 'SageMaker Model Package State Change', 'detail': { ModelPackageVersion: 'x' } })).rejects.toMatchObject({ name: 'MalformedLifecycleEventError' });
+    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ outcome: 'malformed' });
+  });
+});

@@ -1,0 +1,225 @@
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { addLifecycleExample } from '../../examples/lifecycle';
+import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import { ApprovedModelDeployment, DeploymentOutcome, ModelPackageGroup } from '../../src/lifecycle';
+import { PipelineDefinition, TrainingPipeline } from '../../src/pipelines';
+import { RealtimeEndpoint } from '../../src/realtime';
+import { expectValidTemplate } from '../support/template-checks';
+
+const ENV = { account: '123456789012', region: 'us-east-1' };
+const ARN1 = 'arn:aws:sagemaker:us-east-1:123456789012:model-package/churn/1';
+const newStack = () => new Stack(new App(), 'Endpoint', { env: ENV });
+
+/** Every statement of the stack's identity policies that names one of `actions`. */
+function statementsWith(stack: Stack, ...actions: string[]): any[] {
+  const policies = Template.fromStack(stack).findResources('AWS::IAM::Policy');
+  return Object.values(policies).flatMap((p: any) => p.Properties.PolicyDocument.Statement)
+    .filter((s: any) => [s.Action].flat().some((a: string) => actions.includes(a)));
+}
+
+describe('ModelPackageGroup', () => {
+  test('creates the group with the given name and, for cross-account readers, AWS\'s documented read actions', () => {
+    const stack = newStack();
+    new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn', crossAccountReaders: ['210987654321'] });
+    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::ModelPackageGroup', {
+      ModelPackageGroupName: 'churn',
+      ModelPackageGroupPolicy: {
+        Statement: [{
+          Sid: 'CrossAccountRead',
+          Effect: 'Allow',
+          Principal: { AWS: Match.anyValue() },
+          Action: ['sagemaker:DescribeModelPackageGroup', 'sagemaker:DescribeModelPackage', 'sagemaker:ListModelPackages'],
+          Resource: [Match.anyValue(), Match.anyValue()],
+        }],
+      },
+    });
+  });
+
+  test('fails naming every bad prop at once', () => {
+    const stack = newStack();
+    expect(() => new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'no_underscores', crossAccountReaders: ['123'] }))
+      .toThrow(/modelPackageGroupName: got 'no_underscores'[\s\S]*crossAccountReaders: got '123', expected a 12-digit AWS account id/);
+    expect(() => ModelPackageGroup.fromModelPackageGroupArn(stack, 'Bad', 'arn:aws:sagemaker:us-east-1:123456789012:model-package/churn/1'))
+      .toThrow(/modelPackageGroupArn: got .*expected arn:<partition>:sagemaker:<region>:<account>:model-package-group\/<name>/);
+  });
+
+  describe('grants', () => {
+    test('register, describe, approve: the documented actions on the group and its versions only', () => {
+      const stack = newStack();
+      const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'Churn' });
+      const role = new iam.Role(stack, 'R', { assumedBy: new iam.AccountRootPrincipal() });
+      group.grantRegister(role);
+      group.grantDescribe(role);
+      group.grantApprove(role);
+      const versions = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:model-package/churn/*']] };
+      const groupArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:model-package-group/Churn']] };
+      expect(statementsWith(stack, 'sagemaker:CreateModelPackage')).toEqual([{ Action: 'sagemaker:CreateModelPackage', Effect: 'Allow', Resource: versions }]);
+      expect(statementsWith(stack, 'sagemaker:DescribeModelPackageGroup')).toEqual([
+        { Action: 'sagemaker:DescribeModelPackageGroup', Effect: 'Allow', Resource: groupArn },
+      ]);
+      expect(statementsWith(stack, 'sagemaker:ListModelPackages')).toEqual([{ Action: 'sagemaker:ListModelPackages', Effect: 'Allow', Resource: '*' }]);
+      expect(statementsWith(stack, 'sagemaker:UpdateModelPackage')).toEqual([{
+        Action: 'sagemaker:UpdateModelPackage',
+        Effect: 'Allow',
+        Resource: versions,
+        Condition: { StringEquals: { 'sagemaker:ModelApprovalStatus': ['Approved', 'Rejected'] } },
+      }]);
+    });
+
+    test('an imported group of another account grants on that account\'s versions', () => {
+      const stack = newStack();
+      const group = ModelPackageGroup.fromModelPackageGroupArn(stack, 'G', 'arn:aws:sagemaker:eu-west-1:210987654321:model-package-group/fraud');
+      expect(stack.resolve(group.modelPackageVersionsArn)).toBe('arn:aws:sagemaker:eu-west-1:210987654321:model-package/fraud/*');
+    });
+  });
+});
+
+describe('ModelSource.fromModelPackage', () => {
+  test('a model whose container names the package, with describe, artifact read and image pull on its role', () => {
+    const stack = newStack();
+    const bucket = s3.Bucket.fromBucketName(stack, 'B', 'artifacts');
+    new RealtimeEndpoint(stack, 'E', {
+      model: ModelSource.fromModelPackage(ARN1, { artifactsBucket: bucket, artifactsKeyPattern: 'models/*', images: [ContainerImage.xgboost('1.7-1')] }),
+      instanceType: InstanceType.of('ml.m5.xlarge'),
+    });
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::SageMaker::Model', { Containers: [{ ModelPackageName: ARN1 }], PrimaryContainer: Match.absent() });
+    expect(statementsWith(stack, 'sagemaker:DescribeModelPackage')).toEqual([{ Action: 'sagemaker:DescribeModelPackage', Effect: 'Allow', Resource: ARN1 }]);
+    expect(JSON.stringify(statementsWith(stack, 's3:GetObject*'))).toContain('artifacts/models/*');
+    expect(statementsWith(stack, 'ecr:BatchGetImage')).toHaveLength(1);
+  });
+
+  test('fails for a token ARN without the versions it may be', () => {
+    const stack = newStack();
+    expect(() => ModelSource.fromModelPackage(stack.resolve('x') && (new sns.Topic(stack, 'T')).topicArn))
+      .toThrow(/modelPackageVersionsArn: .*modelPackageArn is a token/);
+    expect(() => ModelSource.fromModelPackage('arn:aws:sagemaker:us-east-1:123456789012:model/churn'))
+      .toThrow(/modelPackageArn: got .*model-package\/<group>\/<version>/);
+  });
+});
+
+describe('ApprovedModelDeployment', () => {
+  function deployment(props: Partial<ConstructorParameters<typeof ApprovedModelDeployment>[2]> = {}) {
+    const stack = newStack();
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    const d = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1, ...props });
+    return { stack, group, d };
+  }
+
+  test('a stack parameter (default: the initial version) feeds the endpoint\'s model', () => {
+    const { stack, d } = deployment();
+    new RealtimeEndpoint(stack, 'E', { model: d.modelSource(), instanceType: InstanceType.of('ml.m5.xlarge') });
+    const t = Template.fromStack(stack);
+    t.hasParameter('ApprovedModelPackageArn', { Type: 'String', Default: ARN1 });
+    t.hasResourceProperties('AWS::SageMaker::Model', { Containers: [{ ModelPackageName: { Ref: 'ApprovedModelPackageArn' } }] });
+  });
+
+  test('rules: approvals of this group, and the final status of its own updates of this stack', () => {
+    const { stack } = deployment();
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        'source': ['aws.sagemaker'],
+        'detail-type': ['SageMaker Model Package State Change'],
+        'detail': { ModelPackageGroupName: [{ 'equals-ignore-case': 'churn' }], ModelApprovalStatus: ['Approved'] },
+      },
+    });
+    t.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        'source': ['aws.cloudformation'],
+        'detail-type': ['CloudFormation Stack Status Change'],
+        'resources': [{ Ref: 'AWS::StackId' }],
+        'detail': {
+          'status-details': { status: ['UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED'] },
+          'client-request-token': [{ prefix: 'approved-model-v' }],
+        },
+      },
+    });
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ DEPLOY_STACK_NAME: 'Endpoint', DEPLOY_MODEL_PACKAGE_PARAMETER: 'ApprovedModelPackageArn', DEPLOY_MODEL_PACKAGE_GROUP: 'churn', DEPLOY_MAX_WAIT_SECONDS: '300' }) },
+      DeadLetterConfig: { TargetArn: Match.anyValue() },
+      Timeout: 360,
+    });
+  });
+
+  describe('grants', () => {
+    test('the handler may describe and update this stack only, publish to its topic, and pass no role', () => {
+      const stack = newStack();
+      const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+      const topic = new sns.Topic(stack, 'Topic');
+      new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1, notificationTopic: topic });
+      expect(statementsWith(stack, 'cloudformation:UpdateStack')).toEqual([{
+        Action: ['cloudformation:DescribeStacks', 'cloudformation:UpdateStack'],
+        Effect: 'Allow',
+        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudformation:us-east-1:123456789012:stack/Endpoint/*']] },
+      }]);
+      expect(statementsWith(stack, 'sns:Publish')).toHaveLength(1);
+      expect(statementsWith(stack, 'iam:PassRole')).toEqual([]);
+    });
+  });
+
+  test('the outcome metric: ModelDeploymentOutcome by StackName and Outcome', () => {
+    const { stack, d } = deployment();
+    expect(stack.resolve(d.metricOutcome(DeploymentOutcome.ROLLED_BACK).toMetricConfig().metricStat)).toMatchObject({
+      namespace: 'CdkSageMakerMcp/ModelLifecycle',
+      metricName: 'ModelDeploymentOutcome',
+      statistic: 'Sum',
+      dimensions: [{ name: 'Outcome', value: 'rolled-back' }, { name: 'StackName', value: 'Endpoint' }],
+    });
+  });
+
+  test('fails naming every bad prop at once', () => {
+    const stack = newStack();
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    expect(() => new ApprovedModelDeployment(stack, 'D', {
+      modelPackageGroup: group,
+      initialModelPackageArn: 'arn:aws:sagemaker:us-east-1:123456789012:model-package/fraud/3',
+      retryAttempts: 3,
+      maxWait: Duration.minutes(11),
+    })).toThrow(/initialModelPackageArn: got .*fraud\/3', expected a version of the group 'churn'[\s\S]*retryAttempts[\s\S]*maxWait/);
+    expect(() => new ApprovedModelDeployment(new Stack(new App(), 'S'), 'D', {
+      modelPackageGroup: group,
+      initialModelPackageArn: new Stack(new App(), 'S2').formatArn({ service: 'sagemaker', resource: 'model-package', resourceName: 'churn/1' }),
+    })).toThrow(/initialModelPackageArn: got 'a token', expected a literal ARN/);
+  });
+});
+
+describe('TrainingPipeline.modelPackageGroup', () => {
+  const definition = (groupName: string) => PipelineDefinition.fromObject({
+    Version: '2020-12-01',
+    Steps: [{ Name: 'Register', Type: 'RegisterModel', Arguments: { ModelPackageGroupName: groupName, ModelApprovalStatus: 'PendingManualApproval' } }],
+  });
+  const role = (stack: Stack) => new iam.Role(stack, 'Role', { assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com') });
+
+  test('replaces MODEL_PACKAGE_GROUP_NAME with the group\'s name and lets the pipeline role register in it', () => {
+    const stack = newStack();
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    new TrainingPipeline(stack, 'P', { definition: definition(TrainingPipeline.MODEL_PACKAGE_GROUP_NAME), role: role(stack), modelPackageGroup: group });
+    const body = Object.values(Template.fromStack(stack).findResources('AWS::SageMaker::Pipeline'))[0].Properties.PipelineDefinition.PipelineDefinitionBody;
+    expect(JSON.parse(body).Steps[0].Arguments.ModelPackageGroupName).toBe('churn');
+    expect(statementsWith(stack, 'sagemaker:CreateModelPackage')).toHaveLength(1);
+  });
+
+  test('fails if a RegisterModel step names another group, or the placeholder is used without a group', () => {
+    const stack = newStack();
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    expect(() => new TrainingPipeline(stack, 'P', { definition: definition('fraud'), role: role(stack), modelPackageGroup: group }))
+      .toThrow(/definition: got 'a RegisterModel step writing to group 'fraud'', expected the modelPackageGroup 'churn'/);
+    expect(() => new TrainingPipeline(stack, 'Q', { definition: definition(TrainingPipeline.MODEL_PACKAGE_GROUP_NAME), role: iam.Role.fromRoleName(stack, 'R2', 'r') }))
+      .toThrow(/modelPackageGroup: .*the definition names TrainingPipeline.MODEL_PACKAGE_GROUP_NAME/);
+  });
+});
+
+describe('the lifecycle example', () => {
+  // cdk-nag and SageMakerMcpChecks run on the same example as test/lifecycle.integ.ts (synthesized by
+  // test/security/control-tower.test.ts, which also applies the Control Tower rules).
+  test('passes the CloudFormation schema checks', () => {
+    const stack = new Stack(new App(), 'Lifecycle', { env: ENV });
+    addLifecycleExample(stack);
+    expectValidTemplate(stack);
+  });
+});

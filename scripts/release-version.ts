@@ -3,10 +3,11 @@
  *
  * After `bump` (projen's release/apply-version-bump writes the release version into the root package.json and into
  * `$BUMPFILE`, dist/version.txt), writes that version into packages/runtime/package.json (the version the MCP server
- * reports: packages/runtime/src/mcp-server.ts) and into the root package.json's devDependency on the runtime.
+ * reports: packages/runtime/src/mcp-server.ts) and into the root package.json's devDependency on the runtime (and
+ * projen's record of it, .projen/deps.json).
  * With `--reset` (after `unbump`, which puts the root back at 0.0.0), puts 0.0.0 back in both.
  *
- * Both files are edited in place, one value each, so that `unbump` restores them byte for byte (the `release` task ends
+ * The files are edited in place, one value each, so that `unbump` restores them byte for byte (the `release` task ends
  * with `git diff --exit-code`): the runtime's package.json is hand-formatted and a JSON round trip would reflow it.
  */
 import { readFileSync, writeFileSync } from 'fs';
@@ -15,10 +16,11 @@ import { join } from 'path';
 const ROOT = join(__dirname, '..');
 export const RUNTIME_NAME = 'cdk-sagemaker-mcp-runtime';
 const RUNTIME_MANIFEST = join('packages', 'runtime', 'package.json');
+const PROJEN_DEPS = join('.projen', 'deps.json');
 
 /** Replaces the one match of `pattern` (whose groups 1 and 2 surround the version) with `version`; throws unless one. */
 function replaceOne(file: string, text: string, pattern: RegExp, version: string): string {
-  const matches = text.match(new RegExp(pattern.source, 'g')) ?? [];
+  const matches = text.match(new RegExp(pattern.source, `${pattern.flags}g`)) ?? [];
   if (matches.length !== 1) throw new Error(`${file}: expected one match of ${pattern}, found ${matches.length}`);
   return text.replace(pattern, (_m, before: string, after: string) => `${before}${version}${after}`);
 }
@@ -33,6 +35,11 @@ export function setRuntimeVersion(root: string, version: string): void {
   const rootFile = join(root, 'package.json');
   const manifest = readFileSync(rootFile, 'utf8');
   writeFileSync(rootFile, replaceOne('package.json', manifest, new RegExp(`^(\\s+"${RUNTIME_NAME}": ")[^"]*(",?)$`, 'm'), version));
+  // projen's record of the devDependency (written by the synth that `build` runs, from .projenrc.ts, which declares the
+  // runtime's current version): the same value, so that unbump restores it too.
+  const depsFile = join(root, PROJEN_DEPS);
+  const deps = readFileSync(depsFile, 'utf8');
+  writeFileSync(depsFile, replaceOne(PROJEN_DEPS, deps, new RegExp(`("name": "${RUNTIME_NAME}",\\s+"version": ")[^"]*(")`), version));
 }
 
 if (require.main === module) {

@@ -356,7 +356,7 @@ node22.exec([
 project.gitignore.addPatterns('/.node22/');
 project.npmignore?.exclude('/.node22/');
 
-// ==== Release and API guard (issue 22) ===============================================================================
+// ==== Release, API guard and the README's picture (issue 22) =========================================================
 // Both packages are released by one workflow at one version, each publish job extracts exactly its own artifact, CI
 // proves that path without publishing (`release:dry-run`), and jsii-diff guards the public API (`api:diff`).
 
@@ -417,6 +417,9 @@ apiBaseline.spawn(project.compileTask);
 apiBaseline.exec('ts-node --project scripts/tsconfig.json --transpile-only scripts/api-diff.ts --baseline');
 project.npmignore?.exclude('/api-baseline/', '/allowed-breaking-changes.txt');
 project.gitignore.addPatterns('!/api-baseline/.jsii'); // the baseline is committed (projen ignores .jsii)
-// ==== end of release and API guard (issue 22) ========================================================================
+// The README's picture (docs/architecture.svg) is what the demo draws: the demo refreshes it, and
+// test/examples/demo.test.ts fails when the committed one is stale.
+demo.exec('cp cdk.out/architecture.svg docs/architecture.svg');
+// ==== end of release, API guard and the README's picture (issue 22) ==================================================
 
 project.synth();

@@ -19,7 +19,8 @@
  *    CLI reports the version.
  *
  * Steps that only GitHub can run (tag lookup on the remote, artifact permissions, `gh release`, publib) are listed as
- * not run. Exits 1 on the first failed check. Options: --keep (keep the scratch folder), --workflow <file>.
+ * not run. Exits 1 on the first failed check. Options: --keep (keep the scratch folder), --workflow <file>, --resume
+ * <kept scratch folder> (only the checks after the release job, on the artifact it left).
  * test/release/release-dry-run.test.ts runs part 2 and 3 on a prepared dist folder, and with broken extract steps.
  */
 import { spawnSync } from 'child_process';
@@ -226,16 +227,23 @@ function main(): void {
   const since = (t: number) => `${Math.round((Date.now() - t) / 1000)} s`;
   const workflowFile = process.argv.includes('--workflow') ? resolve(process.argv[process.argv.indexOf('--workflow') + 1]) : join(ROOT, '.github', 'workflows', 'release.yml');
   const wf = loadWorkflow(workflowFile);
-  const scratch = mkdtempSync(join(tmpdir(), 'release-dry-run-'));
+  // --resume <scratch>: a scratch folder kept (--keep) from a run whose release job had finished; only the checks after it
+  const resume = process.argv.includes('--resume') ? resolve(process.argv[process.argv.indexOf('--resume') + 1]) : undefined;
+  const scratch = resume ?? mkdtempSync(join(tmpdir(), 'release-dry-run-'));
   const phases: string[] = [];
   try {
     const dirty = must('git', ['status', '--porcelain', '--untracked-files=no'], ROOT).trim();
-    if (dirty) log(`WARNING: uncommitted changes are not in the dry run (it clones HEAD):\n${dirty}`);
+    if (dirty && !resume) log(`WARNING: uncommitted changes are not in the dry run (it clones HEAD):\n${dirty}`);
     const repo = join(scratch, 'repo');
     const release = wf.jobs.release;
-    must('git', ['clone', '--quiet', ROOT, repo], scratch);
+    if (resume) {
+      log(`release: not run again (--resume ${resume})`);
+      for (const dir of ['jobs', 'app']) rmSync(join(scratch, dir), { recursive: true, force: true });
+    } else {
+      must('git', ['clone', '--quiet', ROOT, repo], scratch);
+    }
     const env = { ...release.env, GITHUB_OUTPUT: join(scratch, 'github-output') };
-    for (const step of release.steps) {
+    for (const step of resume ? [] : release.steps) {
       if (step.uses?.startsWith('actions/checkout@')) { log(`release: "${step.name}": git clone of HEAD into the scratch folder`); continue; }
       if (step.uses?.startsWith('actions/upload-artifact@')) continue;
       if (!step.run || /\$\{\{|GITHUB_OUTPUT|getfacl/.test(step.run)) { log(`release: "${step.name ?? step.uses}" not run (GitHub only)`); continue; }

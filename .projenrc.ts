@@ -1,4 +1,5 @@
-import { awscdk, javascript, JsonFile } from 'projen';
+import { readFileSync } from 'fs';
+import { awscdk, Component, github, javascript, JsonFile } from 'projen';
 
 // aws-cdk-lib floor for consumers (peer dependency). 2.258.0 is the first release whose validation plugins receive the
 // construct tree, which cdk-nag v3 plugin mode needs (2.257.0 fails with "NagPack requires a construct tree"), and its L1s
@@ -32,6 +33,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
   jsiiVersion: '~6.0.16',
   typescriptVersion: '^6.0.3',
   minNodeVersion: '20.0.0',
+  // Experimental until 1.0: the API may still change in a minor release, and jsii-diff (`npx projen api:diff`, in CI)
+  // makes each such change a declared one (allowed-breaking-changes.txt).
+  stability: 'experimental',
 
   publishToPypi: { distName: 'cdk-sagemaker-mcp', module: 'cdk_sagemaker_mcp' },
   publishToMaven: {
@@ -66,9 +70,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@cdklabs/cdk-validator-cfnguard@^0.0.62',
     '@aws-cdk/aws-service-spec',
     '@aws-cdk/service-spec-types',
-    // The runtime package (packages/runtime, a workspace) and the SDK clients its tests and the bundled handlers import.
-    // Dev-only here: the handlers are bundled, so jsii sees no runtime dependency.
-    'cdk-sagemaker-mcp-runtime@0.0.0',
+    // The runtime package (packages/runtime, a workspace: its devDependency, at its own version, is in the release block
+    // below) and the SDK clients its tests and the bundled handlers import. Dev-only here: the handlers are bundled, so
+    // jsii sees no runtime dependency.
     '@aws-sdk/client-sagemaker-runtime',
     '@aws-sdk/client-sagemaker',
     '@aws-sdk/client-sagemaker-featurestore-runtime',
@@ -157,10 +161,9 @@ for (const task of [project.compileTask, project.tasks.tryFind('watch')!]) {
 const packageTask = project.tasks.tryFind('package')!;
 packageTask.reset();
 packageTask.spawn(project.tasks.tryFind('package:js')!);
-// The runtime package's tarball beside the library's (dist/js), as `npm publish -w packages/runtime` would pack it.
+// The runtime package's tarball, as `npm publish -w packages/runtime` would pack it (its steps: the release block below).
 const runtimePackage = project.addTask('package:runtime', {
-  description: 'Build and pack the runtime package (packages/runtime) into dist/js',
-  exec: 'npm pack --pack-destination dist/js -w packages/runtime',
+  description: 'Build and pack the runtime package (packages/runtime) into dist/runtime',
 });
 
 project.addTask('pacmak:check', {
@@ -360,5 +363,71 @@ node22.exec([
 ].join(' '));
 project.gitignore.addPatterns('/.node22/');
 project.npmignore?.exclude('/.node22/');
+
+// ==== Release, API guard and the README's picture (issue 22) =========================================================
+// Both packages are released by one workflow at one version, each publish job extracts exactly its own artifact, CI
+// proves that path without publishing (`release:dry-run`), and jsii-diff guards the public API (`api:diff`).
+
+// One version for both packages. projen's `bump` writes the release version into the root package.json and
+// dist/version.txt; scripts/release-version.ts then writes it into packages/runtime/package.json (whose version the MCP
+// server reports: packages/runtime/src/mcp-server.ts) and into the root's devDependency on the runtime; `unbump` puts
+// 0.0.0 back in both. The devDependency is declared at the runtime's current version, so the synth that `build` runs
+// between bump and unbump renders the package.json the bump wrote (and installs nothing).
+const RUNTIME_VERSION: string = JSON.parse(readFileSync('packages/runtime/package.json', 'utf8')).version;
+project.addDevDeps(`cdk-sagemaker-mcp-runtime@${RUNTIME_VERSION}`);
+const releaseVersion = 'ts-node --project scripts/tsconfig.json --transpile-only scripts/release-version.ts';
+project.tasks.tryFind('bump')!.exec(releaseVersion);
+project.tasks.tryFind('unbump')!.exec(`${releaseVersion} --reset`);
+
+// The runtime's tarball in its own folder: every jsii publish job extracts `dist/js/*.tgz`, which must name one file.
+runtimePackage.exec('rm -rf dist/runtime && mkdir -p dist/runtime && npm pack --pack-destination dist/runtime -w packages/runtime');
+
+// The runtime's npm publish job: projen's own npm job (same trigger, permissions, artifact download and publib-npm
+// step), minus the steps that re-pack the jsii library, publishing the tarball in dist/runtime instead (publib-npm
+// takes the folder of tarballs as its argument, default dist/js: https://github.com/cdklabs/publib#npm). Derived after
+// projen's Release component has rendered its jobs (components pre-synthesize in the order they were added).
+class RuntimePublishJob extends Component {
+  public preSynthesize(): void {
+    const workflow = project.github!.tryFindWorkflow('release')!;
+    const npmJob = workflow.getJob('release_npm') as github.workflows.Job;
+    // (The job's `tools` field, copied with it, sets up Node.js.)
+    const keep = (s: github.workflows.JobStep) => ['Download build artifacts', 'Restore build artifact permissions', 'Release'].includes(s.name ?? '');
+    const steps = npmJob.steps.filter(keep).map((s) => (s.name === 'Release' ? { ...s, run: `${s.run} 'dist/runtime'` } : s));
+    if (steps.length !== 3) throw new Error(`release_npm no longer has the steps the runtime's job copies: ${npmJob.steps.map((s) => s.name ?? s.uses).join(', ')}`);
+    workflow.addJobs({ release_npm_runtime: { ...npmJob, name: 'Publish cdk-sagemaker-mcp-runtime to npm', steps } });
+    const gh = workflow.getJob('release_github') as github.workflows.Job;
+    workflow.updateJob('release_github', { ...gh, needs: [...(gh.needs ?? []), 'release_npm_runtime'] });
+  }
+}
+new RuntimePublishJob(project);
+
+// The release path without publishing: reads .github/workflows/release.yml and runs its install, release (bump, build,
+// package, unbump) and artifact-extract steps as written there, in a scratch clone (scripts/release-dry-run.ts).
+project.addDevDeps('yaml@^2.9.1'); // the dry run parses the workflow
+project.addTask('release:dry-run', {
+  description: 'Run the release workflow\'s build, bump, package and extract steps (read from .github/workflows/release.yml) in a scratch clone; publishes nothing',
+  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/release-dry-run.ts',
+  receiveArgs: true,
+});
+
+// The public API against a committed baseline assembly (api-baseline/.jsii). The whole library is experimental until 1.0,
+// and jsii-diff only warns about experimental APIs by default: `--error-on all` makes every break fail until it is
+// declared in allowed-breaking-changes.txt (one jsii-diff key a line, as `--keys` prints them). Run after `compile`.
+project.addTask('api:diff', {
+  description: 'Fail on a breaking change to the jsii API against api-baseline/.jsii that allowed-breaking-changes.txt does not declare (run after compile)',
+  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/api-diff.ts',
+  receiveArgs: true,
+});
+const apiBaseline = project.addTask('api:baseline', {
+  description: 'Take the current API (compile, then copy .jsii) as the baseline api:diff compares with, and empty allowed-breaking-changes.txt',
+});
+apiBaseline.spawn(project.compileTask);
+apiBaseline.exec('ts-node --project scripts/tsconfig.json --transpile-only scripts/api-diff.ts --baseline');
+project.npmignore?.exclude('/api-baseline/', '/allowed-breaking-changes.txt');
+project.gitignore.addPatterns('!/api-baseline/.jsii'); // the baseline is committed (projen ignores .jsii)
+// The README's picture (docs/architecture.svg) is what the demo draws: the demo refreshes it, and
+// test/examples/demo.test.ts fails when the committed one is stale.
+demo.exec('cp cdk.out/architecture.svg docs/architecture.svg');
+// ==== end of release, API guard and the README's picture (issue 22) ==================================================
 
 project.synth();

@@ -2,7 +2,7 @@
  * Consumer-app test (`npx projen test:consumer`): does the README work for someone who installs the package?
  *
  * 1. Packs both packages as they are published: the construct library (`projen bundle`, `compile`, `package:js`: the
- *    tarball in dist/js) and the runtime (`projen runtime:build`, `npm pack` of packages/runtime into dist/js).
+ *    tarball in dist/js) and the runtime (`projen runtime:build`, `npm pack` of packages/runtime into dist/runtime).
  * 2. For aws-cdk-lib at the peer floor (CDK_FLOOR in .projenrc.ts) and at the tested version (CDK_TESTED), creates a
  *    new app in a temp folder outside the repository with only public npm packages (aws-cdk-lib, constructs, the
  *    aws-cdk CLI, TypeScript, cdk-nag, the MCP SDK clients, the MCP Inspector CLI) plus the two tarballs (the runtime's
@@ -79,9 +79,13 @@ function packTarballs(): Tarballs {
   for (const task of ['bundle', 'compile', 'package:js']) must('npx', ['projen', task], { cwd: ROOT });
   const tgz = readdirSync(dist).filter((f) => f.endsWith('.tgz'));
   if (tgz.length !== 1) throw new Error(`expected one tarball in dist/js, found ${tgz.join(', ') || 'none'}`);
-  // `bundle` built packages/runtime/lib (runtime:build); pack it as `npm publish -w packages/runtime` would.
-  const packed = JSON.parse(must('npm', ['pack', '--json', '--pack-destination', dist, '-w', 'packages/runtime'], { cwd: ROOT }));
-  const runtimeTgz = join(dist, packed[0].filename);
+  // `bundle` built packages/runtime/lib (runtime:build); pack it as `npm publish -w packages/runtime` would, into its own
+  // folder as `projen package:runtime` does (each publish job extracts the one tarball of its folder).
+  const runtimeDist = join(ROOT, 'dist', 'runtime');
+  rmSync(runtimeDist, { recursive: true, force: true });
+  mkdirSync(runtimeDist, { recursive: true });
+  const packed = JSON.parse(must('npm', ['pack', '--json', '--pack-destination', runtimeDist, '-w', 'packages/runtime'], { cwd: ROOT }));
+  const runtimeTgz = join(runtimeDist, packed[0].filename);
   for (const f of [join(dist, tgz[0]), runtimeTgz]) log(`packed ${basename(f)} (${(statSync(f).size / 1024).toFixed(0)} KB)`);
   log(`packed both in ${elapsed(t)}`);
   phase('pack', t);

@@ -154,4 +154,10 @@ describe('the architecture picture', () => {
   test('the files are where the summary says', () => {
     for (const f of ['architecture.svg', 'architecture.png', 'architecture.dot', 'SageMakerMcpDemo.template.json']) expect(existsSync(join(outdir, f))).toBe(true);
   });
+
+  test('is the picture the README shows (docs/architecture.svg, which `npx projen demo` refreshes)', () => {
+    const committed = readFileSync(join(ROOT, 'docs', 'architecture.svg'), 'utf8');
+    // not toBe(svg): a 40 KB diff of SVG coordinates says less than this
+    expect(svg === committed ? 'up to date' : 'docs/architecture.svg is stale: run `npx projen demo` and commit it').toBe('up to date');
+  });
 });

@@ -20,3 +20,4 @@ export * from './lineage';
 export { ContractConfigError, contractProblems, parseContract } from './contract-parse';
 export type { ContractParseOptions } from './contract-parse';
 export * from './prewarm';
+export * from './prices';

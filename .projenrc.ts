@@ -279,6 +279,8 @@ project.npmignore?.exclude('/packages/', '/scripts/', '/bench/', '/.bench-out/',
 // The bundled handlers import the runtime package and SDK clients, devDependencies of the construct library (jsii
 // refuses non-jsii dependencies unless bundled): esbuild bundles what they need.
 project.eslint?.allowDevDeps('src/**/*.lambda.ts');
+// Their shared EMF writer (Powertools Metrics, bundled) is imported only by them.
+project.eslint?.allowDevDeps('src/private/handler-metrics.ts');
 
 for (const dir of ['examples', 'bench', 'scripts']) {
   new JsonFile(project, `${dir}/tsconfig.json`, {

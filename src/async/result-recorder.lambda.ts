@@ -9,6 +9,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import {
   AsyncJobsDeps, MalformedAsyncNotificationError, parseAsyncNotification, recordAsyncResult, resultRecorderConfigFromEnv,
 } from 'cdk-sagemaker-mcp-runtime';
+import { emitRecordOutcomes } from '../private/handler-metrics';
 
 /**
  * The SageMaker notification inside one SQS record (SNS envelope, raw delivery off), if the envelope is an SNS
@@ -48,12 +49,15 @@ export interface RecorderOptions {
   readonly log?: (entry: Record<string, unknown>) => void;
   /** @default - the system clock */
   readonly now?: () => Date;
+  /** @default - EMF records on stdout (../private/handler-metrics) */
+  readonly emitMetrics?: (counts: { recorded: number; duplicate: number; refused: number }) => void;
 }
 
 /** Records every message of the batch; returns the ids of those that must be retried (or dead-lettered). */
 export async function recordBatch(event: SQSEvent, options: RecorderOptions): Promise<SQSBatchResponse> {
   const log = options.log ?? ((entry) => console.log(JSON.stringify(entry)));
   const failures: SQSBatchResponse['batchItemFailures'] = [];
+  const counts = { recorded: 0, duplicate: 0, refused: 0 };
   for (const record of event.Records) {
     try {
       const job = parseAsyncNotification(notificationOf(record, options.topicArns), options.now?.() ?? new Date(), {
@@ -62,12 +66,16 @@ export async function recordBatch(event: SQSEvent, options: RecorderOptions): Pr
       });
       const written = await recordAsyncResult(job, options.tableName, options.deps);
       log({ level: 'info', messageId: record.messageId, inferenceId: job.inferenceId, status: job.status, written });
+      counts[written ? 'recorded' : 'duplicate']++;
     } catch (e) {
       const malformed = e instanceof MalformedAsyncNotificationError;
       log({ level: malformed ? 'warn' : 'error', messageId: record.messageId, malformed, error: (e as Error).message });
       failures.push({ itemIdentifier: record.messageId });
+      counts.refused++;
     }
   }
+  // ResultsRecorded / ResultsDuplicate / ResultsRefused (../private/metric-names), one EMF record per batch.
+  (options.emitMetrics ?? emitRecordOutcomes)(counts);
   return { batchItemFailures: failures };
 }
 

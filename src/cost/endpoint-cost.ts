@@ -1,7 +1,7 @@
 import { EndpointCostEstimate, EndpointCostProps, SharedGpuCostComparison, SharedGpuCostProps } from './cost-types';
+import { PriceTable } from './price-table';
 import { buildComparison, buildEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, tablePrice } from './private/estimates';
 import { PRICE_TABLE_DATE } from './private/hosting-prices';
-import { PriceTable } from './price-table';
 import { PropValidator } from '../core/validation';
 
 /**

@@ -1,11 +1,11 @@
 import { App, Size, Stack } from 'aws-cdk-lib';
+import { pricesFromOfferFile } from '../../packages/runtime/src/prices';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { EndpointCost, PriceTable } from '../../src/cost';
 import { PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
-import { pricesFromOfferFile } from '../../packages/runtime/src/prices';
 import { sageMakerOfferFile } from '../support/price-list';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

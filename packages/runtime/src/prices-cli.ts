@@ -34,13 +34,18 @@ export function parsePricesArgs(argv: readonly string[]): PricesCliOptions {
       if (v === undefined || v.startsWith('--')) throw new Error(`${arg} needs a value\nUsage:\n${PRICES_USAGE}`);
       return v;
     };
-    if (arg === '--offer-file') offerFile = value();
-    else if (arg === '--from-api') fromApi = true;
-    else if (arg === '--region') regions.push(...value().split(',').map((r) => r.trim()).filter(Boolean));
-    else if (arg === '--max-pages') {
+    if (arg === '--offer-file') {
+      offerFile = value();
+    } else if (arg === '--from-api') {
+      fromApi = true;
+    } else if (arg === '--region') {
+      regions.push(...value().split(',').map((r) => r.trim()).filter(Boolean));
+    } else if (arg === '--max-pages') {
       maxPages = Number(value());
       if (!Number.isInteger(maxPages) || maxPages < 1) throw new Error(`--max-pages: got '${argv[i]}', expected a positive integer`);
-    } else throw new Error(`unknown option '${arg}'\nUsage:\n${PRICES_USAGE}`);
+    } else {
+      throw new Error(`unknown option '${arg}'\nUsage:\n${PRICES_USAGE}`);
+    }
   }
   if ((offerFile === undefined) === !fromApi) throw new Error(`give exactly one of --offer-file <file> and --from-api\nUsage:\n${PRICES_USAGE}`);
   return { offerFile, fromApi, regions: regions.length ? regions : undefined, maxPages };

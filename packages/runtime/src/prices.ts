@@ -127,8 +127,11 @@ function hostingRows(products: ProductRow[], problems: string[], filter: PriceFi
   return sortRegions(regions);
 }
 
-function sortRegions(regions: Record<string, Record<string, HostingPriceRow>>): Record<string, Record<string, HostingPriceRow>> {
-  return Object.fromEntries(Object.keys(regions).sort().map((r) => [r, Object.fromEntries(Object.keys(regions[r]).sort().map((t) => [t, regions[r][t]]))]));
+type Regions = Record<string, Record<string, HostingPriceRow>>;
+
+function sortRegions(regions: Regions): Regions {
+  const sorted = (rows: Record<string, HostingPriceRow>) => Object.fromEntries(Object.keys(rows).sort().map((t) => [t, rows[t]]));
+  return Object.fromEntries(Object.keys(regions).sort().map((r) => [r, sorted(regions[r])]));
 }
 
 function checkDate(problems: string[], where: string, value: unknown): string | undefined {
@@ -148,7 +151,9 @@ export function pricesFromOfferFile(offer: unknown, filter: PriceFilter = {}, wh
     problems.push(`offerCode: got ${JSON.stringify(offer.offerCode)}, expected "AmazonSageMaker"`);
   }
   const publicationDate = checkDate(problems, 'publicationDate', offer.publicationDate);
-  if (!isObject(offer.products)) problems.push(`products: got ${JSON.stringify(offer.products)?.slice(0, 40)}, expected an object of SKU -> { productFamily, attributes }`);
+  if (!isObject(offer.products)) {
+    problems.push(`products: got ${JSON.stringify(offer.products)?.slice(0, 40)}, expected an object of SKU -> { productFamily, attributes }`);
+  }
   const onDemand = isObject(offer.terms) ? offer.terms.OnDemand : undefined;
   if (!isObject(onDemand)) problems.push('terms.OnDemand: missing, expected an object of SKU -> offer term -> { priceDimensions }');
   if (problems.length > 0) throw new PriceDataError(problems, what);

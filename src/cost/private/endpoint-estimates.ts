@@ -1,8 +1,8 @@
 import { Token } from 'aws-cdk-lib';
 import { buildComparison, buildEstimate, priceOf, validatePrices } from './estimates';
 import { PropValidator } from '../../core/validation';
-import { PriceTable } from '../price-table';
 import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, SharedGpuCostComparison } from '../cost-types';
+import { PriceTable } from '../price-table';
 
 /**
  * Internal (not exported from the package): the endpoint constructs' `costEstimate` and `costComparison`, over the
@@ -45,7 +45,12 @@ export function compareShared(
   });
   v.throwIfInvalid();
   return buildComparison(subject, {
-    components, packedInstanceType: packed.instanceType, packedInstanceCount: packed.instanceCount, region, hourlyPricesUsd: options.hourlyPricesUsd, priceTable: options.priceTable,
+    components,
+    packedInstanceType: packed.instanceType,
+    packedInstanceCount: packed.instanceCount,
+    region,
+    hourlyPricesUsd: options.hourlyPricesUsd,
+    priceTable: options.priceTable,
   }, false);
 }
 

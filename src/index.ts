@@ -14,3 +14,4 @@ export * from './serverless';
 export * from './pipelines';
 export * from './mcp';
 export * from './cost';
+export * from './operations';

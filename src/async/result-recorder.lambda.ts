@@ -49,8 +49,6 @@ export interface RecorderOptions {
   readonly log?: (entry: Record<string, unknown>) => void;
   /** @default - the system clock */
   readonly now?: () => Date;
-  /** @default - EMF records on stdout (../private/handler-metrics) */
-  readonly emitMetrics?: (counts: { recorded: number; duplicate: number; refused: number }) => void;
 }
 
 /** Records every message of the batch; returns the ids of those that must be retried (or dead-lettered). */
@@ -75,7 +73,7 @@ export async function recordBatch(event: SQSEvent, options: RecorderOptions): Pr
     }
   }
   // ResultsRecorded / ResultsDuplicate / ResultsRefused (../private/metric-names), one EMF record per batch.
-  (options.emitMetrics ?? emitRecordOutcomes)(counts);
+  emitRecordOutcomes(counts);
   return { batchItemFailures: failures };
 }
 

@@ -6,17 +6,34 @@
  * the construct library).
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { ToolCallOutcome } from 'cdk-sagemaker-mcp-runtime/mcp';
-// eslint-disable-next-line import/order
 import { MCP_METRICS, METRIC_DIMENSIONS as D, METRICS_NAMESPACE, RECORD_METRICS } from './metric-names';
+
+/**
+ * One answered tool call: the runtime's `ToolCallOutcome` (packages/runtime/src/mcp-tools/context.ts), restated here
+ * because only the bundled handlers may import the runtime package (test/package-surface.test.ts).
+ */
+export interface ToolCallOutcome {
+  readonly tool: string;
+  readonly ok: boolean;
+  readonly errorName?: string;
+  readonly durationMs: number;
+}
 
 /** The `service` dimension: the function's name (the construct's `functionName`), or a fixed name off Lambda. */
 function serviceName(): string {
   return process.env.AWS_LAMBDA_FUNCTION_NAME || 'sagemaker-mcp-local';
 }
 
+let shared: Metrics | undefined;
+
+/**
+ * One Powertools instance per container (building one costs more than a record): each record is added and published
+ * synchronously, with no await in between, so concurrent invocations' records never mix; publishing clears the
+ * dimensions and metrics it wrote.
+ */
 function metrics(): Metrics {
-  return new Metrics({ namespace: METRICS_NAMESPACE, serviceName: serviceName() });
+  shared ??= new Metrics({ namespace: METRICS_NAMESPACE, serviceName: serviceName() });
+  return shared;
 }
 
 /** One tool call: calls, errors (0 or 1) and latency by tool and for the whole server; a failure also by its errorName. */

@@ -100,6 +100,10 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@modelcontextprotocol/node@^2.1.2',
     'zod@^4.2.0',
     '@aws-lambda-powertools/logger',
+    // the MCP server, the async result recorder and the pipeline router write CloudWatch embedded-metric-format records
+    '@aws-lambda-powertools/metrics',
+    // the price generator's Price List Query API client (a dependency of the runtime package; tests reach it from here)
+    '@aws-sdk/client-pricing',
     // a second MCP client that no one here wrote (CLI mode of the MCP Inspector; 1.x needs Node >= 22.7.5)
     '@modelcontextprotocol/inspector-cli@0.22.0',
     // benchmarks only: the catalog we compare against
@@ -286,6 +290,8 @@ project.npmignore?.exclude('/packages/', '/scripts/', '/bench/', '/.bench-out/',
 // The bundled handlers import the runtime package and SDK clients, devDependencies of the construct library (jsii
 // refuses non-jsii dependencies unless bundled): esbuild bundles what they need.
 project.eslint?.allowDevDeps('src/**/*.lambda.ts');
+// Their shared EMF writer (Powertools Metrics, bundled) is imported only by them.
+project.eslint?.allowDevDeps('src/private/handler-metrics.ts');
 
 for (const dir of ['examples', 'bench', 'scripts']) {
   new JsonFile(project, `${dir}/tsconfig.json`, {

@@ -1,6 +1,7 @@
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { addAsyncExample } from './async';
+import { addDashboardExample } from './dashboard';
 import { addFeatureStoreExample } from './feature-store';
 import { addJumpStartExample } from './jumpstart';
 import { addMcpExample, mcpExampleToolNames } from './mcp-server';
@@ -38,12 +39,15 @@ export function buildDemoApp(outdir?: string) {
 /** Every capability's example in one stack, exposed as MCP tools by one McpToolServer (the demo and the mcp integ stack). */
 export function addAllExamples(stack: Stack): McpToolServer {
   const realtime = addRealtimeExample(stack);
-  addJumpStartExample(stack);
+  const jumpStart = addJumpStartExample(stack);
   const asyncEndpoint = addAsyncExample(stack);
   const sharedGpu = addSharedGpuExample(stack);
   const featureGroup = addFeatureStoreExample(stack);
   const pipelines = addPipelinesExample(stack);
   const serverless = addServerlessExample(stack);
   const multiModel = addMultiModelExample(stack);
-  return addMcpExample(stack, { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines, serverless, multiModel });
+  const exposed = { realtime, async: asyncEndpoint, sharedGpu, featureGroup, pipelines, serverless, multiModel };
+  const server = addMcpExample(stack, exposed);
+  addDashboardExample(stack, exposed, server, jumpStart);
+  return server;
 }

@@ -23,6 +23,7 @@ const SHOWN: Record<string, { label: string; shape: string; color: string }> = {
   'AWS::Lambda::Url': { label: 'function URL', shape: 'oval', color: '#fff2cc' },
   'AWS::DynamoDB::Table': { label: 'DynamoDB table', shape: 'cylinder', color: '#dae8fc' },
   'AWS::Events::Rule': { label: 'EventBridge rule', shape: 'hexagon', color: '#f8cecc' },
+  'AWS::CloudWatch::Dashboard': { label: 'CloudWatch dashboard', shape: 'note', color: '#f5f5f5' },
 };
 /** What the MCP server and handlers are drawn calling (their IAM grants on these types become arrows). */
 const CALLED = new Set(['AWS::SageMaker::Endpoint', 'AWS::SageMaker::InferenceComponent', 'AWS::SageMaker::FeatureGroup',

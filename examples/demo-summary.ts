@@ -141,7 +141,7 @@ export function formatCostEstimates(stack: Stack): string[] {
   }
   return [
     `Cost estimate (on-demand, price table of ${EndpointCost.PRICE_TABLE_DATE}; an estimate, not a bill; a month is ${EndpointCost.HOURS_PER_MONTH} h; `
-      + 'give unknown prices as costEstimate({ hourlyPricesUsd })):',
+      + 'give a table from cdk-sagemaker-mcp prices as costEstimate({ priceTable: PriceTable.fromFile(...) }), or prices as { hourlyPricesUsd }):',
     ...lines,
   ];
 }

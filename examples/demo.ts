@@ -4,13 +4,14 @@
  * summary (our constructs, the MCP tools that reach each, resource counts, the cdk-nag result) and what the endpoints
  * cost (an estimate from the bundled price table), then the details
  * (resources by type, IAM statements as ARN strings, acknowledged findings with their reasons), and draws the app:
- * cdk.out/architecture.svg (and .png, .dot). DEMO_OUTDIR overrides cdk.out (the tests use a temp folder).
+ * cdk.out/architecture.svg (and .png, .dot) and the dashboard's layout, cdk.out/dashboard.svg (and .png). DEMO_OUTDIR overrides cdk.out (the tests use a temp folder).
  */
 import { existsSync, readFileSync } from 'fs';
 import { join, relative } from 'path';
 import { Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { buildDemoApp } from './app';
+import { dashboardWidgets, writeDashboardPicture } from './demo-dashboard';
 import { architectureDot, writeArchitectureDiagram } from './demo-diagram';
 import { formatIamStatements } from './demo-iam';
 import { indexResources } from './demo-model';
@@ -37,6 +38,11 @@ async function main(): Promise<number> {
     console.log(formatSummary(stack, index, mcpExposure(index), nag).join('\n'));
     console.log(`Template: ${shown(join(outdir, stack.templateFile))}`);
     console.log(`Diagram:  ${diagram.map(shown).join(', ')}`);
+    const widgets = dashboardWidgets(template);
+    if (widgets) {
+      const picture = await writeDashboardPicture(widgets, `${stack.stackName}: SageMakerMcpDashboard (${widgets.length} widgets)`, outdir);
+      console.log(`Dashboard: ${picture.map(shown).join(', ')} (${widgets.length} widgets)`);
+    }
     console.log(`\n${formatCostEstimates(stack).join('\n')}`);
 
     console.log('\n--- Details ---');

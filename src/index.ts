@@ -15,3 +15,4 @@ export * from './pipelines';
 export * from './lifecycle';
 export * from './mcp';
 export * from './cost';
+export * from './operations';

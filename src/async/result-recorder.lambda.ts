@@ -9,6 +9,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import {
   AsyncJobsDeps, MalformedAsyncNotificationError, parseAsyncNotification, recordAsyncResult, resultRecorderConfigFromEnv,
 } from 'cdk-sagemaker-mcp-runtime';
+import { emitRecordOutcomes } from '../private/handler-metrics';
 
 /**
  * The SageMaker notification inside one SQS record (SNS envelope, raw delivery off), if the envelope is an SNS
@@ -54,6 +55,7 @@ export interface RecorderOptions {
 export async function recordBatch(event: SQSEvent, options: RecorderOptions): Promise<SQSBatchResponse> {
   const log = options.log ?? ((entry) => console.log(JSON.stringify(entry)));
   const failures: SQSBatchResponse['batchItemFailures'] = [];
+  const counts = { recorded: 0, duplicate: 0, refused: 0 };
   for (const record of event.Records) {
     try {
       const job = parseAsyncNotification(notificationOf(record, options.topicArns), options.now?.() ?? new Date(), {
@@ -62,12 +64,16 @@ export async function recordBatch(event: SQSEvent, options: RecorderOptions): Pr
       });
       const written = await recordAsyncResult(job, options.tableName, options.deps);
       log({ level: 'info', messageId: record.messageId, inferenceId: job.inferenceId, status: job.status, written });
+      counts[written ? 'recorded' : 'duplicate']++;
     } catch (e) {
       const malformed = e instanceof MalformedAsyncNotificationError;
       log({ level: malformed ? 'warn' : 'error', messageId: record.messageId, malformed, error: (e as Error).message });
       failures.push({ itemIdentifier: record.messageId });
+      counts.refused++;
     }
   }
+  // ResultsRecorded / ResultsDuplicate / ResultsRefused (../private/metric-names), one EMF record per batch.
+  emitRecordOutcomes(counts);
   return { batchItemFailures: failures };
 }
 

@@ -1,3 +1,5 @@
+import { PriceTable } from './price-table';
+
 /** Inputs of `EndpointCost.estimate`. */
 export interface EndpointCostProps {
   /** The instance type, e.g. `ml.g5.xlarge`. */
@@ -10,9 +12,15 @@ export interface EndpointCostProps {
   readonly maxInstances: number;
   /**
    * Your price per instance-hour in USD (a negotiated rate, or a row the table lacks).
-   * @default - the bundled price table's price for the type and region
+   * @default - the price table's price for the type and region
    */
   readonly hourlyPriceUsd?: number;
+  /**
+   * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
+   * `cdk-sagemaker-mcp prices` from AWS's Price List).
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   */
+  readonly priceTable?: PriceTable;
 }
 
 /** Options of the endpoint constructs' `costEstimate` and `costComparison` methods. */
@@ -25,9 +33,15 @@ export interface CostEstimateOptions {
   /**
    * Your prices per instance-hour in USD by instance type, e.g. `{ 'ml.g5.2xlarge': 1.5 }` (a negotiated rate, or a
    * price the bundled table lacks); they take precedence over the table.
-   * @default - the bundled price table only
+   * @default - the price table only
    */
   readonly hourlyPricesUsd?: { [instanceType: string]: number };
+  /**
+   * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
+   * `cdk-sagemaker-mcp prices` from AWS's Price List).
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   */
+  readonly priceTable?: PriceTable;
 }
 
 /**
@@ -115,9 +129,15 @@ export interface SharedGpuCostProps {
   readonly region: string;
   /**
    * Prices per instance-hour in USD by instance type; they take precedence over the bundled table.
-   * @default - the bundled table only
+   * @default - the price table only
    */
   readonly hourlyPricesUsd?: { [instanceType: string]: number };
+  /**
+   * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
+   * `cdk-sagemaker-mcp prices` from AWS's Price List).
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   */
+  readonly priceTable?: PriceTable;
 }
 
 /** Where one component would run on its own. */

@@ -1,4 +1,5 @@
 import { EndpointCostEstimate, EndpointCostProps, SharedGpuCostComparison, SharedGpuCostProps } from './cost-types';
+import { PriceTable } from './price-table';
 import { buildComparison, buildEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, tablePrice } from './private/estimates';
 import { PRICE_TABLE_DATE } from './private/hosting-prices';
 import { PropValidator } from '../core/validation';
@@ -8,7 +9,7 @@ import { PropValidator } from '../core/validation';
  * have the same figures as `costEstimate()` (and `SharedGpuEndpoint.costComparison()`); see docs/cost.md.
  */
 export class EndpointCost {
-  /** The date of the bundled price table. */
+  /** The date of the bundled price table (`PriceTable.bundled()`), which is empty in this release: see docs/cost.md. */
   public static readonly PRICE_TABLE_DATE = PRICE_TABLE_DATE;
   /** Hours in a month for monthly figures (365 × 24 / 12, the AWS Pricing Calculator's month). */
   public static readonly HOURS_PER_MONTH = HOURS_PER_MONTH;
@@ -26,10 +27,11 @@ export class EndpointCost {
     }
     if (props.hourlyPriceUsd !== undefined) v.atLeast('hourlyPriceUsd', props.hourlyPriceUsd, 0, { integer: false });
     v.throwIfInvalid();
+    const table = props.priceTable ?? PriceTable.bundled();
     const price = props.hourlyPriceUsd !== undefined
       ? { usd: props.hourlyPriceUsd, source: GIVEN_BY_CALLER, asOf: GIVEN_BY_CALLER }
-      : tablePrice('EndpointCost.estimate', props.region, props.instanceType);
-    return buildEstimate(props, price);
+      : tablePrice('EndpointCost.estimate', table, props.region, props.instanceType);
+    return buildEstimate(table, props, price);
   }
 
   /**

@@ -1,2 +1,3 @@
 export * from './cost-types';
 export * from './endpoint-cost';
+export * from './price-table';

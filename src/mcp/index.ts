@@ -3,3 +3,4 @@ export * from './mcp-api-gateway';
 export * from './mcp-gateway-target';
 export * from './mcp-tool-server-props';
 export * from './mcp-tool-server';
+export * from './mcp-tool-metric-options';

@@ -10,9 +10,11 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { McpGatewayTargetOptions } from './mcp-gateway-target';
 import { McpRestApi, validateMcpApiGatewayOptions } from './mcp-rest-api';
+import { McpToolMetricOptions } from './mcp-tool-metric-options';
 import { McpToolServerProps } from './mcp-tool-server-props';
 import { acknowledgeServerRoleWildcards } from './nag';
 import { ServerFunction } from './server-function';
+import { TOOL_METRIC_NAMES, toolMetric } from './tool-metrics';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { PropValidator } from '../core/validation';
@@ -228,6 +230,30 @@ export class McpToolServer extends Construct {
       resourceArns: [fnArn],
       conditions: { Bool: { 'lambda:InvokedViaFunctionUrl': true } },
     }));
+  }
+
+  /**
+   * Tool calls (`ToolCalls`, Sum over 5 minutes by default) of one tool (`toolName`) or of every tool of this server,
+   * from the EMF records the bundled server writes (namespace `SageMakerMcp`, docs/operations.md).
+   */
+  public metricToolCalls(options?: McpToolMetricOptions): cloudwatch.Metric {
+    return toolMetric(this.serverFunction, TOOL_METRIC_NAMES.TOOL_CALLS, 'Sum', options);
+  }
+
+  /**
+   * Tool calls answered with an error (`ToolErrors`, Sum over 5 minutes by default), of one tool or all; `errorName`
+   * (e.g. `ModelError`, `ThrottlingException`, `InvalidArguments`, `DeadlineExceeded`) narrows it to one error of one tool.
+   */
+  public metricToolErrors(options?: McpToolMetricOptions, errorName?: string): cloudwatch.Metric {
+    if (errorName !== undefined && options?.toolName === undefined) {
+      throw new Error(`McpToolServer '${this.node.id}': metricToolErrors: errorName '${errorName}' needs a toolName (errors by name are recorded per tool)`);
+    }
+    return toolMetric(this.serverFunction, TOOL_METRIC_NAMES.TOOL_ERRORS, 'Sum', options, errorName === undefined ? {} : { ErrorName: errorName });
+  }
+
+  /** Tool latency in ms (`ToolLatency`, p50 over 5 minutes by default; e.g. `statistic: 'p99'`), of one tool or all. */
+  public metricToolLatency(options?: McpToolMetricOptions): cloudwatch.Metric {
+    return toolMetric(this.serverFunction, TOOL_METRIC_NAMES.TOOL_LATENCY, 'p50', options);
   }
 
   /**

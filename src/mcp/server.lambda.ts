@@ -15,6 +15,7 @@ import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, res
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
 import { MCP_GATEWAY_ENV } from './gateway-contract';
 import { MCP_ENV } from '../private/contract.generated';
+import { emitToolCall } from '../private/handler-metrics';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const logger = new Logger({ serviceName: 'sagemaker-mcp' });
@@ -60,7 +61,8 @@ async function startServer(): Promise<McpHttpHandler> {
   // progressToken); the answer is then an SSE stream that a buffered function URL or API Gateway delivers whole, once the
   // result is in: the client gets every notification, but only with the result, not live (docs/mcp.md).
   // Failed tool calls are logged whole here; the agent gets them redacted with the same correlation id.
-  return createSageMakerMcpHandler({ ...config, handleKey, log: (entry) => logger.error('MCP tool call failed', entry) }, {
+  // Each tool call's outcome becomes EMF metrics on stdout (../private/metric-names: tool name and outcome, nothing else).
+  return createSageMakerMcpHandler({ ...config, handleKey, log: (entry) => logger.error('MCP tool call failed', entry), onToolCall: emitToolCall }, {
     onerror: (error) => logger.warn('MCP request rejected or failed out of band', { error }),
   });
 }

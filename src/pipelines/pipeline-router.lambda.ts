@@ -6,6 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { boundedClient, pipelineRouterConfigFromEnv, recordPipelineEvent, PipelineRecordOutcome } from 'cdk-sagemaker-mcp-runtime';
+import { emitRecordOutcomes } from '../private/handler-metrics';
 
 let dynamodb: DynamoDBClient | undefined;
 let sqs: SQSClient | undefined;
@@ -17,7 +18,17 @@ export async function handler(event: unknown): Promise<PipelineRecordOutcome> {
   // Connection and request timeouts: a silent service fails the attempt (Lambda retries, then dead-letters the event).
   dynamodb ??= boundedClient(DynamoDBClient, {});
   if (queueUrl) sqs ??= boundedClient(SQSClient, {});
-  const outcome = await recordPipelineEvent(event, { tableName, dynamodb, queueUrl, sqs, ttlDays });
+  let outcome: PipelineRecordOutcome;
+  try {
+    outcome = await recordPipelineEvent(event, { tableName, dynamodb, queueUrl, sqs, ttlDays });
+  } catch (err) {
+    // Retried, then dead-lettered: ResultsRefused (../private/metric-names).
+    emitRecordOutcomes({ refused: 1 });
+    throw err;
+  }
   console.log(JSON.stringify({ outcome: outcome.outcome }));
+  // recorded (a run's result, or a failed step's cause) / duplicate (stale or repeated); ignored events are not results.
+  if (outcome.outcome === 'recorded' || outcome.outcome === 'step-recorded') emitRecordOutcomes({ recorded: 1 });
+  else if (outcome.outcome === 'stale') emitRecordOutcomes({ duplicate: 1 });
   return outcome;
 }

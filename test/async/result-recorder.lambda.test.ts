@@ -7,6 +7,7 @@ import { join } from 'path';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { sqsRecord } from '../reliability/delivery';
+import { emfWrittenBy } from '../support/emf';
 import { clientConfig, LocalService, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from '../support/local-aws';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'events');
@@ -154,6 +155,21 @@ test('a duplicate delivery leaves one record, unchanged', async () => {
   expect(result.batchItemFailures).toEqual([]);
   expect(await itemCount()).toBe(1);
   expect((await item(success.inferenceId))?.recordedAt).toEqual(first?.recordedAt);
+});
+
+test('each batch writes one EMF record: recorded, duplicate and refused messages counted', async () => {
+  // GIVEN a new result, the same again, and a message from a foreign topic
+  const fresh = { ...success, inferenceId: 'emf-1' };
+  const forged = { ...fromTopic({ ...success, inferenceId: 'emf-2' }), body: JSON.stringify({ Type: 'Notification', TopicArn: 'arn:aws:sns:us-east-1:123456789012:other', Message: '{}' }) };
+
+  // WHEN
+  const records = await emfWrittenBy(() => handler(event(fromTopic(fresh), fromTopic(fresh), forged)));
+
+  // THEN
+  expect(records).toHaveLength(1);
+  expect(records[0]._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'SageMakerMcp', Dimensions: [['service']] });
+  expect(records[0]).toMatchObject({ ResultsRecorded: 1, ResultsDuplicate: 1, ResultsRefused: 1 });
+  expect(JSON.stringify(records)).not.toContain('emf-1');
 });
 
 test('an older event arriving late never overwrites a newer final status', async () => {

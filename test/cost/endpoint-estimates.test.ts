@@ -1,25 +1,30 @@
 import { App, Size, Stack } from 'aws-cdk-lib';
+import { pricesFromOfferFile } from '../../packages/runtime/src/prices';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
-import { EndpointCost } from '../../src/cost';
+import { EndpointCost, PriceTable } from '../../src/cost';
 import { PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
+import { sageMakerOfferFile } from '../support/price-list';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const model = () => ModelSource.fromContainer(ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/chat:1'));
 const stack = (env: { account?: string; region?: string } | undefined = ENV) => new Stack(new App(), 'Cost', { env });
-// The only price the bundled table has: the tests compute with it rather than repeat it.
-const M5 = EndpointCost.estimate({ instanceType: 'ml.m5.xlarge', region: 'us-east-1', minInstances: 1, maxInstances: 1 }).pricePerInstanceHourUsd!;
+// A table the generator built from an offer file made to AWS's format (test/support/price-list.ts).
+const TABLE = PriceTable.fromJson(pricesFromOfferFile(sageMakerOfferFile()));
+const priceTable = TABLE;
+const M5 = TABLE.hourlyPriceUsd('us-east-1', 'ml.m5.xlarge')!;
 
 describe('RealtimeEndpoint.costEstimate', () => {
   test('one estimate per variant: an autoscaled one over its scaling range, a fixed one at its initial count', () => {
     const endpoint = new RealtimeEndpoint(stack(), 'Chat', { model: model(), instanceType: InstanceType.ML_M5_XLARGE, autoScaling: { minCapacity: 2, maxCapacity: 5 } });
     endpoint.addVariant('Fixed', { instanceType: InstanceType.ML_M5_XLARGE, initialInstanceCount: 3 });
 
-    const [scaled, fixed] = endpoint.costEstimate();
+    const [scaled, fixed] = endpoint.costEstimate({ priceTable });
 
-    expect(scaled).toEqual({ ...EndpointCost.estimate({ instanceType: 'ml.m5.xlarge', region: 'us-east-1', minInstances: 2, maxInstances: 5 }), variantName: 'AllTraffic' });
+    expect(scaled).toEqual({ ...EndpointCost.estimate({ instanceType: 'ml.m5.xlarge', region: 'us-east-1', minInstances: 2, maxInstances: 5, priceTable }), variantName: 'AllTraffic' });
+    expect(scaled).toMatchObject({ priceAsOf: '2026-11-20', priceSource: expect.stringMatching(/^AWS Price List offer file AmazonSageMaker.*, usagetype USE1-Host:ml\.m5\.xlarge$/) });
     const scaling = endpoint.scalableInstanceCount()!;
     expect([scaled.minInstances, scaled.maxInstances]).toEqual([scaling.minCapacity, scaling.maxCapacity]);
     expect(fixed).toMatchObject({ variantName: 'Fixed', minInstances: 3, maxInstances: 3, priceKnown: true, scalesToZero: false });
@@ -29,15 +34,24 @@ describe('RealtimeEndpoint.costEstimate', () => {
   });
 
   test('a price the table lacks: no figures, priceKnown false, a summary naming the type and how to give its price', () => {
-    const endpoint = new RealtimeEndpoint(stack(), 'Chat', { model: model(), instanceType: InstanceType.ML_G5_2XLARGE, autoScaling: { maxCapacity: 4 } });
+    const endpoint = new RealtimeEndpoint(stack(), 'Chat', { model: model(), instanceType: InstanceType.of('ml.g5.4xlarge'), autoScaling: { maxCapacity: 4 } });
+
+    const [e] = endpoint.costEstimate({ priceTable });
+
+    expect(e).toMatchObject({ instanceType: 'ml.g5.4xlarge', minInstances: 1, maxInstances: 4, priceKnown: false, priceSource: 'not in the price table', priceAsOf: '2026-11-20' });
+    expect(e.hourlyAtMaxUsd).toBeUndefined();
+    expect(e.monthlyAtMinUsd).toBeUndefined();
+    expect(e.summary).toBe('No estimate for 1-4 × ml.g5.4xlarge in us-east-1: its price is not in the price table of 2026-11-20 (which has for us-east-1: '
+      + "ml.g5.12xlarge, ml.g5.2xlarge, ml.g5.xlarge, ml.m5.xlarge); give it as hourlyPricesUsd: { 'ml.g5.4xlarge': <USD per instance-hour> }");
+  });
+
+  test('the bundled table is the default: empty, so every price is unknown and the summary says how to get a table', () => {
+    const endpoint = new RealtimeEndpoint(stack(), 'Chat', { model: model(), instanceType: InstanceType.ML_M5_XLARGE });
 
     const [e] = endpoint.costEstimate();
 
-    expect(e).toMatchObject({ instanceType: 'ml.g5.2xlarge', minInstances: 1, maxInstances: 4, priceKnown: false, priceSource: 'not in the price table', priceAsOf: PRICE_TABLE_DATE });
-    expect(e.hourlyAtMaxUsd).toBeUndefined();
-    expect(e.monthlyAtMinUsd).toBeUndefined();
-    expect(e.summary).toBe(`No estimate for 1-4 × ml.g5.2xlarge in us-east-1: its price is not in the price table of ${PRICE_TABLE_DATE} (which has for us-east-1: `
-      + "ml.m5.xlarge); give it as hourlyPricesUsd: { 'ml.g5.2xlarge': <USD per instance-hour> }");
+    expect(e).toMatchObject({ priceKnown: false, priceSource: 'not in the price table', priceAsOf: PRICE_TABLE_DATE });
+    expect(e.summary).toContain('(which is empty: build one with cdk-sagemaker-mcp prices and pass it as priceTable: PriceTable.fromFile(...))');
   });
 
   test('a caller-supplied price and region are used, and labelled as given', () => {
@@ -53,7 +67,7 @@ describe('RealtimeEndpoint.costEstimate', () => {
 
     expect(() => endpoint.costEstimate()).toThrow("Invalid RealtimeEndpoint 'Chat' costEstimate: 1 problem:\n  - region: got the stack's region, which is unresolved "
       + "(an environment-agnostic stack), expected a region such as 'us-east-1' to look prices up in: give it as the region option ({ region: 'us-east-1' })");
-    expect(endpoint.costEstimate({ region: 'us-east-1' })[0].priceKnown).toBe(true);
+    expect(endpoint.costEstimate({ region: 'us-east-1', priceTable })[0].priceKnown).toBe(true);
     expect(() => endpoint.costEstimate({ region: 'us-east-1', hourlyPricesUsd: { 'ml.m5.xlarge': -1 } }))
       .toThrow("hourlyPricesUsd['ml.m5.xlarge']: got -1, expected a number >= 0");
   });
@@ -64,7 +78,7 @@ describe('AsyncEndpoint.costEstimate', () => {
     new AsyncEndpoint(stack(), 'Docs', { model: model(), instanceType: InstanceType.ML_M5_XLARGE, autoScaling, recordResults: false });
 
   test('scaling to zero: the floor is $0, the ceiling the scaling maximum', () => {
-    const e = asyncEndpoint({ minCapacity: 0, maxCapacity: 4 }).costEstimate();
+    const e = asyncEndpoint({ minCapacity: 0, maxCapacity: 4 }).costEstimate({ priceTable });
 
     expect(e).toMatchObject({ minInstances: 0, maxInstances: 4, scalesToZero: true, hourlyAtMinUsd: 0, monthlyAtMinUsd: 0, priceKnown: true });
     expect(e.monthlyAtMaxUsd).toBeCloseTo(M5 * 4 * 730, 3);
@@ -72,7 +86,7 @@ describe('AsyncEndpoint.costEstimate', () => {
   });
 
   test('without autoscaling: the initial instance count, min = max', () => {
-    expect(asyncEndpoint().costEstimate())
+    expect(asyncEndpoint().costEstimate({ priceTable }))
       .toMatchObject({ minInstances: 1, maxInstances: 1, scalesToZero: false, hourlyAtMinUsd: M5, hourlyAtMaxUsd: M5 });
   });
 });
@@ -93,6 +107,7 @@ describe('SharedGpuEndpoint', () => {
 
     expect(e).toMatchObject({ instanceType: 'ml.g5.12xlarge', minInstances: 0, maxInstances: 2, scalesToZero: true, hourlyAtMinUsd: 0, hourlyAtMaxUsd: 14 });
     expect(shared(stack()).costEstimate().priceKnown).toBe(false);
+    expect(shared(stack()).costEstimate({ priceTable })).toMatchObject({ priceKnown: true, hourlyAtMaxUsd: 2 * TABLE.hourlyPriceUsd('us-east-1', 'ml.g5.12xlarge')! });
   });
 
   test('costComparison: packed vs each copy on its own smallest instance with the devices it reserves', () => {

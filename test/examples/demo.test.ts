@@ -10,6 +10,7 @@ import { promisify } from 'util';
 import { Resvg } from '@resvg/resvg-js';
 import { CfnElement, Stack } from 'aws-cdk-lib';
 import { buildDemoApp } from '../../examples/app';
+import { dashboardWidgets } from '../../examples/demo-dashboard';
 import { ourConstructs, relativePath } from '../../examples/demo-model';
 import { AsyncEndpoint } from '../../src/async';
 import { EndpointCost, EndpointCostEstimate } from '../../src/cost';
@@ -49,7 +50,7 @@ test('exits 0 and starts with a one-screen summary: each construct, its MCP tool
   expect(firstScreen).toMatch(/RealtimeEndpoint\s+ChatEndpoint\s+\d+\s+invoke_endpoint, describe_endpoint/);
   expect(firstScreen).toMatch(/FeatureGroup\s+UserBehaviorFeatures\s+\d+\s+get_online_features, put_feature_record/);
   expect(firstScreen).toMatch(/PipelineEventRouter\s+TrainingResults\s+\d+\s+get_training_result/);
-  expect(firstScreen).toMatch(/Stack SageMakerMcpDemo \(us-east-1\): \d+ resources, 19 constructs of this library/);
+  expect(firstScreen).toMatch(/Stack SageMakerMcpDemo \(us-east-1\): \d+ resources, 20 constructs of this library/);
   expect(firstScreen).toContain('cdk-nag AwsSolutions + SageMakerMcpChecks: no unacknowledged findings');
   expect(firstScreen).toContain(`Diagram:  ${join(outdir, 'architecture.dot')}, ${join(outdir, 'architecture.svg')}, ${join(outdir, 'architecture.png')}`);
 });
@@ -77,9 +78,9 @@ test('a cost section: each endpoint at its fewest and most instances, as its cos
   realtime.forEach((r) => expectLine(relativePath(stack, r), r.costEstimate()[0]));
   const docs = asyncEndpoints[0].costEstimate();
   expectLine(relativePath(stack, asyncEndpoints[0]), docs);
-  // The async example scales to zero, and its instance type is the one the table prices: the floor is printed as $0.
-  expect(docs).toMatchObject({ scalesToZero: true, priceKnown: true });
-  expect(lineOf(relativePath(stack, asyncEndpoints[0]))).toContain('$0/h, $0/month at 0 (scale-to-zero floor)');
+  // The async example scales to zero; the bundled table is empty (docs/cost.md), so no price is known and none is printed.
+  expect(docs).toMatchObject({ scalesToZero: true, priceKnown: false });
+  expect(lineOf(relativePath(stack, asyncEndpoints[0]))).toContain('0-');
   expectLine(relativePath(stack, shared[0]), shared[0].costEstimate());
   const comparison = shared[0].costComparison();
   const compared = lineOf(`${relativePath(stack, shared[0])} packed vs separate:`);
@@ -94,6 +95,21 @@ test('IAM statements are ARN strings, not CloudFormation JSON', () => {
   // A name CloudFormation generates is shown by its construct path.
   expect(stdout).toContain('on arn:${Partition}:s3:::<DocProcessor/Bucket>/inputs/*');
   expect(stdout).toContain('on arn:${Partition}:dynamodb:${Region}:${Account}:table/<DocProcessor/Results/JobTable>');
+});
+
+describe('the dashboard picture', () => {
+  test('draws every widget of the synthesized dashboard at its grid position, with its title, as SVG and PNG', () => {
+    const template = JSON.parse(readFileSync(join(outdir, 'SageMakerMcpDemo.template.json'), 'utf8'));
+    const widgets = dashboardWidgets(template)!;
+    const svg = readFileSync(join(outdir, 'dashboard.svg'), 'utf8');
+    expect(stdout).toContain(`Dashboard: ${join(outdir, 'dashboard.svg')}, ${join(outdir, 'dashboard.png')} (${widgets.length} widgets)`);
+    expect(widgets.map((w) => w.type)).toEqual(expect.arrayContaining(['text', 'alarm', 'metric']));
+    expect(svg.match(/<rect [^>]*rx="4"/g)).toHaveLength(widgets.length);
+    for (const w of widgets) expect(svg).toContain(`x="${10 + w.x * 52}" y="${40 + w.y * 30}" width="${w.width * 52 - 4}"`);
+    expect(svg).toContain('McpToolServer: tool calls (Sum)');
+    expect(new Resvg(svg).render().width).toBe(24 * 52 + 20);
+    expect(readFileSync(join(outdir, 'dashboard.png')).subarray(1, 4).toString()).toBe('PNG');
+  });
 });
 
 describe('the architecture picture', () => {

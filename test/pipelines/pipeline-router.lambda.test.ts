@@ -16,6 +16,7 @@ import { RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from '../../packages/runtime/s
 import { recordPipelineEvent } from '../../packages/runtime/src/pipeline-events';
 import { getTrainingResult, getTrainingResultByExecution } from '../../packages/runtime/src/pipelines';
 import { PipelineEventRouter } from '../../src/pipelines';
+import { emfWrittenBy } from '../support/emf';
 import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '../support/local-aws';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');
@@ -150,6 +151,22 @@ describe('pipeline-router (bundled)', () => {
     expect(first.outcome).toBe('recorded');
     expect(second).toEqual({ outcome: 'stale', duplicate: true, sentToQueue: false });
     expect(await item(event.detail.pipelineExecutionArn)).toEqual(before);
+  });
+
+  test('metrics: each event writes an EMF record saying it was recorded, a duplicate, or refused', async () => {
+    // GIVEN
+    const event = executionEvent({ description: 'session_id=sess-emf; triggered at 2021-03-15T16:03:12Z' });
+    const malformed = executionEvent({ description: 'session_id=sess-emf-bad; triggered at 2021-03-15T16:03:12Z' });
+    delete (malformed as any).detail;
+    // WHEN
+    const records = await emfWrittenBy(async () => {
+      await handler(event);
+      await handler(JSON.parse(JSON.stringify(event)));
+      await handler(malformed).catch(() => undefined);
+    });
+    // THEN
+    expect(records.map((r) => [r.ResultsRecorded, r.ResultsDuplicate, r.ResultsRefused])).toEqual([[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+    expect(records.every((r) => r._aws.CloudWatchMetrics[0].Namespace === 'SageMakerMcp')).toBe(true);
   });
 
   test('out of order: Executing delivered after Succeeded never replaces it', async () => {

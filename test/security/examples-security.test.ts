@@ -57,15 +57,18 @@ function buildExample(name: string): { app: App; stack: Stack } {
   const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });
   const stack = new Stack(app, name.replace(/^add/, ''), { env: ENV });
   const fn = examples.get(name)!;
-  if (name === 'addMcpExample') {
+  if (name === 'addMcpExample' || name === 'addDashboardExample') {
     const call = (n: string) => examples.get(n)!(stack);
-    fn(stack, {
+    const exposed = {
       realtime: call('addRealtimeExample'),
       async: call('addAsyncExample'),
       sharedGpu: call('addSharedGpuExample'),
       featureGroup: call('addFeatureStoreExample'),
       pipelines: call('addPipelinesExample'),
-    });
+    };
+    // The dashboard example graphs the MCP example's server and what it exposes.
+    if (name === 'addMcpExample') fn(stack, exposed);
+    else fn(stack, exposed, examples.get('addMcpExample')!(stack, exposed));
   } else if (fn.length === 1) {
     fn(stack);
   } else {

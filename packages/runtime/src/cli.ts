@@ -5,6 +5,7 @@
  *   cdk-sagemaker-mcp mcp --config <file> --http <port>    serve stateless streamable HTTP on 127.0.0.1:<port>/mcp
  *   cdk-sagemaker-mcp tools --config <file>                print the tools the configuration registers
  *   cdk-sagemaker-mcp --version                            print the package version (also what the server reports)
+ *   cdk-sagemaker-mcp prices --offer-file <file> | --from-api   write the hosting price table (./prices-cli)
  *
  * The config file is a `SageMakerMcpServerConfig` as JSON (what to expose, plus optional `region`, `endpoints`, and
  * `handleKey` — required with async endpoints or pipelines unless `ephemeralHandleKey: true` asks for a per-process key,
@@ -21,6 +22,7 @@ import {
   createSageMakerMcpHandler, McpConfigError, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, SageMakerMcpServerConfigSchema,
   sageMakerMcpToolNames, serveSageMakerMcpStdio,
 } from './mcp-server';
+import { PRICES_USAGE, pricesMain } from './prices-cli';
 
 /** The config keys that register tools (see `toolNamesForSpec` in packages/runtime/src/contract/mcp.ts), for the "no tools" error. */
 const TOOL_KEYS: Record<string, string> = {
@@ -34,7 +36,8 @@ const TOOL_KEYS: Record<string, string> = {
 const USAGE = `Usage:
   cdk-sagemaker-mcp mcp --config <file> [--http <port>]
   cdk-sagemaker-mcp tools --config <file>
-  cdk-sagemaker-mcp --version`;
+  cdk-sagemaker-mcp --version
+${PRICES_USAGE}`;
 
 export interface CliOptions {
   readonly command: 'mcp' | 'tools' | 'help' | 'version';
@@ -102,6 +105,7 @@ export function loadCliConfig(path: string): SageMakerMcpServerConfig {
 }
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  if (argv[0] === 'prices') return pricesMain(argv.slice(1));
   let options: CliOptions;
   try {
     options = parseCliArgs(argv);

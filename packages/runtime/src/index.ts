@@ -21,3 +21,4 @@ export * from './lifecycle';
 export { ContractConfigError, contractProblems, parseContract } from './contract-parse';
 export type { ContractParseOptions } from './contract-parse';
 export * from './prewarm';
+export * from './prices';

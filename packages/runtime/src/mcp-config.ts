@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { McpServerSpec, McpServerSpecSchema, MCP_ENV } from './contract/mcp';
 import { contractProblems, parseJsonText } from './contract-parse';
-import type { SageMakerMcpServerConfig } from './mcp-tools/context';
+import type { SageMakerMcpServerConfig, ToolCallOutcome } from './mcp-tools/context';
 
 /** Thrown for a configuration that cannot serve: each problem names the field, the value and the expectation. */
 export class McpConfigError extends Error {
@@ -48,6 +48,7 @@ export const SageMakerMcpServerConfigSchema = McpServerSpecSchema.safeExtend({
   toolDeadlines: z.record(z.string(), milliseconds).optional(),
   httpTimeouts: z.object({ connectionTimeoutMs: milliseconds.optional(), requestTimeoutMs: milliseconds.optional() }).optional(),
   log: z.custom<(entry: Record<string, unknown>) => void>((v) => typeof v === 'function', 'expected a function').optional(),
+  onToolCall: z.custom<(outcome: ToolCallOutcome) => void>((v) => typeof v === 'function', 'expected a function').optional(),
 });
 
 // Every configuration the interface allows is one the schema accepts (the compiler checks the two stay in step).

@@ -19,7 +19,7 @@ import { registerLifecycleTools } from './mcp-tools/lifecycle-tools';
 import { withCachedSchemas } from './mcp-tools/schema-cache';
 import { registerTrainingTools } from './mcp-tools/training-tools';
 
-export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials } from './mcp-tools/context';
+export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials, ToolCallOutcome } from './mcp-tools/context';
 export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from './contract/mcp';
 export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from './contract/mcp';
 export { McpConfigError, mcpServerConfigFromEnv, parseMcpServerSpec, SageMakerMcpServerConfigSchema } from './mcp-config';

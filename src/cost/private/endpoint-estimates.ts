@@ -2,6 +2,7 @@ import { Token } from 'aws-cdk-lib';
 import { buildComparison, buildEstimate, priceOf, validatePrices } from './estimates';
 import { PropValidator } from '../../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, SharedGpuCostComparison } from '../cost-types';
+import { PriceTable } from '../price-table';
 
 /**
  * Internal (not exported from the package): the endpoint constructs' `costEstimate` and `costComparison`, over the
@@ -23,8 +24,9 @@ export function estimateVariants(
   subject: string, stackRegion: string, variants: VariantCapacity[], options: CostEstimateOptions = {},
 ): EndpointCostEstimate[] {
   const region = checkOptions(subject, stackRegion, options, variants);
-  return variants.map((x) => buildEstimate({ ...x, region },
-    Token.isUnresolved(x.instanceType) ? undefined : priceOf(region, x.instanceType, options.hourlyPricesUsd)));
+  const table = options.priceTable ?? PriceTable.bundled();
+  return variants.map((x) => buildEstimate(table, { ...x, region },
+    Token.isUnresolved(x.instanceType) ? undefined : priceOf(table, region, x.instanceType, options.hourlyPricesUsd)));
 }
 
 /** A shared-GPU endpoint's components packed on its instances versus each on its own smallest fitting instance. */
@@ -43,7 +45,12 @@ export function compareShared(
   });
   v.throwIfInvalid();
   return buildComparison(subject, {
-    components, packedInstanceType: packed.instanceType, packedInstanceCount: packed.instanceCount, region, hourlyPricesUsd: options.hourlyPricesUsd,
+    components,
+    packedInstanceType: packed.instanceType,
+    packedInstanceCount: packed.instanceCount,
+    region,
+    hourlyPricesUsd: options.hourlyPricesUsd,
+    priceTable: options.priceTable,
   }, false);
 }
 

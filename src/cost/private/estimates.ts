@@ -1,7 +1,8 @@
-import { HOSTING_PRICES, PRICE_TABLE_DATE, PRICE_TABLE_NOTE } from './hosting-prices';
+import { PRICE_TABLE_NOTE } from './hosting-prices';
 import { compareInstanceSpecs, InstanceSpec, instanceSpecs, knownInstanceSpecs } from '../../core/instance-specs';
 import { PropValidator } from '../../core/validation';
 import { EndpointCostEstimate, SeparateComponentCost, SharedGpuCostComparison, SharedGpuCostProps } from '../cost-types';
+import { PriceTable } from '../price-table';
 
 /**
  * Internal (not exported from the package): the arithmetic behind `EndpointCost` and the constructs' `costEstimate`
@@ -25,32 +26,36 @@ export interface Price {
 export type Prices = { readonly [instanceType: string]: number } | undefined;
 
 /** The caller's price for the type, else the table's, else undefined. */
-export function priceOf(region: string, instanceType: string, given: Prices): Price | undefined {
+export function priceOf(table: PriceTable, region: string, instanceType: string, given: Prices): Price | undefined {
   const own = given?.[instanceType];
   if (own !== undefined) return { usd: own, source: GIVEN_BY_CALLER, asOf: GIVEN_BY_CALLER };
-  const row = HOSTING_PRICES[region]?.[instanceType];
-  return row ? { usd: row[0], source: row[1].url, asOf: row[1].asOf } : undefined;
+  const usd = table.hourlyPriceUsd(region, instanceType);
+  return usd === undefined ? undefined : { usd, source: `${table.source}, usagetype ${table.usageType(region, instanceType)}`, asOf: table.asOf };
 }
 
 /** What the table has in the region ("has for <region>: ...") or, when it has nothing there, its regions. */
-export function tableCoverage(region: string): string {
-  const inRegion = HOSTING_PRICES[region];
-  return inRegion
-    ? `has for ${region}: ${Object.keys(inRegion).sort().join(', ')}`
-    : `has no ${region} prices; it covers ${Object.keys(HOSTING_PRICES).sort().join(', ')}`;
+export function tableCoverage(table: PriceTable, region: string): string {
+  const inRegion = table.instanceTypes(region);
+  if (inRegion.length > 0) return `has for ${region}: ${inRegion.join(', ')}`;
+  return table.regions.length > 0
+    ? `has no ${region} prices; it covers ${table.regions.join(', ')}`
+    : 'is empty: build one with cdk-sagemaker-mcp prices and pass it as priceTable: PriceTable.fromFile(...)';
 }
 
 /** The table's price, or an error listing what the table has. */
-export function tablePrice(subject: string, region: string, instanceType: string): Price {
-  const inRegion = HOSTING_PRICES[region];
-  if (!inRegion) {
-    throw new Error(`Invalid ${subject}: region: got '${region}', expected a region the price table (${PRICE_TABLE_DATE}) covers: `
-      + `${Object.keys(HOSTING_PRICES).sort().join(', ')} (or give the price per instance-hour yourself)`);
+export function tablePrice(subject: string, table: PriceTable, region: string, instanceType: string): Price {
+  const inRegion = table.instanceTypes(region);
+  const yourself = 'or give the price per instance-hour yourself';
+  if (inRegion.length === 0) {
+    throw new Error(`Invalid ${subject}: region: got '${region}', expected a region the price table (${table.asOf}) covers: `
+      + (table.regions.length > 0
+        ? `${table.regions.join(', ')} (${yourself})`
+        : `it covers none, being empty (build one with cdk-sagemaker-mcp prices and pass priceTable: PriceTable.fromFile(...), ${yourself})`));
   }
-  const price = priceOf(region, instanceType, undefined);
+  const price = priceOf(table, region, instanceType, undefined);
   if (!price) {
-    throw new Error(`Invalid ${subject}: instanceType: got '${instanceType}', expected an instance type the price table (${PRICE_TABLE_DATE}) `
-      + `has for ${region}: ${Object.keys(inRegion).sort().join(', ')} (or give the price per instance-hour yourself)`);
+    throw new Error(`Invalid ${subject}: instanceType: got '${instanceType}', expected an instance type the price table (${table.asOf}) `
+      + `has for ${region}: ${inRegion.join(', ')} (${yourself})`);
   }
   return price;
 }
@@ -69,7 +74,7 @@ export interface CapacityInput {
 }
 
 /** The estimate at `price`; with no price, a result saying which price is missing and how to give it. */
-export function buildEstimate(input: CapacityInput, price: Price | undefined): EndpointCostEstimate {
+export function buildEstimate(table: PriceTable, input: CapacityInput, price: Price | undefined): EndpointCostEstimate {
   const { instanceType, region, minInstances, maxInstances } = input;
   const base = { variantName: input.variantName, instanceType, region, minInstances, maxInstances, scalesToZero: minInstances === 0 };
   if (!price) {
@@ -77,9 +82,9 @@ export function buildEstimate(input: CapacityInput, price: Price | undefined): E
       ...base,
       priceKnown: false,
       priceSource: NOT_IN_TABLE,
-      priceAsOf: PRICE_TABLE_DATE,
+      priceAsOf: table.asOf,
       summary: `No estimate for ${minInstances}-${maxInstances} × ${instanceType} in ${region}: its price is not in the price table of `
-        + `${PRICE_TABLE_DATE} (which ${tableCoverage(region)}); give it as hourlyPricesUsd: { '${instanceType}': <USD per instance-hour> }`,
+        + `${table.asOf} (which ${tableCoverage(table, region)}); give it as hourlyPricesUsd: { '${instanceType}': <USD per instance-hour> }`,
     };
   }
   const monthlyAtMinUsd = round(price.usd * minInstances * HOURS_PER_MONTH);
@@ -128,9 +133,10 @@ export function buildComparison(subject: string, props: SharedGpuCostProps, stri
     + `(${count === 1 ? 'it has' : `${count} of them have`} ${haveMemory} GiB on ${haveDevices})`);
   v.throwIfInvalid();
 
-  const price = (type: string) => priceOf(props.region, type, props.hourlyPricesUsd);
+  const table = props.priceTable ?? PriceTable.bundled();
+  const price = (type: string) => priceOf(table, props.region, type, props.hourlyPricesUsd);
   const packedPrice = strict
-    ? price(props.packedInstanceType) ?? tablePrice(subject, props.region, props.packedInstanceType)
+    ? price(props.packedInstanceType) ?? tablePrice(subject, table, props.region, props.packedInstanceType)
     : price(props.packedInstanceType);
   const ofKind = knownInstanceSpecs().filter((s) => s.acceleratorKind === packed!.acceleratorKind).sort(compareInstanceSpecs);
   const priced = ofKind.filter((s) => price(s.instanceType) !== undefined);
@@ -156,7 +162,7 @@ export function buildComparison(subject: string, props: SharedGpuCostProps, stri
   const packedText = `${count === 1 ? 'one' : count} ${props.packedInstanceType}`;
   const separateText = separate.map((s) => `${s.name} ${s.copies} × ${s.instanceType}`).join(', ');
   const verdict = monthlySavingUsd === undefined
-    ? `no totals: ${missingPrices.join(', ')} ${missingPrices.length === 1 ? 'is' : 'are'} not in the price table of ${PRICE_TABLE_DATE} (which ${tableCoverage(props.region)}); `
+    ? `no totals: ${missingPrices.join(', ')} ${missingPrices.length === 1 ? 'is' : 'are'} not in the price table of ${table.asOf} (which ${tableCoverage(table, props.region)}); `
       + `give hourlyPricesUsd: { ${missingPrices.map((t) => `'${t}': <USD>`).join(', ')} }`
     : `${monthlySavingUsd >= 0 ? 'packing saves' : 'packing costs'} $${Math.abs(monthlySavingUsd)} per month (${HOURS_PER_MONTH} h)`;
   return {
@@ -168,8 +174,8 @@ export function buildComparison(subject: string, props: SharedGpuCostProps, stri
     separateHourlyUsd,
     separate,
     monthlySavingUsd,
-    priceAsOf: PRICE_TABLE_DATE,
-    summary: `Estimate (${PRICE_TABLE_NOTE}, table of ${PRICE_TABLE_DATE}): packed on ${packedText}${packedHourlyUsd === undefined ? '' : ` $${packedHourlyUsd}/h`}; `
+    priceAsOf: table.asOf,
+    summary: `Estimate (${PRICE_TABLE_NOTE}, table of ${table.asOf}): packed on ${packedText}${packedHourlyUsd === undefined ? '' : ` $${packedHourlyUsd}/h`}; `
       + `separately ${separateText}${separateHourlyUsd === undefined ? '' : ` $${separateHourlyUsd}/h`}; ${verdict}`,
   };
 }

@@ -1,36 +1,26 @@
 /**
- * On-demand prices of Amazon SageMaker AI real-time inference (hosting) instances, in USD per instance-hour.
+ * The price table bundled with the library, in the format `cdk-sagemaker-mcp prices` writes
+ * (packages/runtime/src/prices.ts): on-demand Amazon SageMaker AI real-time inference (hosting) prices, USD per
+ * instance-hour, by region and instance type.
  *
- * Only prices a dated public source states exactly are listed; an unknown price is left out, never estimated. The
- * authoritative figures are the AWS Price List (service code `AmazonSageMaker`, product family "ML Instance",
- * attribute `component` = "Hosting") and https://aws.amazon.com/sagemaker/ai/pricing/ (tab "Real-Time Inference");
- * neither could be read when this table was made, so every row names the page it was read from.
+ * A row belongs here only when it was read from AWS's Price List for `AmazonSageMaker` (the bulk offer file
+ * https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonSageMaker/current/index.json, or the Query API's
+ * GetProducts), with the offer's publication date and the row's usage type (`<REGION>-Host:ml.*`). No such file was
+ * readable when this release was made, so the table is empty (an earlier row quoting a blog was removed): every price
+ * is unknown (`priceKnown: false`) until a table of your own is given. To fill it, run
+ * `cdk-sagemaker-mcp prices --offer-file index.json > prices.json` and pass `PriceTable.fromFile('prices.json')`
+ * (docs/cost.md).
  */
 
-/** Where a row was read, and when. */
-export interface PriceSource {
-  readonly url: string;
-  /** The date the source gives for its prices (or the date it was read when it gives none), YYYY-MM-DD or YYYY-MM. */
-  readonly asOf: string;
-  /** The source's words for the figure. */
-  readonly quote: string;
-}
-
-/** The date of the table: when its rows were read. */
-export const PRICE_TABLE_DATE = '2026-05-13';
+/** The date of the table: when its rows were read (here, when it was emptied). */
+export const PRICE_TABLE_DATE = '2026-12-02';
 
 export const PRICE_TABLE_NOTE = 'on-demand SageMaker AI real-time inference (hosting) prices in USD per instance-hour, '
   + 'excluding storage, data transfer and Savings Plans';
 
-const ZIRCON_2025_10: PriceSource = {
-  url: 'https://zircon.tech/blog/the-real-cost-of-running-ai-models-on-aws-sagemaker-inference-deep-dive',
-  asOf: '2025-10',
-  quote: 'A single ml.m5.xlarge instance costs $0.269/hour [...] These prices are for us-east-1 as of October 2025',
-};
-
-/** region → instance type → [USD per hour, source]. */
-export const HOSTING_PRICES: Readonly<Record<string, Readonly<Record<string, readonly [number, PriceSource]>>>> = {
-  'us-east-1': {
-    'ml.m5.xlarge': [0.269, ZIRCON_2025_10],
-  },
+export const BUNDLED_PRICES = {
+  format: 'cdk-sagemaker-mcp/hosting-prices@1',
+  source: 'the bundled price table (empty: refresh it with cdk-sagemaker-mcp prices, see docs/cost.md)',
+  asOf: PRICE_TABLE_DATE,
+  regions: {} as Record<string, Record<string, { usd: number; usagetype: string }>>,
 };

@@ -78,6 +78,23 @@ export interface SageMakerMcpServerConfig extends McpServerSpec {
    * @default - one JSON line on stderr (CloudWatch Logs on Lambda; never stdout, which carries stdio MCP traffic)
    */
   readonly log?: (entry: Record<string, unknown>) => void;
+  /**
+   * Told the outcome of every tool call once it is answered (the bundled Lambda server writes CloudWatch metrics from it:
+   * docs/operations.md). It gets the tool's name, never its arguments or the caller; an error it throws is ignored.
+   * @default - none
+   */
+  readonly onToolCall?: (outcome: ToolCallOutcome) => void;
+}
+
+/** One answered tool call, for metrics. */
+export interface ToolCallOutcome {
+  readonly tool: string;
+  /** False when the tool answered an error (`isError`). */
+  readonly ok: boolean;
+  /** The error's `errorName` (e.g. `ModelError`, `ThrottlingException`, `InvalidArguments`, `DeadlineExceeded`) when not ok. */
+  readonly errorName?: string;
+  /** From the call reaching the tool to its answer, ms. */
+  readonly durationMs: number;
 }
 
 export interface McpClients {

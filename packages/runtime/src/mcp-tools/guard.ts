@@ -52,11 +52,23 @@ function safeParse(text: string | undefined): Record<string, unknown> {
   }
 }
 
-/** Registers each tool with its deadline and the agent-facing error shape. */
+/** Tells `config.onToolCall` (metrics) how the call went: the tool's name and outcome only. */
+function reportOutcome(ctx: ToolContext, tool: string, result: ToolResult, durationMs: number): void {
+  if (!ctx.config.onToolCall) return;
+  const errorName = result.isError ? (result.structuredContent ?? safeParse(result.content[0]?.text)).errorName : undefined;
+  try {
+    ctx.config.onToolCall({ tool, ok: !result.isError, errorName: result.isError ? String(errorName ?? 'Error') : undefined, durationMs });
+  } catch {
+    // Metrics must not turn an answer into a crash.
+  }
+}
+
+/** Registers each tool with its deadline, the agent-facing error shape, and its outcome reported (`onToolCall`). */
 export function guardTools(server: ToolRegistrar, ctx: ToolContext): ToolRegistrar {
   return {
     registerTool: (name, config, cb) => server.registerTool(name, config, async (args, extra) => {
       const limit = toolDeadlineMs(ctx.config, name);
+      const started = Date.now();
       let signal: AbortSignal | undefined;
       let result: ToolResult;
       try {
@@ -69,6 +81,7 @@ export function guardTools(server: ToolRegistrar, ctx: ToolContext): ToolRegistr
       }
       // A tool that caught the abort itself answered with that; the deadline is the truth.
       if (result.isError && signal?.aborted && signal.reason instanceof DeadlineExceededError) result = toolFailure(signal.reason);
+      reportOutcome(ctx, name, result, Date.now() - started);
       return result.isError ? agentFacingFailure(ctx, name, result) : result;
     }),
   };

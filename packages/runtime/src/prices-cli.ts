@@ -1,0 +1,86 @@
+/**
+ * `cdk-sagemaker-mcp prices`: writes the hosting price table (./prices) to stdout, for `PriceTable.fromFile`:
+ *
+ *   cdk-sagemaker-mcp prices --offer-file index.json [--region us-east-1 ...] > prices.json
+ *   cdk-sagemaker-mcp prices --from-api [--region us-east-1 ...] [--max-pages 60] > prices.json
+ *
+ * `--offer-file` reads a bulk offer file you downloaded (e.g. SAGEMAKER_OFFER_URL); `--from-api` calls the Price List
+ * Query API with the usual AWS credentials (pricing:GetProducts). A malformed file or answer exits 2 with each problem.
+ */
+import { readFileSync } from 'fs';
+import { resolve } from 'path';
+import { HostingPriceTable, PriceDataError, pricesFromApi, pricesFromOfferFile, SAGEMAKER_OFFER_URL } from './prices';
+
+export const PRICES_USAGE = `  cdk-sagemaker-mcp prices (--offer-file <file> | --from-api) [--region <code> ...] [--max-pages <n>] > prices.json
+    (a bulk offer file such as ${SAGEMAKER_OFFER_URL})`;
+
+export interface PricesCliOptions {
+  readonly offerFile?: string;
+  readonly fromApi: boolean;
+  readonly regions?: string[];
+  readonly maxPages?: number;
+}
+
+/** Parses the arguments after `prices`; throws with the usage on anything unknown. */
+export function parsePricesArgs(argv: readonly string[]): PricesCliOptions {
+  let offerFile: string | undefined;
+  let fromApi = false;
+  let maxPages: number | undefined;
+  const regions: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new Error(`${arg} needs a value\nUsage:\n${PRICES_USAGE}`);
+      return v;
+    };
+    if (arg === '--offer-file') {
+      offerFile = value();
+    } else if (arg === '--from-api') {
+      fromApi = true;
+    } else if (arg === '--region') {
+      regions.push(...value().split(',').map((r) => r.trim()).filter(Boolean));
+    } else if (arg === '--max-pages') {
+      maxPages = Number(value());
+      if (!Number.isInteger(maxPages) || maxPages < 1) throw new Error(`--max-pages: got '${argv[i]}', expected a positive integer`);
+    } else {
+      throw new Error(`unknown option '${arg}'\nUsage:\n${PRICES_USAGE}`);
+    }
+  }
+  if ((offerFile === undefined) === !fromApi) throw new Error(`give exactly one of --offer-file <file> and --from-api\nUsage:\n${PRICES_USAGE}`);
+  return { offerFile, fromApi, regions: regions.length ? regions : undefined, maxPages };
+}
+
+/** Reads and converts an offer file; errors name the file. */
+export function priceTableFromOfferFile(path: string, regions?: readonly string[]): HostingPriceTable {
+  let text: string;
+  try {
+    text = readFileSync(resolve(path), 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read offer file '${path}': ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new PriceDataError([`not JSON: ${(err as Error).message}`], `offer file '${path}'`);
+  }
+  return pricesFromOfferFile(parsed, { regions }, `offer file '${path}'`);
+}
+
+/** `prices` itself: the table on stdout, a one-line summary on stderr; 0, or 2 with the problems on stderr. */
+export async function pricesMain(argv: readonly string[]): Promise<number> {
+  try {
+    const options = parsePricesArgs(argv);
+    const table = options.offerFile !== undefined
+      ? priceTableFromOfferFile(options.offerFile, options.regions)
+      : await pricesFromApi({ regions: options.regions, maxPages: options.maxPages });
+    process.stdout.write(`${JSON.stringify(table, undefined, 2)}\n`);
+    const rows = Object.values(table.regions).reduce((n, r) => n + Object.keys(r).length, 0);
+    process.stderr.write(`cdk-sagemaker-mcp prices: ${rows} hosting prices in ${Object.keys(table.regions).length} regions, as of ${table.asOf}\n`);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`cdk-sagemaker-mcp prices: ${(err as Error).message}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,1 @@
+export * from './sagemaker-mcp-dashboard';

@@ -1,0 +1,267 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct, IConstruct } from 'constructs';
+import { LazyTextWidget, SubtreeAlarmsWidget, displayName } from './dashboard-widgets';
+import { AsyncEndpoint } from '../async';
+import { AsyncResults } from '../async/async-results';
+import { CostEstimateOptions, EndpointCostEstimate } from '../cost';
+import { FeatureGroup } from '../feature-store';
+import { McpToolServer } from '../mcp';
+import { PipelineEventRouter, TrainingPipeline } from '../pipelines';
+import { RECORD_METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS } from '../private/metric-names';
+import { RealtimeEndpoint } from '../realtime';
+import { InferenceComponent, SharedGpuEndpoint } from '../shared-gpu';
+
+/** Props of `SageMakerMcpDashboard`. */
+export interface SageMakerMcpDashboardProps {
+  /**
+   * The dashboard's name.
+   * @default - CloudFormation generates one
+   */
+  readonly dashboardName?: string;
+  /**
+   * The MCP tool server whose tools are graphed (calls, errors, p50/p99 latency per tool).
+   * @default - no tool section
+   */
+  readonly server?: McpToolServer;
+  /**
+   * Real-time endpoints: a row per production variant.
+   * @default - none
+   */
+  readonly realtimeEndpoints?: RealtimeEndpoint[];
+  /**
+   * Async endpoints: a row each, with backlog, its age and HasBacklogWithoutCapacity, and the result recorder.
+   * @default - none
+   */
+  readonly asyncEndpoints?: AsyncEndpoint[];
+  /**
+   * Shared-GPU endpoints: a row per inference component (copies against their scaling range).
+   * @default - none
+   */
+  readonly sharedGpuEndpoints?: SharedGpuEndpoint[];
+  /**
+   * Feature groups: online-store invocations, latency, errors and throttles.
+   * @default - none
+   */
+  readonly featureGroups?: FeatureGroup[];
+  /**
+   * Training pipelines: runs by outcome (started, succeeded, failed, stopped).
+   * @default - none
+   */
+  readonly pipelines?: TrainingPipeline[];
+  /**
+   * Pipeline event routers: recorded / duplicate / refused events and their dead-letter queue.
+   * @default - none
+   */
+  readonly pipelineRouters?: PipelineEventRouter[];
+  /**
+   * The period of every graph.
+   * @default Duration.minutes(5)
+   */
+  readonly period?: Duration;
+  /**
+   * How the cost text widget estimates (region, price table, your prices): see `costEstimate`.
+   * @default - the stack's region and the bundled price table
+   */
+  readonly costEstimate?: CostEstimateOptions;
+}
+
+const WIDTH = 24;
+const GRAPH_HEIGHT = 6;
+
+/**
+ * One CloudWatch dashboard for an MCP stack of this library, top to bottom: the state of every alarm the given
+ * constructs created; the MCP server's tools (calls and errors per tool, Sum; latency p50 and p99); each endpoint
+ * variant or inference component (invocations, Sum; model latency p50/p99; 4xx, 5xx and model errors, Sum; instances or
+ * copies against their min and max); each async endpoint's backlog (Average), age of the oldest request (Maximum),
+ * HasBacklogWithoutCapacity (Maximum) and result dead letters (Maximum); feature groups; pipeline runs by outcome and
+ * the routers' recorded/duplicate/refused events and dead letters (Sum, Maximum); and a text widget with the dated cost
+ * estimate. Every graph uses one period (`period`, 5 minutes by default). Add your own with `addWidgets`.
+ * docs/operations.md shows the layout.
+ */
+export class SageMakerMcpDashboard extends Construct {
+  /** The dashboard. */
+  public readonly dashboard: cloudwatch.Dashboard;
+  private readonly period: Duration;
+
+  constructor(scope: Construct, id: string, props: SageMakerMcpDashboardProps = {}) {
+    super(scope, id);
+    this.period = props.period ?? Duration.minutes(5);
+    this.dashboard = new cloudwatch.Dashboard(this, 'Resource', { dashboardName: props.dashboardName, defaultInterval: Duration.hours(3) });
+    const subjects = (): IConstruct[] => [
+      ...(props.server ? [props.server] : []), ...props.realtimeEndpoints ?? [], ...props.asyncEndpoints ?? [], ...props.sharedGpuEndpoints ?? [],
+      ...props.featureGroups ?? [], ...props.pipelines ?? [], ...props.pipelineRouters ?? [],
+    ];
+    const minutes = this.period.toMinutes();
+    this.dashboard.addWidgets(new cloudwatch.TextWidget({
+      markdown: `# SageMaker MCP\nEvery graph: period ${minutes} minute${minutes === 1 ? '' : 's'}; counts are Sum, latencies p50 and p99, `
+        + 'backlogs Average, ages and dead letters Maximum. Tool metrics: namespace `SageMakerMcp` (docs/operations.md).',
+      width: WIDTH,
+      height: 2,
+    }));
+    this.dashboard.addWidgets(new SubtreeAlarmsWidget('Alarms of this stack\'s MCP constructs', subjects, WIDTH, 4));
+    if (props.server) this.addServer(props.server);
+    for (const e of props.realtimeEndpoints ?? []) {
+      for (const variant of e.variantNames) this.addVariant(e, variant);
+    }
+    for (const e of props.asyncEndpoints ?? []) this.addAsync(e);
+    for (const e of props.sharedGpuEndpoints ?? []) {
+      for (const c of e.inferenceComponents) this.addComponent(c);
+    }
+    for (const g of props.featureGroups ?? []) this.addFeatureGroup(g);
+    const pipelines = props.pipelines ?? [];
+    const routers = props.pipelineRouters ?? [];
+    if (pipelines.length + routers.length > 0) this.addPipelines(pipelines, routers);
+    this.dashboard.addWidgets(new LazyTextWidget(() => costMarkdown(props), WIDTH, 4));
+  }
+
+  /** Adds your widgets below the library's (one row per call, like `Dashboard.addWidgets`). */
+  public addWidgets(...widgets: cloudwatch.IWidget[]): void {
+    this.dashboard.addWidgets(...widgets);
+  }
+
+  private graph(title: string, left: cloudwatch.IMetric[], width: number, extra: Partial<cloudwatch.GraphWidgetProps> = {}): cloudwatch.GraphWidget {
+    return new cloudwatch.GraphWidget({ title, left, width, height: GRAPH_HEIGHT, period: this.period, ...extra });
+  }
+
+  private addServer(server: McpToolServer): void {
+    const name = displayName(server);
+    const perTool = (f: (toolName: string) => cloudwatch.IMetric) => server.toolNames.map(f);
+    const p = { period: this.period };
+    this.dashboard.addWidgets(
+      this.graph(`${name}: tool calls (Sum)`, perTool((toolName) => server.metricToolCalls({ ...p, toolName, label: toolName })), 8),
+      this.graph(`${name}: tool errors (Sum)`, perTool((toolName) => server.metricToolErrors({ ...p, toolName, label: toolName })), 8),
+      this.graph(`${name}: tool latency p50 / p99 (ms)`, [
+        server.metricToolLatency({ ...p, label: 'all tools p50' }),
+        server.metricToolLatency({ ...p, statistic: 'p99', label: 'all tools p99' }),
+        ...perTool((toolName) => server.metricToolLatency({ ...p, toolName, statistic: 'p99', label: `${toolName} p99` })),
+      ], 8),
+    );
+  }
+
+  private capacityGraph(title: string, count: cloudwatch.IMetric, range: { minCapacity: number; maxCapacity: number } | undefined, fixed?: number) {
+    const annotations: cloudwatch.HorizontalAnnotation[] = range
+      ? [{ value: range.minCapacity, label: `min ${range.minCapacity}` }, { value: range.maxCapacity, label: `max ${range.maxCapacity}` }]
+      : fixed !== undefined ? [{ value: fixed, label: `fixed ${fixed}` }] : [];
+    return this.graph(title, [count], 6, { leftAnnotations: annotations, leftYAxis: { min: 0 } });
+  }
+
+  private addVariant(e: RealtimeEndpoint, variantName: string): void {
+    const name = `${displayName(e)}/${variantName}`;
+    const o = { variantName, period: this.period };
+    const invocations = e.metricInvocations({ ...o, statistic: 'Sum' });
+    this.dashboard.addWidgets(
+      this.graph(`${name}: invocations (Sum)`, [invocations], 6),
+      this.graph(`${name}: model latency p50 / p99 (µs)`, [e.metricModelLatency({ ...o, statistic: 'p50', label: 'p50' }), e.metricModelLatency({ ...o, statistic: 'p99', label: 'p99' })], 6),
+      this.graph(`${name}: errors (Sum)`, [
+        e.metricInvocation4XXErrors({ ...o, statistic: 'Sum', label: '4xx' }), e.metricInvocation5XXErrors({ ...o, statistic: 'Sum', label: '5xx' }),
+        e.metric('InvocationModelErrors', { ...o, statistic: 'Sum', label: 'model errors' }),
+      ], 6),
+      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'),
+        e.scalableInstanceCount(variantName), undefined),
+    );
+  }
+
+  private addAsync(e: AsyncEndpoint): void {
+    const name = displayName(e);
+    const o = { period: this.period };
+    const invocations = e.metricInvocations({ ...o, statistic: 'Sum' });
+    this.dashboard.addWidgets(
+      this.graph(`${name}: invocations and failures (Sum)`, [invocations, e.metricInvocationFailures({ ...o, statistic: 'Sum', label: 'failures' })], 6),
+      this.graph(`${name}: model latency p50 / p99 (µs)`, [e.metricModelLatency({ ...o, statistic: 'p50', label: 'p50' }), e.metricModelLatency({ ...o, statistic: 'p99', label: 'p99' })], 6),
+      this.graph(`${name}: backlog (Average) and oldest request (Maximum, s)`, [e.metricApproximateBacklogSize({ ...o, statistic: 'Average', label: 'backlog' })], 6, {
+        right: [e.metricApproximateAgeOfOldestRequest({ ...o, statistic: 'Maximum', label: 'age of oldest' })],
+      }),
+      this.graph(`${name}: backlog without capacity; result dead letters (Maximum)`, [
+        e.metricHasBacklogWithoutCapacity({ ...o, statistic: 'Maximum', label: 'HasBacklogWithoutCapacity' }),
+        ...(e.resultDeadLetterQueue ? [e.resultDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...o, statistic: 'Maximum', label: 'recorder DLQ depth' })] : []),
+      ], 6),
+    );
+    const range = e.scalableInstanceCount;
+    this.dashboard.addWidgets(
+      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'), range, undefined),
+      ...(e.resultQueue ? [this.recorderGraph(`${name}: result recorder (Sum)`, e.node.tryFindChild('Results'))] : []),
+    );
+  }
+
+  /** The recorder's ResultsRecorded / Duplicate / Refused: the results store's `Recorder` function (AsyncResults). */
+  private recorderGraph(title: string, results: IConstruct | undefined): cloudwatch.GraphWidget {
+    const recorder = results instanceof AsyncResults ? results.recorder : undefined;
+    return this.graph(title, recorder ? recordMetrics(recorder.functionName, this.period) : [], 6);
+  }
+
+  private addComponent(c: InferenceComponent): void {
+    const name = displayName(c);
+    const o = { period: this.period };
+    const invocations = c.metricInvocations({ ...o, statistic: 'Sum' });
+    this.dashboard.addWidgets(
+      this.graph(`${name}: invocations (Sum)`, [invocations], 6),
+      this.graph(`${name}: model latency p50 / p99 (µs)`, [c.metricModelLatency({ ...o, statistic: 'p50', label: 'p50' }), c.metricModelLatency({ ...o, statistic: 'p99', label: 'p99' })], 6),
+      this.graph(`${name}: errors (Sum)`, [
+        c.metricInvocation4XXErrors({ ...o, statistic: 'Sum', label: '4xx' }), c.metricInvocation5XXErrors({ ...o, statistic: 'Sum', label: '5xx' }),
+        c.metricInvocationModelErrors({ ...o, statistic: 'Sum', label: 'model errors' }),
+      ], 6),
+      this.capacityGraph(`${name}: copies (while invoked)`, instancesWhileInvoked(invocations, c.metricInvocationsPerCopy({ ...o, statistic: 'Sum' }), 'copies'),
+        c.scalableCopyCount, c.copies),
+    );
+  }
+
+  private addFeatureGroup(g: FeatureGroup): void {
+    const name = displayName(g);
+    const o = { period: this.period };
+    this.dashboard.addWidgets(
+      this.graph(`${name}: online store requests (Sum)`, [g.metricInvocations({ ...o, statistic: 'Sum' })], 8),
+      this.graph(`${name}: latency p50 / p99 (µs)`, [g.metricLatency({ ...o, statistic: 'p50', label: 'p50' }), g.metricLatency({ ...o, statistic: 'p99', label: 'p99' })], 8),
+      this.graph(`${name}: errors and throttles (Sum)`, [
+        g.metricOperation4XXErrors({ ...o, statistic: 'Sum', label: '4xx' }), g.metricOperation5XXErrors({ ...o, statistic: 'Sum', label: '5xx' }),
+        g.metricThrottledRequests({ ...o, statistic: 'Sum', label: 'throttled' }),
+      ], 8),
+    );
+  }
+
+  private addPipelines(pipelines: TrainingPipeline[], routers: PipelineEventRouter[]): void {
+    const o = { period: this.period, statistic: 'Sum' };
+    const runs = pipelines.flatMap((p) => ['ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionStopped']
+      .map((m) => p.metric(m, { ...o, label: `${displayName(p)} ${m.replace('Execution', '').toLowerCase()}` })));
+    this.dashboard.addWidgets(
+      this.graph('Pipeline runs by outcome (Sum)', runs, 12),
+      this.graph('Pipeline router: recorded / duplicate / refused (Sum); dead letters (Maximum)',
+        routers.flatMap((r) => recordMetrics(r.handler.functionName, this.period, `${displayName(r)} `)), 12, {
+          right: routers.map((r) => r.metricDeadLetterMessages({ period: this.period, statistic: 'Maximum', label: `${displayName(r)} DLQ depth` })),
+        }),
+    );
+  }
+}
+
+/** Invocations ÷ invocations-per-instance (or per copy), both Sum: the instance (copy) count while requests flow. */
+function instancesWhileInvoked(invocations: cloudwatch.IMetric, perUnit: cloudwatch.IMetric, label: string): cloudwatch.IMetric {
+  return new cloudwatch.MathExpression({ expression: 'IF(perUnit > 0, invocations / perUnit)', usingMetrics: { invocations, perUnit }, label });
+}
+
+/** ResultsRecorded / ResultsDuplicate / ResultsRefused of one recorder function (namespace SageMakerMcp). */
+function recordMetrics(functionName: string, period: Duration, prefix = ''): cloudwatch.Metric[] {
+  const names = { recorded: RECORD_METRICS.RECORDED, duplicate: RECORD_METRICS.DUPLICATE, refused: RECORD_METRICS.REFUSED };
+  return Object.entries(names).map(([label, metricName]) =>
+    new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { [METRIC_DIMENSIONS.SERVICE]: functionName }, statistic: 'Sum', period, label: `${prefix}${label}` }));
+}
+
+/** The cost text: each endpoint's dated estimate (or why there is none). */
+function costMarkdown(props: SageMakerMcpDashboardProps): string {
+  const lines: string[] = [];
+  const add = (name: string, estimate: () => EndpointCostEstimate) => {
+    try {
+      const e = estimate();
+      lines.push(`- **${name}**: ${e.priceKnown
+        ? `${e.minInstances}-${e.maxInstances} × ${e.instanceType}: $${e.monthlyAtMinUsd}-$${e.monthlyAtMaxUsd} per month (price as of ${e.priceAsOf})`
+        : `${e.minInstances}-${e.maxInstances} × ${e.instanceType}: price not in the price table of ${e.priceAsOf}`}`);
+    } catch (err) {
+      lines.push(`- **${name}**: no estimate (${(err as Error).message.split('\n').slice(-1)[0].replace(/^\s*- /, '')})`);
+    }
+  };
+  for (const e of props.realtimeEndpoints ?? []) {
+    e.variantNames.forEach((variant, i) => add(`${displayName(e)}/${variant}`, () => e.costEstimate(props.costEstimate)[i]));
+  }
+  for (const e of props.asyncEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate));
+  for (const e of props.sharedGpuEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate));
+  return ['### Cost estimate (on-demand hosting, an estimate, not a bill; docs/cost.md)', ...(lines.length ? lines : ['No endpoints.'])].join('\n');
+}

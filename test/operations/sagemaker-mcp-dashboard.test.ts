@@ -1,0 +1,96 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { addAllExamples } from '../../examples/app';
+import { pricesFromOfferFile } from '../../packages/runtime/src/prices';
+import { PriceTable } from '../../src/cost';
+import { McpToolServer } from '../../src/mcp';
+import { SageMakerMcpDashboard } from '../../src/operations';
+import { RealtimeEndpoint } from '../../src/realtime';
+import { sageMakerOfferFile } from '../support/price-list';
+
+const ENV = { account: '123456789012', region: 'us-east-1' };
+
+/** The example stack with its dashboard, and the dashboard's body as JSON (tokens replaced by their logical ids). */
+function exampleDashboard() {
+  const stack = new Stack(new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } }), 'Ops', { env: ENV });
+  const server = addAllExamples(stack);
+  const dashboard = stack.node.findAll().find((c): c is SageMakerMcpDashboard => c instanceof SageMakerMcpDashboard)!;
+  const template = Template.fromStack(stack).toJSON();
+  const [resource] = Object.values<any>(template.Resources).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
+  const body = resource.Properties.DashboardBody;
+  const text = typeof body === 'string' ? body : body['Fn::Join'][1].map((p: any) => (typeof p === 'string' ? p : `<${p.Ref ?? Object.keys(p)[0]}>`)).join('');
+  return { stack, server, dashboard, template, widgets: JSON.parse(text).widgets as any[] };
+}
+
+describe('SageMakerMcpDashboard', () => {
+  const { stack, server, widgets, template } = exampleDashboard();
+  const titles = widgets.map((w) => w.properties.title ?? w.properties.markdown?.split('\n')[0]);
+
+  test('per-tool calls, errors and latency of every tool the server exposes, from the SageMakerMcp namespace', () => {
+    const calls = widgets.find((w) => /tool calls \(Sum\)$/.test(w.properties.title));
+    expect(calls.properties.metrics.map((m: any[]) => m.slice(0, 2))).toEqual(server.toolNames.map(() => ['SageMakerMcp', 'ToolCalls']));
+    expect(calls.properties.metrics.map((m: any[]) => m[3])).toEqual(server.toolNames);
+    expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/tool errors \(Sum\)$/), expect.stringMatching(/tool latency p50 \/ p99 \(ms\)$/)]));
+    const latency = widgets.find((w) => /tool latency/.test(w.properties.title));
+    expect(latency.properties.metrics.slice(0, 2).map((m: any[]) => m[m.length - 1].stat)).toEqual(['p50', 'p99']);
+  });
+
+  test('each endpoint variant and inference component: invocations, p50/p99 model latency, errors, count against min/max', () => {
+    for (const suffix of ['invocations (Sum)', 'model latency p50 / p99 (µs)', 'errors (Sum)', 'instances (while invoked)']) {
+      expect(titles).toContain(`ChatEndpoint/AllTraffic: ${suffix}`);
+    }
+    const instances = widgets.find((w) => w.properties.title === 'ChatEndpoint/AllTraffic: instances (while invoked)');
+    const scaling = stack.node.findAll().find((c): c is RealtimeEndpoint => c instanceof RealtimeEndpoint && c.node.id === 'ChatEndpoint')!.scalableInstanceCount()!;
+    expect(instances.properties.annotations.horizontal.map((a: any) => a.value)).toEqual([scaling.minCapacity, scaling.maxCapacity]);
+    expect(titles.filter((t) => / copies \(while invoked\)$/.test(t))).toHaveLength(2);
+    expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/backlog \(Average\) and oldest request/), expect.stringMatching(/backlog without capacity; result dead letters/)]));
+  });
+
+  test('pipeline runs by outcome, router outcomes and dead letters, the alarm status of every alarm, the dated cost text', () => {
+    const runs = widgets.find((w) => w.properties.title === 'Pipeline runs by outcome (Sum)');
+    expect(runs.properties.metrics.map((m: any[]) => m[1])).toEqual(['ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionStopped']);
+    const alarms = widgets.find((w) => w.type === 'alarm');
+    // Every alarm in the stack but the example's own ChatLatencyAlarm (made by the user at stack level, not by a construct).
+    const libraryAlarms = Object.keys(template.Resources).filter((id) => template.Resources[id].Type === 'AWS::CloudWatch::Alarm' && !id.startsWith('ChatLatencyAlarm'));
+    expect(libraryAlarms).toHaveLength(10);
+    expect(alarms.properties.alarms).toHaveLength(libraryAlarms.length);
+    const cost = widgets.find((w) => w.type === 'text' && /^### Cost estimate/.test(w.properties.markdown));
+    expect(cost.properties.markdown).toContain('- **ChatEndpoint/AllTraffic**: ');
+    expect(cost.properties.markdown).toMatch(/price not in the price table of \d{4}-\d{2}-\d{2}/);
+  });
+
+  test('sizes: every row fills at most the 24-column grid; the user\'s own widgets go below', () => {
+    for (const w of widgets) expect(w.x + w.width).toBeLessThanOrEqual(24);
+    const s = new Stack(new App(), 'Own', { env: ENV });
+    const d = new SageMakerMcpDashboard(s, 'D');
+    d.addWidgets(new cloudwatch.TextWidget({ markdown: 'mine', width: 24, height: 1 }));
+    const [resource] = Object.values<any>(Template.fromStack(s).toJSON().Resources);
+    const body = JSON.parse(resource.Properties.DashboardBody);
+    expect(body.widgets[body.widgets.length - 1].properties.markdown).toBe('mine');
+  });
+
+  test('the cost text uses the given price table', () => {
+    const s = new Stack(new App(), 'Priced', { env: ENV });
+    addAllExamples(s);
+    const chat = s.node.findAll().find((c): c is RealtimeEndpoint => c instanceof RealtimeEndpoint && c.node.id === 'ChatEndpoint')!;
+    new SageMakerMcpDashboard(s, 'Priced', { realtimeEndpoints: [chat], costEstimate: { priceTable: PriceTable.fromJson(pricesFromOfferFile(sageMakerOfferFile())) } });
+    const body = Template.fromStack(s).toJSON().Resources;
+    const mine = Object.entries<any>(body).find(([id, r]) => r.Type === 'AWS::CloudWatch::Dashboard' && id.startsWith('Priced'))![1];
+    const joined = JSON.stringify(mine.Properties.DashboardBody);
+    expect(joined).toContain('per month (price as of 2026-11-20)');
+  });
+});
+
+describe('McpToolServer tool metrics', () => {
+  const { server } = exampleDashboard();
+  test('per tool or all, dimension service = the function name; errors by name need a tool', () => {
+    const s = Stack.of(server);
+    expect(s.resolve(server.metricToolCalls({ toolName: 'invoke_endpoint' }).dimensions)).toEqual({ service: { Ref: expect.any(String) }, ToolName: 'invoke_endpoint' });
+    expect(Object.keys(server.metricToolErrors().dimensions!)).toEqual(['service']);
+    expect(server.metricToolLatency().statistic).toBe('p50');
+    expect(server.metricToolErrors({ toolName: 'invoke_endpoint' }, 'ModelError').dimensions).toMatchObject({ ErrorName: 'ModelError' });
+    expect(() => server.metricToolErrors({}, 'ModelError')).toThrow("metricToolErrors: errorName 'ModelError' needs a toolName");
+    expect(server).toBeInstanceOf(McpToolServer);
+  });
+});

@@ -56,8 +56,9 @@ async function readHandleKey(): Promise<string> {
 async function startServer(): Promise<McpHttpHandler> {
   const config = mcpServerConfigFromEnv();
   const handleKey = await readHandleKey();
-  // 'auto': one JSON body, unless a wait_for_* tool sends progress notifications (only when the request carries a
-  // progressToken); the answer is then an SSE stream that a buffered function URL or API Gateway delivers whole, once the
+  // One JSON body, unless the request carries a progressToken (then an SSE stream, in which a wait_for_* tool sends
+  // its progress notifications), for 2026-07-28 and 2025-era requests alike (packages/runtime/src/mcp-http.ts;
+  // test/mcp/protocol-revisions.test.ts checks both); the stream that a buffered function URL or API Gateway delivers whole, once the
   // result is in: the client gets every notification, but only with the result, not live (docs/mcp.md).
   // Failed tool calls are logged whole here; the agent gets them redacted with the same correlation id.
   return createSageMakerMcpHandler({ ...config, handleKey, log: (entry) => logger.error('MCP tool call failed', entry) }, {

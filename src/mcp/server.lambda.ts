@@ -6,6 +6,7 @@
  * env vars of ./contract (set by `McpToolServer`), and the handle key from the Secrets Manager secret they name; the AWS
  * SDK is the one Lambda provides.
  */
+import type { Writable } from 'stream';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type * as SecretsManager from '@aws-sdk/client-secrets-manager';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
@@ -13,6 +14,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFuncti
 import { AgentCoreInvocation, agentCoreInvocation, agentCoreRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
+import { awsLambdaStreaming, writeResponseToStream } from './function-url-stream';
 import { MCP_GATEWAY_ENV } from './gateway-contract';
 import { MCP_ENV } from '../private/contract.generated';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
@@ -153,3 +155,38 @@ function functionUrlCaller(event: LambdaFunctionURLEvent): string | undefined {
   const iam = (event.requestContext as { authorizer?: { iam?: { userArn?: string; callerId?: string } } }).authorizer?.iam;
   return iam?.userArn || iam?.callerId || undefined;
 }
+
+/**
+ * The handler of a function URL in RESPONSE_STREAM mode (`McpToolServer` `responseStreaming` points the function at
+ * `index.streamingHandler`): a function URL request's answer is written to the response stream as the MCP server
+ * produces it (SSE frames leave one by one); any other invocation (AgentCore Lambda target, API Gateway) gets the
+ * buffered handler's result as one JSON payload, which is what a Lambda Invoke of a streaming function returns. Defined
+ * only where the Lambda runtime (or a stand-in) provides `awslambda`.
+ */
+export const streamingHandler = awsLambdaStreaming()?.streamifyResponse(
+  async (event: Record<string, unknown>, responseStream: Writable, context?: Context): Promise<void> => {
+    const lambda = awsLambdaStreaming()!;
+    if (agentCoreInvocation(event, context) || isApiGatewayProxyEvent(event as unknown as LambdaFunctionURLEvent | APIGatewayProxyEvent)) {
+      const result = await handler(event as never, context as Context);
+      const payload = JSON.stringify(result);
+      await new Promise<void>((resolve, reject) => responseStream.end(payload, (err?: Error | null) => (err ? reject(err) : resolve())));
+      return;
+    }
+    if (context) logger.addContext(context);
+    const fnEvent = event as unknown as LambdaFunctionURLEvent;
+    const caller = functionUrlCaller(fnEvent);
+    const started = Date.now();
+    try {
+      const authInfo = caller ? { token: '', clientId: caller, scopes: [] } : undefined;
+      const response = await (await mcpHandler()).fetch(functionUrlEventToRequest(fnEvent), { authInfo });
+      await writeResponseToStream(response, responseStream, lambda);
+      const method = fnEvent.requestContext.http.method;
+      logger.info('MCP request', { via: 'function-url-stream', method, status: response.status, caller, ms: Date.now() - started });
+    } catch (error) {
+      logger.error('MCP request failed', { error: error as Error, caller });
+      throw error;
+    } finally {
+      logger.resetKeys();
+    }
+  },
+);

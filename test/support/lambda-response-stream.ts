@@ -117,7 +117,7 @@ export function invokeStreaming(
   const stream = new StandInResponseStream();
   const done = Promise.resolve(handler(event, stream, context));
   done.catch(() => undefined);
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let preludeRead = false;
   const nextText = async (): Promise<string | undefined> => {
     if (pending.length) {

@@ -92,6 +92,10 @@ export class McpToolServer extends Construct {
     if (props.apiGateway) validateMcpApiGatewayOptions(v, props.apiGateway, timeout);
     v.check(!props.responseStreaming || !props.apiGateway || props.apiGateway.keepFunctionUrl === true, 'responseStreaming', props.responseStreaming,
       'a function URL to stream from (apiGateway replaces it: set apiGateway.keepFunctionUrl)');
+    // "Lambda function URLs do not support response streaming within a VPC environment"
+    // (https://docs.aws.amazon.com/lambda/latest/dg/configuration-response-streaming.html).
+    v.check(!props.responseStreaming || !props.vpc, 'responseStreaming', props.responseStreaming,
+      'a function outside a VPC (function URLs do not stream from a function in a VPC): unset vpc, or keep the URL buffered');
     if (props.handleTtl && !props.handleTtl.isUnresolved()) {
       for (const p of handleTtlProblems('handleTtl', props.handleTtl.toSeconds({ integral: false }))) v.add(p);
     }

@@ -5,6 +5,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 
@@ -33,4 +34,11 @@ test('fails if responseStreaming has no function URL to stream from (apiGateway 
     .toThrow(/responseStreaming: got true, expected a function URL to stream from \(apiGateway replaces it: set apiGateway.keepFunctionUrl\)/);
   const kept = { authorizationType: apigateway.AuthorizationType.IAM, keepFunctionUrl: true };
   expect(() => server({ responseStreaming: true, apiGateway: kept })).not.toThrow();
+});
+
+test('fails if responseStreaming is asked of a function in a VPC (function URLs do not stream from one)', () => {
+  const stack = new Stack(new App(), 'V', { env: { account: '123456789012', region: 'us-east-1' } });
+  const vpc = new ec2.Vpc(stack, 'Vpc', { natGateways: 0, subnetConfiguration: [{ name: 'p', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
+  expect(() => new McpToolServer(stack, 'Tools', { vpc, responseStreaming: true, realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'E', 'x') }] }))
+    .toThrow(/responseStreaming: got true, expected a function outside a VPC/);
 });

@@ -108,6 +108,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@modelcontextprotocol/inspector-cli@0.22.0',
     // benchmarks only: the catalog we compare against
     '@cdklabs/generative-ai-cdk-constructs',
+    // benchmarks only: AWS's own runner of stdio MCP servers on Lambda, measured against the bundled handler
+    '@aws/run-mcp-servers-with-aws-lambda@0.5.21',
     // demo only: draws the synthesized app (Graphviz compiled to WebAssembly) and rasterizes the SVG to PNG
     '@hpcc-js/wasm-graphviz@^1.29.2',
     '@resvg/resvg-js@^2.6.2',

@@ -273,4 +273,15 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
    * @default - no API: the AWS_IAM function URL is the endpoint
    */
   readonly apiGateway?: McpApiGatewayOptions;
+  /**
+   * Stream the function URL's answers (InvokeMode RESPONSE_STREAM): an SSE answer (a `wait_for_*` call that asked for
+   * progress) leaves the function notification by notification instead of whole with the result, and an answer may
+   * exceed the 6 MB buffered limit (up to 200 MB streamed). The handler then runs as a Lambda response-streaming
+   * handler (`awslambda.streamifyResponse`); AgentCore Lambda-target invocations keep one JSON result. Needs the
+   * function URL (no `apiGateway`, or `apiGateway.keepFunctionUrl`; this library's API Gateway integration stays
+   * buffered) and a function outside a VPC (Lambda does not stream function URL responses from a VPC).
+   *
+   * @default false - BUFFERED: the client gets every notification, but only with the result
+   */
+  readonly responseStreaming?: boolean;
 }

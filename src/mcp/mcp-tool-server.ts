@@ -93,6 +93,12 @@ export class McpToolServer extends Construct {
     const memory = props.memorySize?.toMebibytes() ?? 512;
     v.range('memorySize', memory, 128, 10240, { unit: 'MiB' });
     if (props.apiGateway) validateMcpApiGatewayOptions(v, props.apiGateway, timeout);
+    v.check(!props.responseStreaming || !props.apiGateway || props.apiGateway.keepFunctionUrl === true, 'responseStreaming', props.responseStreaming,
+      'a function URL to stream from (apiGateway replaces it: set apiGateway.keepFunctionUrl)');
+    // "Lambda function URLs do not support response streaming within a VPC environment"
+    // (https://docs.aws.amazon.com/lambda/latest/dg/configuration-response-streaming.html).
+    v.check(!props.responseStreaming || !props.vpc, 'responseStreaming', props.responseStreaming,
+      'a function outside a VPC (function URLs do not stream from a function in a VPC): unset vpc, or keep the URL buffered');
     if (props.handleTtl && !props.handleTtl.isUnresolved()) {
       for (const p of handleTtlProblems('handleTtl', props.handleTtl.toSeconds({ integral: false }))) v.add(p);
     }
@@ -168,7 +174,12 @@ export class McpToolServer extends Construct {
     // Without an API the function URL is the way in; with one it would be a second door that skips the API's
     // authorizer, throttling and access log, so it exists only on request.
     if (!restApi || props.apiGateway?.keepFunctionUrl) {
-      this.functionUrl = this.serverFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM });
+      this.functionUrl = this.serverFunction.addFunctionUrl({
+        authType: lambda.FunctionUrlAuthType.AWS_IAM,
+        ...(props.responseStreaming ? { invokeMode: lambda.InvokeMode.RESPONSE_STREAM } : {}),
+      });
+      // The bundle exports both handlers: a streaming one for a RESPONSE_STREAM URL (src/mcp/server.lambda.ts).
+      if (props.responseStreaming) (this.serverFunction.node.defaultChild as lambda.CfnFunction).handler = 'index.streamingHandler';
     }
     this.url = this.apiUrl ?? this.functionUrl!.url;
     this.restApi = restApi;
@@ -194,13 +205,22 @@ export class McpToolServer extends Construct {
   }
 
   /**
-   * Puts the server behind an Amazon Bedrock AgentCore Gateway as a Lambda target listing exactly this server's tools
-   * (agents see `<targetName>___<tool>`), with input schemas generated from the server's own. The target grants the
-   * gateway's role `lambda:InvokeFunction` on this function only; the gateway's inbound authorizer decides who may
-   * call (docs/agentcore.md). Call it once per gateway.
+   * Puts the server behind an Amazon Bedrock AgentCore Gateway (agents see `<targetName>___<tool>`): by default as a
+   * Lambda target listing exactly this server's tools, with input schemas generated from the server's own, the
+   * gateway's role granted `lambda:InvokeFunction` on this function only; with `targetKind: MCP_SERVER` as an MCP
+   * server target at the function URL, the gateway's role granted `lambda:InvokeFunctionUrl` (and `lambda:InvokeFunction`
+   * via the URL) on this function only. The gateway's inbound authorizer decides who may call (docs/agentcore.md).
+   * Call it once per gateway.
    */
   public addToGateway(gateway: agentcore.IGateway, options?: McpGatewayTargetOptions): agentcore.GatewayTarget {
-    const source = { server: this, serverFunction: this.serverFunction, spec: this.spec, toolNames: this.toolNames };
+    const source = {
+      server: this,
+      serverFunction: this.serverFunction,
+      spec: this.spec,
+      toolNames: this.toolNames,
+      functionUrl: this.functionUrl,
+      grantInvokeUrl: (grantee: iam.IGrantable) => this.grantInvokeUrl(grantee),
+    };
     return addMcpToolServerToGateway(source, gateway, options);
   }
 

@@ -6,6 +6,7 @@
  * env vars of ./contract (set by `McpToolServer`), and the handle key from the Secrets Manager secret they name; the AWS
  * SDK is the one Lambda provides.
  */
+import type { Writable } from 'stream';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type * as SecretsManager from '@aws-sdk/client-secrets-manager';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
@@ -13,6 +14,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFuncti
 import { AgentCoreInvocation, agentCoreInvocation, agentCoreRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
+import { awsLambdaStreaming, writeResponseToStream } from './function-url-stream';
 import { MCP_GATEWAY_ENV } from './gateway-contract';
 import { MCP_ENV } from '../private/contract.generated';
 import { emitToolCall } from '../private/handler-metrics';
@@ -57,8 +59,9 @@ async function readHandleKey(): Promise<string> {
 async function startServer(): Promise<McpHttpHandler> {
   const config = mcpServerConfigFromEnv();
   const handleKey = await readHandleKey();
-  // 'auto': one JSON body, unless a wait_for_* tool sends progress notifications (only when the request carries a
-  // progressToken); the answer is then an SSE stream that a buffered function URL or API Gateway delivers whole, once the
+  // One JSON body, unless the request carries a progressToken (then an SSE stream, in which a wait_for_* tool sends
+  // its progress notifications), for 2026-07-28 and 2025-era requests alike (packages/runtime/src/mcp-http.ts;
+  // test/mcp/protocol-revisions.test.ts checks both); the stream that a buffered function URL or API Gateway delivers whole, once the
   // result is in: the client gets every notification, but only with the result, not live (docs/mcp.md).
   // Failed tool calls are logged whole here; the agent gets them redacted with the same correlation id.
   // Each tool call's outcome becomes EMF metrics on stdout (../private/metric-names: tool name and outcome, nothing else).
@@ -154,3 +157,38 @@ function functionUrlCaller(event: LambdaFunctionURLEvent): string | undefined {
   const iam = (event.requestContext as { authorizer?: { iam?: { userArn?: string; callerId?: string } } }).authorizer?.iam;
   return iam?.userArn || iam?.callerId || undefined;
 }
+
+/**
+ * The handler of a function URL in RESPONSE_STREAM mode (`McpToolServer` `responseStreaming` points the function at
+ * `index.streamingHandler`): a function URL request's answer is written to the response stream as the MCP server
+ * produces it (SSE frames leave one by one); any other invocation (AgentCore Lambda target, API Gateway) gets the
+ * buffered handler's result as one JSON payload, which is what a Lambda Invoke of a streaming function returns. Defined
+ * only where the Lambda runtime (or a stand-in) provides `awslambda`.
+ */
+export const streamingHandler = awsLambdaStreaming()?.streamifyResponse(
+  async (event: Record<string, unknown>, responseStream: Writable, context?: Context): Promise<void> => {
+    const lambda = awsLambdaStreaming()!;
+    if (agentCoreInvocation(event, context) || isApiGatewayProxyEvent(event as unknown as LambdaFunctionURLEvent | APIGatewayProxyEvent)) {
+      const result = await handler(event as never, context as Context);
+      const payload = JSON.stringify(result);
+      await new Promise<void>((resolve, reject) => responseStream.end(payload, (err?: Error | null) => (err ? reject(err) : resolve())));
+      return;
+    }
+    if (context) logger.addContext(context);
+    const fnEvent = event as unknown as LambdaFunctionURLEvent;
+    const caller = functionUrlCaller(fnEvent);
+    const started = Date.now();
+    try {
+      const authInfo = caller ? { token: '', clientId: caller, scopes: [] } : undefined;
+      const response = await (await mcpHandler()).fetch(functionUrlEventToRequest(fnEvent), { authInfo });
+      await writeResponseToStream(response, responseStream, lambda);
+      const method = fnEvent.requestContext.http.method;
+      logger.info('MCP request', { via: 'function-url-stream', method, status: response.status, caller, ms: Date.now() - started });
+    } catch (error) {
+      logger.error('MCP request failed', { error: error as Error, caller });
+      throw error;
+    } finally {
+      logger.resetKeys();
+    }
+  },
+);

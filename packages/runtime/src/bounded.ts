@@ -105,13 +105,14 @@ export function currentDeadline(): Deadline | undefined {
 export async function withDeadline<T>(what: string, deadlineMs: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const outer = currentDeadline();
   const expiresAt = Math.min(Date.now() + deadlineMs, outer?.expiresAt ?? Infinity);
-  const error = new DeadlineExceededError(what, deadlineMs);
   const controller = new AbortController();
   const forward = () => controller.abort(outer?.signal.reason);
   outer?.signal.addEventListener('abort', forward, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
+      // Built when the deadline passes, not up front: most calls finish in time, and an Error captures a stack.
+      const error = new DeadlineExceededError(what, deadlineMs);
       controller.abort(error);
       reject(error);
     }, Math.max(0, expiresAt - Date.now()));

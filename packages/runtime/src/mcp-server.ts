@@ -4,10 +4,11 @@
  * Request -> Response handler: Lambda, Node via `@modelcontextprotocol/node`), stdio (`serveSageMakerMcpStdio`, the CLI),
  * or an `McpServer` instance for any other transport (`createSageMakerMcpServer`).
  */
-import { createMcpHandler, CreateMcpHandlerOptions, McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
+import { CreateMcpHandlerOptions, McpHttpHandler, McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { McpServerSpec, toolNamesForSpec } from './contract/mcp';
 import { parseMcpServerSpec } from './mcp-config';
+import { statelessMcpHttpHandler } from './mcp-http';
 import { validateToolArguments } from './mcp-tools/arguments';
 import { registerAsyncTools } from './mcp-tools/async-tools';
 import { callerIdentity, McpCallerAuthInfo, processCallerIdentity } from './mcp-tools/caller';
@@ -33,6 +34,14 @@ export { createHandleCodec, DEFAULT_HANDLE_TTL_SECONDS, HandleExpiredError, Inva
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const MCP_SERVER_VERSION: string = require('../package.json').version;
 
+/**
+ * The MCP protocol revisions this server answers, newest first: 2026-07-28 (sessionless, `server/discover`), served by
+ * the SDK's modern path, and the 2025 revisions of the SDK's `SUPPORTED_PROTOCOL_VERSIONS` (2024 ones are left out:
+ * AgentCore Gateway accepts none of them). test/mcp/protocol-revisions.test.ts pins a client to each. Where the runtime
+ * contract defines the Gateway's supported versions, that list and this one must agree.
+ */
+export const MCP_PROTOCOL_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= '2025-03-26')];
+
 function register(server: ToolRegistrar, ctx: ToolContext): void {
   registerInvokeTools(server, ctx);
   registerAsyncTools(server, ctx);
@@ -49,6 +58,28 @@ export interface McpServerBuildContext {
    * the IAM principal of the request context as `clientId`). Scopes `start_training` runs to the caller.
    */
   readonly authInfo?: McpCallerAuthInfo;
+  /** The HTTP request being served (the SDK's HTTP entry passes it); a `tools/call` request registers only its tool. */
+  readonly requestInfo?: { readonly headers: { get(name: string): string | null } };
+}
+
+/**
+ * The one tool a request can reach, when the request says which: a 2026-07-28 `tools/call` names its tool in the
+ * `Mcp-Name` header, and the SDK's HTTP entry refuses the request before building a server when that header and
+ * `params.name` disagree (SEP-2243 standard headers), so registering that tool alone answers exactly as registering
+ * all of them would. Anything else (2025-era requests, whose headers nobody checks, other methods, a Base64-encoded
+ * or unknown name) registers every tool.
+ */
+function onlyToolOf(build: McpServerBuildContext, served: readonly string[]): string | undefined {
+  if (build.era !== 'modern') return undefined;
+  const headers = build.requestInfo?.headers;
+  if (headers?.get('mcp-method') !== 'tools/call') return undefined;
+  const name = headers.get('mcp-name')?.trim();
+  return name && served.includes(name) ? name : undefined;
+}
+
+function onlyTool(server: ToolRegistrar, name: string | undefined): ToolRegistrar {
+  if (name === undefined) return server;
+  return { registerTool: (n, config, cb) => (n === name ? server.registerTool(n, config, cb) : undefined) };
 }
 
 /**
@@ -68,11 +99,12 @@ function withErrorShape(server: ToolRegistrar, structuredErrors: boolean): ToolR
   };
 }
 
-function buildServer(shared: ToolContext, build: McpServerBuildContext = {}, defaultCaller?: string): McpServer {
+function buildServer(shared: ToolContext, served: readonly string[], build: McpServerBuildContext = {}, defaultCaller?: string): McpServer {
   const ctx: ToolContext = { ...shared, caller: callerIdentity(build.authInfo) ?? defaultCaller };
   const server = new McpServer({ name: ctx.config.serverName ?? 'cdk-sagemaker-mcp', version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
   const structuredErrors = build.era === 'modern';
-  register(validateToolArguments(guardTools(withErrorShape(withCachedSchemas(server as unknown as ToolRegistrar), structuredErrors), ctx)), ctx);
+  const wrapped = validateToolArguments(guardTools(withErrorShape(withCachedSchemas(server as unknown as ToolRegistrar), structuredErrors), ctx));
+  register(onlyTool(wrapped, onlyToolOf(build, served)), ctx);
   return server;
 }
 
@@ -83,7 +115,8 @@ function buildServer(shared: ToolContext, build: McpServerBuildContext = {}, def
 export function sageMakerMcpServerFactory(config: SageMakerMcpServerConfig, defaultCaller?: string): (build?: McpServerBuildContext) => McpServer {
   parseMcpServerSpec(config);
   const ctx = createToolContext(config);
-  return (build) => buildServer(ctx, build, defaultCaller);
+  const served = toolNamesForSpec(config);
+  return (build) => buildServer(ctx, served, build, defaultCaller);
 }
 
 /**
@@ -96,11 +129,12 @@ export function createSageMakerMcpServer(config: SageMakerMcpServerConfig, build
 
 /**
  * Stateless streamable HTTP: a web-standard `{ fetch }` handler building a fresh server per request (the clients are
- * shared). Serves the 2026-07-28 protocol and, statelessly, 2025-era clients. Put authentication in front of it
+ * shared). Serves the 2026-07-28 protocol and, statelessly, 2025-era clients (2025-11-25, 2025-06-18, 2025-03-26),
+ * each answered with one JSON body unless it asks for progress (./mcp-http). Put authentication in front of it
  * (IAM on a Lambda function URL, an authorizer, a reverse proxy).
  */
 export function createSageMakerMcpHandler(config: SageMakerMcpServerConfig, options: CreateMcpHandlerOptions = {}): McpHttpHandler {
-  return createMcpHandler(sageMakerMcpServerFactory(config), options);
+  return statelessMcpHttpHandler(sageMakerMcpServerFactory(config), options);
 }
 
 /** Serves the tools over this process's stdin/stdout (local use, MCP clients that spawn servers). */

@@ -9,7 +9,7 @@ import { acknowledgeFinding, wildcardFindingIds } from '../../core/nag';
 import { PropValidator } from '../../core/validation';
 import { DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, McpServerSpec, MCP_TOOL_NAMES } from '../../private/contract.generated';
 import { MCP_GATEWAY_ENV } from '../gateway-contract';
-import { McpGatewayTargetOptions } from '../mcp-gateway-target';
+import { McpGatewayTargetKind, McpGatewayTargetOptions } from '../mcp-gateway-target';
 
 /** AgentCore's target name pattern (aws-cdk-lib `GatewayTarget` checks the same one). */
 const TARGET_NAME = /^([0-9a-zA-Z][-]?){1,100}$/;
@@ -78,12 +78,17 @@ export interface McpGatewayTargetSource {
   readonly serverFunction: lambda.Function;
   readonly spec: McpServerSpec;
   readonly toolNames: readonly string[];
+  /** The server's function URL (AWS_IAM); none when an API Gateway replaced it. */
+  readonly functionUrl?: lambda.FunctionUrl;
+  /** Grants what a SigV4-signing caller of the function URL needs (McpToolServer.grantInvokeUrl). */
+  readonly grantInvokeUrl: (grantee: iam.IGrantable) => iam.Grant;
 }
 
 /**
- * Internal (McpToolServer.addToGateway): a Lambda target of `gateway` listing the server's tools. The target (aws-cdk-lib
- * `GatewayTarget.forLambda`) grants the gateway's role `lambda:InvokeFunction` on this function only, and the function
- * learns the target's name so that its handler answers only tool names of its own targets.
+ * Internal (McpToolServer.addToGateway): a target of `gateway` for the server. A Lambda target lists the server's tools;
+ * it (aws-cdk-lib `GatewayTarget.forLambda`) grants the gateway's role `lambda:InvokeFunction` on this function only,
+ * and the function learns the target's name so that its handler answers only tool names of its own targets. An MCP
+ * server target points at the function URL (`mcpServerTarget`).
  */
 /**
  * A gateway "accepts only the MCP protocol versions listed in the supportedVersions field": warn when it leaves out
@@ -107,8 +112,9 @@ export function addMcpToolServerToGateway(
   gateway: agentcore.IGateway,
   options: McpGatewayTargetOptions = {},
 ): agentcore.GatewayTarget {
-  const { server, serverFunction } = source;
+  const { server } = source;
   const v = new PropValidator(`McpToolServer '${server.node.id}': addToGateway`);
+  const kind = options.targetKind ?? McpGatewayTargetKind.LAMBDA;
   const targetName = options.targetName ?? server.node.id.replace(/[^0-9a-zA-Z]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100);
   v.check(!Token.isUnresolved(targetName), 'targetName', targetName, 'a literal name (the function is told it at synth)');
   v.check(Token.isUnresolved(targetName) || TARGET_NAME.test(targetName), 'targetName', targetName,
@@ -122,19 +128,69 @@ export function addMcpToolServerToGateway(
 
   // One server may front several gateways under the same target name: the construct id then names the gateway too.
   const id = server.node.tryFindChild(`GatewayTarget-${targetName}`) ? `GatewayTarget-${targetName}-${Names.uniqueId(gateway)}` : `GatewayTarget-${targetName}`;
+  const common = { gateway, gatewayTargetName: targetName, description: options.description ?? `SageMaker tools of ${server.node.path}` };
+  const target = kind === McpGatewayTargetKind.MCP_SERVER
+    ? mcpServerTarget(source, id, common)
+    : lambdaTarget(source, id, common);
+  if (options.responseStreaming !== undefined) enableGatewayStreaming(gateway, options.responseStreaming);
+  return target;
+}
+
+type CommonTargetProps = Pick<agentcore.GatewayTargetMcpServerProps, 'gateway' | 'gatewayTargetName' | 'description'>;
+
+function lambdaTarget(source: McpGatewayTargetSource, id: string, common: CommonTargetProps): agentcore.GatewayTarget {
+  const { server, serverFunction } = source;
   const target = agentcore.GatewayTarget.forLambda(server, id, {
-    gateway,
-    gatewayTargetName: targetName,
-    description: options.description ?? `SageMaker tools of ${server.node.path}`,
+    ...common,
     lambdaFunction: serverFunction,
     toolSchema: agentcore.ToolSchema.fromInline(gatewayToolDefinitions(source.spec, source.toolNames)),
   });
-  acknowledgeInvokeWildcard(server, gateway, serverFunction);
+  acknowledgeInvokeWildcard(server, common.gateway, serverFunction);
   // lambda.Function offers no read of its environment: the names given so far are kept beside it.
-  const names = [...(TARGETS_BY_FUNCTION.get(serverFunction) ?? []), targetName];
+  const names = [...(TARGETS_BY_FUNCTION.get(serverFunction) ?? []), common.gatewayTargetName!];
   TARGETS_BY_FUNCTION.set(serverFunction, names);
   serverFunction.addEnvironment(MCP_GATEWAY_ENV.TARGET_NAMES, JSON.stringify(names));
   return target;
+}
+
+/**
+ * An MCP server target at the function URL, the gateway signing with its own role (outbound auth GATEWAY_IAM_ROLE,
+ * https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-outbound-auth.html) for service `lambda` in the
+ * stack's region. The signing service is written on the L1 (`IamCredentialProvider`): aws-cdk-lib takes it in
+ * `GatewayCredentialProvider.fromIamRole({ service })` only from 2.262.0, above this library's floor (2.258.0), whose
+ * `fromIamRole()` takes no argument. The role gets what AWS documents for an IAM-authenticated function URL
+ * (https://docs.aws.amazon.com/lambda/latest/dg/urls-auth.html): `lambda:InvokeFunctionUrl` and
+ * `lambda:InvokeFunction` via the URL, on this function only.
+ */
+function mcpServerTarget(source: McpGatewayTargetSource, id: string, common: CommonTargetProps): agentcore.GatewayTarget {
+  const { server, functionUrl } = source;
+  if (!functionUrl) {
+    throw new Error(`McpToolServer '${server.node.id}': addToGateway: targetKind: got MCP_SERVER, expected a server with a function URL `
+      + '(apiGateway replaces it: set apiGateway.keepFunctionUrl, or use targetKind LAMBDA)');
+  }
+  const target = agentcore.GatewayTarget.forMcpServer(server, id, {
+    ...common,
+    // The server answers on any path; /mcp is the one its docs give clients.
+    endpoint: `${functionUrl.url}mcp`,
+    credentialProviderConfigurations: [agentcore.GatewayCredentialProvider.fromIamRole()],
+  });
+  const cfn = target.node.defaultChild as agentcore.CfnGatewayTarget;
+  cfn.addPropertyOverride('CredentialProviderConfigurations.0.CredentialProvider.IamCredentialProvider', {
+    Service: 'lambda',
+    Region: Stack.of(server).region,
+  });
+  source.grantInvokeUrl(common.gateway.role);
+  return target;
+}
+
+/** The gateway's MCP response streaming (CloudFormation `ProtocolConfiguration.Mcp.StreamingConfiguration`). */
+function enableGatewayStreaming(gateway: agentcore.IGateway, enable: boolean): void {
+  const cfn = gateway.node.defaultChild;
+  if (!(cfn instanceof agentcore.CfnGateway)) {
+    throw new Error(`addToGateway: responseStreaming: got ${enable} for gateway '${gateway.node.path}', expected a gateway created in this app `
+      + '(an imported gateway\'s protocol configuration is not changed here)');
+  }
+  cfn.addPropertyOverride('ProtocolConfiguration.Mcp.StreamingConfiguration.EnableResponseStreaming', enable);
 }
 
 /**

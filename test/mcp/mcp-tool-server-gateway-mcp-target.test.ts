@@ -1,0 +1,157 @@
+/**
+ * `McpToolServer.addToGateway(gateway, { targetKind: MCP_SERVER })`: an AgentCore Gateway MCP server target at the
+ * server's function URL, the gateway signing with its role for service `lambda`, the role allowed to call that function
+ * URL only; and the gateway's response streaming passthrough.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
+import { App, IPolicyValidationContextBeta1, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { operationsFor } from '../../examples/operations';
+import { McpGatewayTargetKind, McpToolServer } from '../../src/mcp';
+import { MCP_GATEWAY_ENV } from '../../src/mcp/gateway-contract';
+import { RealtimeEndpoint } from '../../src/realtime';
+import { CONTROL_TOWER_EXCEPTIONS } from '../security/control-tower-exceptions';
+import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+
+const ENV = { account: '123456789012', region: 'eu-west-1' };
+
+function gatewayStack(serverProps: Partial<ConstructorParameters<typeof McpToolServer>[2]> = {}) {
+  const app = new App();
+  const stack = new Stack(app, 'Gw', { env: ENV });
+  const server = new McpToolServer(stack, 'Tools', {
+    realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb') }],
+    ...serverProps,
+  });
+  const gateway = new agentcore.Gateway(stack, 'Gateway', { authorizerConfiguration: agentcore.GatewayAuthorizer.usingAwsIam() });
+  return { app, stack, server, gateway };
+}
+
+function resources(stack: Stack, type: string): any[] {
+  return Object.values<any>(Template.fromStack(stack).toJSON().Resources).filter((r) => r.Type === type);
+}
+
+function gatewayRoleStatements(stack: Stack, gateway: agentcore.Gateway): any[] {
+  const roleId = stack.resolve((gateway.role.node.defaultChild as iam.CfnRole).logicalId);
+  return resources(stack, 'AWS::IAM::Policy')
+    .filter((r) => r.Properties.Roles.some((x: any) => x.Ref === roleId))
+    .flatMap((r) => r.Properties.PolicyDocument.Statement);
+}
+
+describe('addToGateway with targetKind MCP_SERVER', () => {
+  test('an MCP server target at the function URL, signed by the gateway role for lambda in the stack\'s region', () => {
+    // GIVEN
+    const { stack, server, gateway } = gatewayStack();
+    // WHEN
+    server.addToGateway(gateway, { targetName: 'sagemaker', targetKind: McpGatewayTargetKind.MCP_SERVER });
+    // THEN
+    const [target] = resources(stack, 'AWS::BedrockAgentCore::GatewayTarget');
+    expect(target.Properties.Name).toBe('sagemaker');
+    expect(target.Properties.TargetConfiguration.Mcp.McpServer.Endpoint)
+      .toEqual({ 'Fn::Join': ['', [stack.resolve(server.functionUrl!.url), 'mcp']] });
+    expect(target.Properties.TargetConfiguration.Mcp.Lambda).toBeUndefined();
+    expect(target.Properties.CredentialProviderConfigurations).toEqual([{
+      CredentialProviderType: 'GATEWAY_IAM_ROLE',
+      CredentialProvider: { IamCredentialProvider: { Service: 'lambda', Region: 'eu-west-1' } },
+    }]);
+    // AND the function is not told a Lambda target name (its HTTP path serves every tool of its spec)
+    const env = stack.resolve((server.serverFunction.node.defaultChild as any).environment);
+    expect(env.variables[MCP_GATEWAY_ENV.TARGET_NAMES]).toBeUndefined();
+  });
+
+  test('the gateway role may call this function\'s URL only: InvokeFunctionUrl (AWS_IAM) and InvokeFunction via the URL', () => {
+    const { stack, server, gateway } = gatewayStack();
+    server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER });
+    const fnArn = stack.resolve(server.serverFunction.functionArn);
+    expect(gatewayRoleStatements(stack, gateway)).toEqual([
+      { Effect: 'Allow', Action: 'lambda:InvokeFunctionUrl', Resource: fnArn, Condition: { StringEquals: { 'lambda:FunctionUrlAuthType': 'AWS_IAM' } } },
+      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: fnArn, Condition: { Bool: { 'lambda:InvokedViaFunctionUrl': true } } },
+    ]);
+  });
+
+  test('the stack passes the CloudFormation schema checks and cdk-nag', () => {
+    const { app, stack, server, gateway } = gatewayStack();
+    server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER, responseStreaming: true });
+    expectValidTemplate(stack);
+    expectNagClean(app);
+  });
+
+  test('the Control Tower proactive controls find nothing beyond the documented exceptions', () => {
+    // GIVEN the server named and operated as in the example app (alarm actions, log retention), so the documented
+    // exceptions (test/security) apply by path
+    const dir = mkdtempSync(join(tmpdir(), 'ct-mcp-target-'));
+    try {
+      const app = new App({ outdir: dir });
+      const stack = new Stack(app, 'Gw', { env: ENV });
+      const ops = operationsFor(stack);
+      const server = new McpToolServer(stack, 'McpToolServer', {
+        realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb') }],
+        alarmActions: ops.alarmActions,
+        logRetention: ops.logRetention,
+      });
+      const gateway = new agentcore.Gateway(stack, 'Gateway', { authorizerConfiguration: agentcore.GatewayAuthorizer.usingAwsIam() });
+      server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER, responseStreaming: true });
+      app.synth();
+      // WHEN the cfn-guard rules run over the template
+      const templatePaths = readdirSync(dir).filter((f) => f.endsWith('.template.json')).map((f) => join(dir, f));
+      const report = new CfnGuardValidator({ maxBuffer: 64 * 1024 * 1024 }).validate({ templatePaths } as unknown as IPolicyValidationContextBeta1);
+      const paths = new Map<string, string>();
+      for (const [path, entries] of Object.entries<any[]>(JSON.parse(readFileSync(join(dir, 'Gw.metadata.json'), 'utf8')))) {
+        for (const e of entries) if (e.type === 'aws:cdk:logicalId') paths.set(e.data, path.replace(/^\/[^/]+\//, ''));
+      }
+      // THEN each finding is a documented exception (the rule file name gives the control id, e.g. ct-lambda-pr-3)
+      const found = report.violations.flatMap((v) => v.violatingResources.map((r) => ({
+        rule: v.ruleName,
+        path: paths.get(r.resourceLogicalId!) ?? String(r.resourceLogicalId),
+      })));
+      const undocumented = found
+        .filter((f) => !CONTROL_TOWER_EXCEPTIONS.some((e) => e.resources.test(f.path)));
+      expect(undocumented).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('fails if the server has no function URL (an API Gateway replaced it)', () => {
+    const { server, gateway } = gatewayStack({ apiGateway: { authorizationType: apigateway.AuthorizationType.IAM } });
+    expect(() => server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER }))
+      .toThrow(/McpToolServer 'Tools': addToGateway: targetKind: got MCP_SERVER, expected a server with a function URL/);
+  });
+
+  test('a Lambda target and an MCP server target of one server on two gateways', () => {
+    const { stack, server, gateway } = gatewayStack();
+    const second = new agentcore.Gateway(stack, 'Second', { authorizerConfiguration: agentcore.GatewayAuthorizer.usingAwsIam() });
+    server.addToGateway(gateway);
+    server.addToGateway(second, { targetKind: McpGatewayTargetKind.MCP_SERVER });
+    const kinds = resources(stack, 'AWS::BedrockAgentCore::GatewayTarget').map((t) => Object.keys(t.Properties.TargetConfiguration.Mcp)[0]);
+    expect(kinds).toEqual(['Lambda', 'McpServer']);
+  });
+});
+
+describe('addToGateway responseStreaming', () => {
+  test('sets the gateway\'s MCP response streaming; left alone by default', () => {
+    const { stack, server, gateway } = gatewayStack();
+    server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER });
+    expect(resources(stack, 'AWS::BedrockAgentCore::Gateway')[0].Properties.ProtocolConfiguration?.Mcp?.StreamingConfiguration).toBeUndefined();
+    const streamed = gatewayStack();
+    streamed.server.addToGateway(streamed.gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER, responseStreaming: true });
+    expect(resources(streamed.stack, 'AWS::BedrockAgentCore::Gateway')[0].Properties.ProtocolConfiguration.Mcp.StreamingConfiguration)
+      .toEqual({ EnableResponseStreaming: true });
+  });
+
+  test('fails for an imported gateway, naming the prop', () => {
+    const { stack, server } = gatewayStack();
+    const imported = agentcore.Gateway.fromGatewayAttributes(stack, 'Imported', {
+      gatewayArn: 'arn:aws:bedrock-agentcore:eu-west-1:123456789012:gateway/gw-123',
+      gatewayId: 'gw-123',
+      gatewayName: 'gw',
+      role: iam.Role.fromRoleArn(stack, 'GwRole', 'arn:aws:iam::123456789012:role/gw'),
+    });
+    expect(() => server.addToGateway(imported, { responseStreaming: true })).toThrow(/responseStreaming: got true for gateway 'Gw\/Imported', expected a gateway created in this app/);
+  });
+});

@@ -9,7 +9,7 @@ import { AsyncAutoScalingProps } from './async-scaling-props';
 import {
   addScaleFromZero, addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
   warnOnCooldowns,
-} from '../core/scaling/private/scaling-resources';
+} from '../private/scaling-resources';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator } from '../core/validation';
 

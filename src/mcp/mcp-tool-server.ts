@@ -14,7 +14,7 @@ import { McpToolServerProps } from './mcp-tool-server-props';
 import { acknowledgeServerRoleWildcards } from './nag';
 import { ServerFunction } from './server-function';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 import { PropValidator } from '../core/validation';
 import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
 import { addMcpToolServerToGateway } from './private/gateway-target';

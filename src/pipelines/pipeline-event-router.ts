@@ -13,7 +13,7 @@ import { PipelineRouterFunction } from './pipeline-router-function';
 import { ITrainingPipeline } from './training-pipeline';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 import { PropValidator } from '../core/validation';
 import {
   DEFAULT_RESULT_TTL_DAYS,

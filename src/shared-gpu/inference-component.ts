@@ -7,16 +7,17 @@ import { IInferenceComponent, InferenceComponentAttributes } from './inference-c
 import { capacityOf } from './private/capacity';
 import { importInferenceComponent, InferenceComponentBase } from './private/inference-component-base';
 import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/model-defaults';
-import { InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointBinding } from './shared-gpu-endpoint-interface';
+import { InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
+import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
-import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import {
   addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
   validateScaling, warnOnCooldowns,
-} from '../core/scaling/private/scaling-resources';
+} from '../private/scaling-resources';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { Rollout } from '../rollouts/rollout';
@@ -207,7 +208,7 @@ export class InferenceComponent extends InferenceComponentBase {
     super(scope, id);
     const endpoint = props.endpoint;
     this.endpoint = endpoint;
-    this.binding = endpoint.bindInferenceComponent(this);
+    this.binding = endpoint._bindInferenceComponent(this);
     const instanceType = this.binding.instanceType;
     const role = this.binding.role ?? this.createModelRole();
 
@@ -252,7 +253,7 @@ export class InferenceComponent extends InferenceComponentBase {
         cpuCores: resolvedOrUndefined(props.cpuCores),
         copies: resolvedOrUndefined(copies) ?? 0,
       };
-      endpoint.reserveCopies(this, requirement).forEach((problem) => v.add(problem));
+      endpoint._reserveCopies(this, requirement).forEach((problem) => v.add(problem.message));
     }
     v.throwIfInvalid();
 
@@ -321,9 +322,10 @@ export class InferenceComponent extends InferenceComponentBase {
     validateScaling(v, '', options, { minCapacityFloor: 0 }, options.target ? { [`target.${options.target.kind}`]: options.target.targetValue } : {});
     const minCapacity = options.minCapacity ?? SCALING_DEFAULTS.minCapacity;
     const scaleToZero = minCapacity === 0;
-    const instanceScaling = this.binding.instanceScaling;
+    const bound = this.binding.instanceScaling;
+    const instanceScaling = typeof bound === 'string' ? undefined : bound;
     // A token minCapacity is only known at deploy time: it may well be 0.
-    if (scaleToZero && this.binding.instanceScalingUnknown) {
+    if (scaleToZero && bound === 'unknown') {
       Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:scaleToZeroUnchecked', 'autoScale.minCapacity: 0 is not checked against the imported '
         + 'endpoint\'s managed instance scaling (give instanceScaling in its attributes to check it): zero copies only stop paying '
         + 'when the endpoint\'s MinInstanceCount is 0');

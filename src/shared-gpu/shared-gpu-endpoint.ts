@@ -10,21 +10,20 @@ import { CapacityLedger } from './private/capacity-ledger';
 import { ImportedSharedGpuEndpoint } from './private/imported-shared-gpu-endpoint';
 import { SharedGpuEndpointBase } from './private/shared-gpu-endpoint-base';
 import { SharedGpuRouting } from './routing';
-import {
-  InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointAttributes, SharedGpuEndpointBinding,
-} from './shared-gpu-endpoint-interface';
+import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
+import { ISharedGpuEndpoint, SharedGpuEndpointAttributes } from './shared-gpu-endpoint-interface';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
-import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
-import { bindEndpointNetwork, endpointConnections } from '../core/private/endpoint-network';
-import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
+import { bindEndpointNetwork, endpointConnections } from '../private/endpoint-network';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
-import { compareShared, estimateVariants } from '../cost/private/endpoint-estimates';
+import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
 
 /** Props of a `SharedGpuEndpoint`. */
 export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
@@ -266,11 +265,13 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     return component;
   }
 
-  public bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
-    return { instanceType: this.instanceType, role: this.role, dependable: this.cfnEndpoint, instanceScaling: this.instanceScaling };
+  /** @internal */
+  public _bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
+    return { instanceType: this.instanceType, role: this.role, dependable: this.cfnEndpoint, instanceScaling: this.instanceScaling ?? 'none' };
   }
 
-  public reserveCopies(_component: IConstruct, requirement: InferenceComponentRequirement): string[] {
+  /** @internal */
+  public _reserveCopies(_component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[] {
     return this.ledger.reserve(requirement);
   }
 

@@ -11,7 +11,7 @@
  */
 import { Token } from 'aws-cdk-lib';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
-import { renderProductionVariant, validateProductionVariant } from '../../core/private/production-variant';
+import { renderProductionVariant, validateProductionVariant } from '../../private/production-variant';
 import { PropValidator } from '../../core/validation';
 import { ShadowVariantOptions } from '../shadow-variant';
 

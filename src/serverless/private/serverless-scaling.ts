@@ -8,7 +8,7 @@ import { Token } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
 import {
   addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
-} from '../../core/scaling/private/scaling-resources';
+} from '../../private/scaling-resources';
 import { ScalableProvisionedConcurrency } from '../../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator } from '../../core/validation';
 import { ServerlessAutoScalingProps } from '../serverless-scaling-props';

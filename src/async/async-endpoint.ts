@@ -21,16 +21,16 @@ import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } fro
 import { addAlarmActions, createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, endpointArnForName, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
-import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
-import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../private/endpoint-network';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
-import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
+import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
+import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../private/endpoint-network';
 import { renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 
 /**
  * A SageMaker asynchronous inference endpoint for model calls from seconds to an hour: inputs are uploaded to S3,

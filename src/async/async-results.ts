@@ -12,8 +12,8 @@ import { Construct } from 'constructs';
 import { ResultRecorderFunction } from './result-recorder-function';
 import { addAlarmActions, createEncryptedLogGroup } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
-import { finishFunctionNetwork, functionVpcProps } from '../private/function-network';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
+import { finishFunctionNetwork, functionVpcProps } from '../private/function-network';
 
 /** Internal: what the job-results pipeline needs. */
 export interface AsyncResultsProps {

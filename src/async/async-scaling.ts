@@ -6,12 +6,12 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
 import { AsyncAutoScalingProps } from './async-scaling-props';
+import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
+import { PropValidator } from '../core/validation';
 import {
   addScaleFromZero, addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
   warnOnCooldowns,
 } from '../private/scaling-resources';
-import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { PropValidator } from '../core/validation';
 
 export const ASYNC_SCALING_DEFAULTS = { minCapacity: 1, targetBacklogPerInstance: 5 } as const;
 

@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
+import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, SharedGpuCostComparison } from './cost-types';
 import { buildComparison, buildEstimate, priceOf, validatePrices } from './private/estimates';
 import { PropValidator } from '../core/validation';
-import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, SharedGpuCostComparison } from './cost-types';
 
 /**
  * Internal (not exported from the package): the endpoint constructs' `costEstimate` and `costComparison`, over the

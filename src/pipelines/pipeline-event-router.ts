@@ -13,7 +13,6 @@ import { PipelineRouterFunction } from './pipeline-router-function';
 import { ITrainingPipeline } from './training-pipeline';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 import { PropValidator } from '../core/validation';
 import {
   DEFAULT_RESULT_TTL_DAYS,
@@ -28,6 +27,7 @@ import {
   RESULTS_TABLE_ENV,
   RESULTS_TTL_ATTRIBUTE,
 } from '../private/contract.generated';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
 /** Pipeline execution statuses (`PipelineExecutionStatus`). */
 export enum PipelineExecutionStatus {

@@ -16,21 +16,21 @@ import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { addExecutionRoleBasics, executionRolePrincipal, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
-import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
-import {
-  bindEndpointNetwork, BoundEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc,
-} from '../private/endpoint-network';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
-import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import { ProductionVariantOptions } from '../core/production-variant';
-import {
-  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
-} from '../private/scaling-resources';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
+import {
+  bindEndpointNetwork, BoundEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc,
+} from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
+import {
+  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
+} from '../private/scaling-resources';
 
 const MAX_VARIANTS = 10;
 /** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */

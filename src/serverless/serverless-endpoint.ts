@@ -8,9 +8,9 @@ import { ServerlessAutoScalingProps } from './serverless-scaling-props';
 import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 
 /**
  * The limits of ProductionVariantServerlessConfig

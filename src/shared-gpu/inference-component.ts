@@ -4,22 +4,22 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { CopyScalingTarget } from './copy-scaling-target';
 import { IInferenceComponent, InferenceComponentAttributes } from './inference-component-interface';
+import { InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { capacityOf } from './private/capacity';
 import { importInferenceComponent, InferenceComponentBase } from './private/inference-component-base';
 import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/model-defaults';
-import { InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
+import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import {
   addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
   validateScaling, warnOnCooldowns,
 } from '../private/scaling-resources';
-import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { Rollout } from '../rollouts/rollout';
 
 /** What to deploy as an inference component, and the slice of an instance each copy reserves. */

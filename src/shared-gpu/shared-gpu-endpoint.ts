@@ -6,11 +6,11 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct, IConstruct } from 'constructs';
 import { InferenceComponent, InferenceComponentOptions } from './inference-component';
 import { SharedGpuInstanceScaling } from './instance-scaling';
+import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { CapacityLedger } from './private/capacity-ledger';
 import { ImportedSharedGpuEndpoint } from './private/imported-shared-gpu-endpoint';
 import { SharedGpuEndpointBase } from './private/shared-gpu-endpoint-base';
 import { SharedGpuRouting } from './routing';
-import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { ISharedGpuEndpoint, SharedGpuEndpointAttributes } from './shared-gpu-endpoint-interface';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
@@ -18,12 +18,12 @@ import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
-import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
-import { bindEndpointNetwork, endpointConnections } from '../private/endpoint-network';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
 import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
+import { bindEndpointNetwork, endpointConnections } from '../private/endpoint-network';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 
 /** Props of a `SharedGpuEndpoint`. */
 export interface SharedGpuEndpointProps extends EndpointNetworkOptions {

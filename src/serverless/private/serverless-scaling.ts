@@ -6,11 +6,11 @@
  */
 import { Token } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
+import { ScalableProvisionedConcurrency } from '../../core/scaling/scalable-provisioned-concurrency';
+import { PropValidator } from '../../core/validation';
 import {
   addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
 } from '../../private/scaling-resources';
-import { ScalableProvisionedConcurrency } from '../../core/scaling/scalable-provisioned-concurrency';
-import { PropValidator } from '../../core/validation';
 import { ServerlessAutoScalingProps } from '../serverless-scaling-props';
 
 const DEFAULT_TARGET_UTILIZATION = 0.5;

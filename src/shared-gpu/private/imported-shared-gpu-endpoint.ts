@@ -1,9 +1,9 @@
 import { Annotations } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
+import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './binding';
 import { SharedGpuEndpointBase } from './shared-gpu-endpoint-base';
 import { DEFAULT_VARIANT_NAME, endpointArnForName } from '../../core/endpoint-base';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../../core/validation';
-import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './binding';
 import { SharedGpuEndpointAttributes } from '../shared-gpu-endpoint-interface';
 
 /**

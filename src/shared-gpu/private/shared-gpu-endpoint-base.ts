@@ -1,7 +1,7 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { IConstruct } from 'constructs';
-import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoint-base';
 import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './binding';
+import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoint-base';
 import { ISharedGpuEndpoint } from '../shared-gpu-endpoint-interface';
 
 /**

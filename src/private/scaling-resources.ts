@@ -19,7 +19,19 @@ export const SCALING_DEFAULTS = {
   maxCapacity: 8,
   scaleOutCooldown: Duration.seconds(60),
   scaleInCooldown: Duration.seconds(300),
+  /** A realtime variant's target `SageMakerVariantInvocationsPerInstance` (per minute). */
+  targetInvocationsPerInstance: 70,
+  /** An async variant's target `ApproximateBacklogSizePerInstance`. */
+  targetBacklogPerInstance: 5,
+  /** A serverless variant's target `SageMakerVariantProvisionedConcurrencyUtilization` (0-1). */
+  targetProvisionedConcurrencyUtilization: 0.5,
 } as const;
+
+/** The message of a scaling verb called a second time on the same target (each owns a single scalable target). */
+export function secondScalingCall(verb: string, target: string): string {
+  return `${verb}: got a second call for ${target}, expected one call per scalable target (add more policies to the `
+    + 'object the first call returned)';
+}
 
 /** The scalable dimension of an endpoint variant's instance count (ResourceId `endpoint/<name>/variant/<variant>`). */
 export const VARIANT_SCALABLE_DIMENSION = 'sagemaker:variant:DesiredInstanceCount';

@@ -20,7 +20,7 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
   /**
    * Scale this variant's instance count with target tracking.
    *
-   * @default - no autoscaling (call `autoScaleVariant` later, or keep `initialInstanceCount`)
+   * @default - no autoscaling (call `autoScaleInstanceCount` later, or keep `initialInstanceCount`)
    */
   readonly autoScaling?: VariantAutoScalingProps;
 }

@@ -10,7 +10,7 @@ import { addVariantAlarms, validateAlarms } from './private/alarms';
 import { DEFAULT_SHADOW_NAME, renderShadow, validateShadow } from './private/shadow';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
 import { RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
-import { VariantAutoScalingProps } from './variant-auto-scaling';
+import { RealtimeInstanceScalingProps, VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
@@ -29,12 +29,11 @@ import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } fro
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import {
-  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
+  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, secondScalingCall, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
 } from '../private/scaling-resources';
 
 const MAX_VARIANTS = 10;
 /** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */
-const DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE = 70;
 const ZERO_REASON = 'only async and inference-component endpoints scale to zero; a realtime variant keeps at least one instance';
 
 interface Variant {
@@ -146,7 +145,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
 
     this.node.addValidation({ validate: () => this.validateVariants() });
 
-    if (props.autoScaling) this.autoScaleVariant(this.defaultVariantName, props.autoScaling);
+    if (props.autoScaling) this.autoScaleInstanceCount(props.autoScaling);
     if (props.alarms) this.addAlarms(props.alarms);
   }
 
@@ -203,21 +202,23 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     v.throwIfInvalid();
     this.addVariantUnchecked(variantName, options);
     this.rejectCaptureWithoutModelRole(variantName);
-    if (options.autoScaling) this.autoScaleVariant(variantName, options.autoScaling);
+    if (options.autoScaling) this.autoScaleInstanceCount({ ...options.autoScaling, variantName });
   }
 
   /**
-   * Scales a variant's instance count with target tracking on `SageMakerVariantInvocationsPerInstance` (and optionally
-   * the high-resolution concurrency metric). The scalable target is registered after the endpoint exists, without a role
-   * (Application Auto Scaling uses its SageMaker service-linked role).
+   * Scales a variant's instance count (the default variant unless `variantName`) with target tracking on
+   * `SageMakerVariantInvocationsPerInstance` (and optionally the high-resolution concurrency metric). The scalable target
+   * is registered after the endpoint exists, without a role (Application Auto Scaling uses its SageMaker service-linked
+   * role). The `autoScaling` props call it. Once per variant: a second call for the same variant throws.
    *
    * @returns the variant's scalable instance count, to add more policies to
    */
-  public autoScaleVariant(variantName: string, props: VariantAutoScalingProps = {}): ScalableInstanceCount {
-    const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoscaling of variant '${variantName}'`);
+  public autoScaleInstanceCount(props: RealtimeInstanceScalingProps = {}): ScalableInstanceCount {
+    const variantName = props.variantName ?? this.defaultVariantName;
+    const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoScaleInstanceCount`);
     v.check(this.variants.some((x) => x.name === variantName), 'variantName', variantName,
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
-    v.check(!this.scaledVariants.has(variantName), 'variantName', variantName, 'a variant not already autoscaled');
+    if (this.scaledVariants.has(variantName)) v.add(secondScalingCall('autoScaleInstanceCount', `variant '${variantName}'`));
     validateVariantScaling(v, '', props);
     v.throwIfInvalid();
 
@@ -234,7 +235,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     addTargetTracking(scope, 'InvocationsPerInstance', target.ref, {
       policyName: `${variantName}-invocations-per-instance`,
       predefinedMetricType: 'SageMakerVariantInvocationsPerInstance',
-      targetValue: props.targetInvocationsPerInstance ?? DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE,
+      targetValue: props.targetInvocationsPerInstance ?? SCALING_DEFAULTS.targetInvocationsPerInstance,
       ...cooldowns,
     });
     if (props.targetConcurrentRequestsPerModel !== undefined) {
@@ -248,17 +249,6 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     const capacity = new ScalableInstanceCount(scope, 'InstanceCount', { scalableTarget: target });
     this.scaledVariants.set(variantName, capacity);
     return capacity;
-  }
-
-  /**
-   * The scalable instance count of an autoscaled variant (see `autoScaleVariant` and the `autoScaling` props), to add
-   * policies to.
-   *
-   * @param variantName the variant; defaults to the endpoint's first variant
-   * @returns undefined when the variant is not autoscaled
-   */
-  public scalableInstanceCount(variantName?: string): ScalableInstanceCount | undefined {
-    return this.scaledVariants.get(variantName ?? this.defaultVariantName);
   }
 
   /**

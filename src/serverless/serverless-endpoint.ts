@@ -11,6 +11,7 @@ import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { secondScalingCall } from '../private/scaling-resources';
 
 /**
  * The limits of ProductionVariantServerlessConfig
@@ -116,18 +117,16 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
   /** The endpoint config (AWS::SageMaker::EndpointConfig). */
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
   /**
-   * The provisioned concurrency as registered with Application Auto Scaling, to add policies to.
-   *
-   * @default - undefined without `autoScaling`
-   */
-  public readonly scalableProvisionedConcurrency?: ScalableProvisionedConcurrency;
-  /**
    * The model created for the endpoint.
    *
    * @default - undefined when the model already exists
    */
   public readonly cfnModel?: sagemaker.CfnModel;
   protected readonly defaultVariantName: string;
+
+  private readonly provisionedConcurrency?: number;
+  private readonly maxConcurrency: number;
+  private scaledConcurrency?: ScalableProvisionedConcurrency;
 
   constructor(scope: Construct, id: string, props: ServerlessEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -177,15 +176,35 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
     this.endpointName = props.endpointName ?? this.cfnEndpoint.attrEndpointName;
     this.endpointArn = this.cfnEndpoint.attrEndpointArn;
 
-    if (props.autoScaling) {
-      this.scalableProvisionedConcurrency = addServerlessScaling(new Construct(this, 'ProvisionedConcurrencyScaling'), {
-        endpointName: this.endpointName,
-        variantName: this.variantName,
-        endpoint: this.cfnEndpoint,
-        props: props.autoScaling,
-        maxConcurrency: props.maxConcurrency,
-      });
-    }
+    this.provisionedConcurrency = props.provisionedConcurrency;
+    this.maxConcurrency = props.maxConcurrency;
+    if (props.autoScaling) this.autoScaleProvisionedConcurrency(props.autoScaling);
+  }
+
+  /**
+   * Scales the variant's provisioned concurrency (which the endpoint must have: `provisionedConcurrency`) with target
+   * tracking on `SageMakerVariantProvisionedConcurrencyUtilization`
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html); on-demand concurrency scales
+   * by itself. The `autoScaling` prop calls it. Once per endpoint: a second call throws.
+   *
+   * @returns the provisioned concurrency as registered with Application Auto Scaling, to add more policies to
+   */
+  public autoScaleProvisionedConcurrency(props: ServerlessAutoScalingProps = {}): ScalableProvisionedConcurrency {
+    const v = new PropValidator(`ServerlessEndpoint '${this.node.path}' autoScaleProvisionedConcurrency`);
+    if (this.scaledConcurrency) v.add(secondScalingCall('autoScaleProvisionedConcurrency', `variant '${this.variantName}'`));
+    v.check(this.provisionedConcurrency !== undefined, 'provisionedConcurrency', undefined,
+      'a provisioned concurrency on the endpoint: Application Auto Scaling scales the provisioned concurrency of a serverless '
+      + 'variant (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html); on-demand concurrency scales by itself');
+    validateServerlessScaling(v, '', props, this.provisionedConcurrency, this.maxConcurrency);
+    v.throwIfInvalid();
+    this.scaledConcurrency = addServerlessScaling(new Construct(this, 'ProvisionedConcurrencyScaling'), {
+      endpointName: this.endpointName,
+      variantName: this.variantName,
+      endpoint: this.cfnEndpoint,
+      props,
+      maxConcurrency: this.maxConcurrency,
+    });
+    return this.scaledConcurrency;
   }
 
   /**

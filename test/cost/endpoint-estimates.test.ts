@@ -20,8 +20,7 @@ describe('RealtimeEndpoint.costEstimate', () => {
     const [scaled, fixed] = endpoint.costEstimate();
 
     expect(scaled).toEqual({ ...EndpointCost.estimate({ instanceType: 'ml.m5.xlarge', region: 'us-east-1', minInstances: 2, maxInstances: 5 }), variantName: 'AllTraffic' });
-    const scaling = endpoint.scalableInstanceCount()!;
-    expect([scaled.minInstances, scaled.maxInstances]).toEqual([scaling.minCapacity, scaling.maxCapacity]);
+    expect([scaled.minInstances, scaled.maxInstances]).toEqual([2, 5]);
     expect(fixed).toMatchObject({ variantName: 'Fixed', minInstances: 3, maxInstances: 3, priceKnown: true, scalesToZero: false });
     expect(fixed.monthlyAtMinUsd).toBeCloseTo(M5 * 3 * EndpointCost.HOURS_PER_MONTH, 3);
     expect(fixed.monthlyAtMaxUsd).toBe(fixed.monthlyAtMinUsd);

@@ -18,10 +18,10 @@ export interface SharedGpuEndpointBinding {
   /** What the component must be created after (undefined: the endpoint exists already). */
   readonly dependable?: IDependable;
   /**
-   * The endpoint's managed instance scaling, which decides whether a component may scale to zero copies: `none` when
+   * The endpoint's managed instance scaling when asked (it may be set after the component is bound), which decides whether a component may scale to zero copies: `none` when
    * the endpoint has none, `unknown` for an import that did not say (scale to zero is then not checked).
    */
-  readonly instanceScaling: SharedGpuInstanceScaling | 'none' | 'unknown';
+  readonly instanceScaling: () => SharedGpuInstanceScaling | 'none' | 'unknown';
 }
 
 /** The slice of an instance one copy of an inference component reserves, and how many copies it starts with. */

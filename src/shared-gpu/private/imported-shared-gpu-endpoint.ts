@@ -31,7 +31,7 @@ export class ImportedSharedGpuEndpoint extends SharedGpuEndpointBase {
 
   /** @internal */
   public _bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
-    return { instanceType: this.attrs.instanceType, role: this.attrs.role, instanceScaling: this.attrs.instanceScaling ?? 'unknown' };
+    return { instanceType: this.attrs.instanceType, role: this.attrs.role, instanceScaling: () => this.attrs.instanceScaling ?? 'unknown' };
   }
 
   /** @internal */

@@ -439,6 +439,6 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       instanceType,
       minInstances: this.scaling?.capacity.minCapacity ?? initialInstanceCount,
       maxInstances: this.scaling?.capacity.maxCapacity ?? initialInstanceCount,
-    }], options)[0];
+    }], options);
   }
 }

@@ -1,6 +1,6 @@
 import { Token } from 'aws-cdk-lib';
-import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, SharedGpuCostComparison } from './cost-types';
-import { buildComparison, buildEstimate, priceOf, validatePrices } from './private/estimates';
+import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, ServerlessCostEstimate, SharedGpuCostComparison, VariantCostEstimate } from './cost-types';
+import { buildComparison, buildEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, NOT_IN_TABLE, priceOf, round, serverlessPriceOf, validatePrices } from './private/estimates';
 import { PropValidator } from '../core/validation';
 
 /**
@@ -18,13 +18,73 @@ export interface VariantCapacity {
   readonly maxInstances: number;
 }
 
-/** Estimates for each variant, at the region of `options` or the stack's. */
+/** The estimate of an instance-based endpoint, one line per variant, at the region of `options` or the stack's. */
 export function estimateVariants(
   subject: string, stackRegion: string, variants: VariantCapacity[], options: CostEstimateOptions = {},
-): EndpointCostEstimate[] {
+): EndpointCostEstimate {
   const region = checkOptions(subject, stackRegion, options, variants);
-  return variants.map((x) => buildEstimate({ ...x, region },
+  const lines: VariantCostEstimate[] = variants.map((x) => buildEstimate({ ...x, region },
     Token.isUnresolved(x.instanceType) ? undefined : priceOf(region, x.instanceType, options.hourlyPricesUsd)));
+  const priceKnown = lines.every((x) => x.priceKnown);
+  return {
+    region,
+    variants: lines,
+    priceKnown,
+    monthlyAtMinUsd: priceKnown ? round(lines.reduce((sum, x) => sum + x.monthlyAtMinUsd!, 0)) : undefined,
+    monthlyAtMaxUsd: priceKnown ? round(lines.reduce((sum, x) => sum + x.monthlyAtMaxUsd!, 0)) : undefined,
+    scalesToZero: lines.every((x) => x.scalesToZero),
+    summary: lines.map((x) => (lines.length > 1 && x.variantName ? `${x.variantName}: ${x.summary}` : x.summary)).join('\n'),
+  };
+}
+
+/** A serverless endpoint's capacity, as plain data. */
+export interface ServerlessCapacity {
+  readonly memorySizeInMb: number;
+  readonly minProvisionedConcurrency: number;
+  readonly maxProvisionedConcurrency: number;
+}
+
+/** The estimate of a serverless endpoint: provisioned concurrency by the hour, compute per second of each request. */
+export function estimateServerless(
+  subject: string, stackRegion: string, capacity: ServerlessCapacity, options: CostEstimateOptions = {},
+): EndpointCostEstimate {
+  const region = checkOptions(subject, stackRegion, options, []);
+  const { memorySizeInMb: mb, minProvisionedConcurrency: min, maxProvisionedConcurrency: max } = capacity;
+  const provisioned = max > 0 ? serverlessPriceOf(region, mb, 'provisioned', options.provisionedConcurrencyPerHourUsd) : undefined;
+  const compute = serverlessPriceOf(region, mb, 'compute', options.serverlessComputePerSecondUsd);
+  const provisionedKnown = max === 0 || provisioned !== undefined;
+  const missing = [
+    ...(provisionedKnown ? [] : ['provisionedConcurrencyPerHourUsd: <USD per unit-hour>']),
+    ...(compute ? [] : ['serverlessComputePerSecondUsd: <USD per second>']),
+  ];
+  const monthly = (units: number) => (provisionedKnown ? round((provisioned?.usd ?? 0) * units * HOURS_PER_MONTH) : undefined);
+  const serverless: ServerlessCostEstimate = {
+    memorySizeInMb: mb,
+    minProvisionedConcurrency: min,
+    maxProvisionedConcurrency: max,
+    priceKnown: missing.length === 0,
+    provisionedConcurrencyPerHourUsd: provisioned?.usd,
+    monthlyAtMinUsd: monthly(min),
+    monthlyAtMaxUsd: monthly(max),
+    computePerSecondUsd: compute?.usd,
+    priceSource: missing.length === 0 ? GIVEN_BY_CALLER : NOT_IN_TABLE,
+    summary: missing.length > 0
+      ? `No complete estimate for Serverless Inference (${mb} MiB${max > 0 ? `, ${min}-${max} provisioned concurrency` : ''}) in ${region}: `
+        + `the price table has no serverless prices; give them as { ${missing.join(', ')} }`
+      : `Estimate (prices given by caller): Serverless Inference ${mb} MiB in ${region}: `
+        + (max > 0 ? `${min}-${max} provisioned concurrency at $${provisioned!.usd}/unit-hour = $${monthly(min)}-$${monthly(max)} per month (${HOURS_PER_MONTH} h), plus ` : '')
+        + `$${compute!.usd} per second of request compute`,
+  };
+  return {
+    region,
+    variants: [],
+    serverless,
+    priceKnown: provisionedKnown,
+    monthlyAtMinUsd: serverless.monthlyAtMinUsd,
+    monthlyAtMaxUsd: serverless.monthlyAtMaxUsd,
+    scalesToZero: min === 0,
+    summary: serverless.summary,
+  };
 }
 
 /** A shared-GPU endpoint's components packed on its instances versus each on its own smallest fitting instance. */
@@ -56,6 +116,8 @@ function checkOptions(subject: string, stackRegion: string, options: CostEstimat
       + 'expected a region such as \'us-east-1\' to look prices up in: give it as the region option ({ region: \'us-east-1\' })');
   }
   validatePrices(v, 'hourlyPricesUsd', options.hourlyPricesUsd);
+  v.atLeast('serverlessComputePerSecondUsd', options.serverlessComputePerSecondUsd, 0, { integer: false });
+  v.atLeast('provisionedConcurrencyPerHourUsd', options.provisionedConcurrencyPerHourUsd, 0, { integer: false });
   for (const x of variants) {
     const where = x.variantName ? `variant '${x.variantName}' ` : '';
     v.check(!Token.isUnresolved(x.minInstances) && !Token.isUnresolved(x.maxInstances), `${where}capacity`, `${x.minInstances}-${x.maxInstances}`,

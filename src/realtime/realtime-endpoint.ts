@@ -408,7 +408,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
    * autoscaling range, or `initialInstanceCount` when it is not autoscaled), from the bundled on-demand price table:
    * an estimate, not a bill. A price the table lacks gives `priceKnown: false` and a summary saying how to give it.
    */
-  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate[] {
+  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
     return estimateVariants(`RealtimeEndpoint '${this.node.id}' costEstimate`, this.stack.region, this.variants.map((x) => {
       const scaled = this.scaledVariants.get(x.name);
       const initial = x.options.initialInstanceCount ?? 1;

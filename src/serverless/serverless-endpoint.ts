@@ -10,6 +10,8 @@ import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
+import { estimateServerless } from '../cost/endpoint-estimates';
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { secondScalingCall } from '../private/scaling-resources';
 
@@ -205,6 +207,22 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
       maxConcurrency: this.maxConcurrency,
     });
     return this.scaledConcurrency;
+  }
+
+  /**
+   * What the endpoint costs (`EndpointCostEstimate`, the shape every endpoint kind returns): its provisioned concurrency
+   * per hour and per month (730 h) at its fewest and most units (its autoscaling range, or `provisionedConcurrency`),
+   * and the per-request model's price per second of compute, at its memory size, from the same price table as the
+   * instance-based endpoints. The table has no serverless prices yet: give them as `provisionedConcurrencyPerHourUsd`
+   * and `serverlessComputePerSecondUsd`; until then `priceKnown` is false and the summary says so.
+   */
+  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
+    const provisioned = this.provisionedConcurrency ?? 0;
+    return estimateServerless(`ServerlessEndpoint '${this.node.id}' costEstimate`, this.stack.region, {
+      memorySizeInMb: this.memorySizeInMb,
+      minProvisionedConcurrency: this.scaledConcurrency?.minCapacity ?? provisioned,
+      maxProvisionedConcurrency: this.scaledConcurrency?.maxCapacity ?? provisioned,
+    }, options);
   }
 
   /**

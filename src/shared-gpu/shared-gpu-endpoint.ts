@@ -321,7 +321,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
       instanceType: this.instanceType.name,
       minInstances: this.instanceScaling?.minCapacity ?? this.initialInstanceCount,
       maxInstances: this.instanceScaling?.maxCapacity ?? this.initialInstanceCount,
-    }], options)[0];
+    }], options);
   }
 
   /**

@@ -61,3 +61,14 @@ test('InferenceComponent scales with autoScaleCopyCount, once', () => {
   expect(ic.autoScaleCopyCount(props)).toBeInstanceOf(lib.ScalableCopyCount);
   expect(() => ic.autoScaleCopyCount(props)).toThrow(/autoScaleCopyCount: got a second call/);
 });
+
+describe.each(ENDPOINT_CLASSES)('%s.costEstimate', (name, cls) => {
+  test('returns the one EndpointCostEstimate shape every kind shares', () => {
+    const stack = new Stack(new App(), 'Stack', { env: ENV });
+    const endpoint = new cls(stack, 'Endpoint', KINDS[name].props);
+    const estimate = endpoint.costEstimate() as Record<string, unknown>;
+    expect(Array.isArray(estimate)).toBe(false);
+    expect(Object.keys(estimate)).toEqual(expect.arrayContaining(['region', 'variants', 'priceKnown', 'scalesToZero', 'summary']));
+    expect(Array.isArray(estimate.variants)).toBe(true);
+  });
+});

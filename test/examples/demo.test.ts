@@ -12,7 +12,7 @@ import { CfnElement, Stack } from 'aws-cdk-lib';
 import { buildDemoApp } from '../../examples/app';
 import { ourConstructs, relativePath } from '../../examples/demo-model';
 import { AsyncEndpoint } from '../../src/async';
-import { EndpointCost, EndpointCostEstimate } from '../../src/cost';
+import { EndpointCost, VariantCostEstimate } from '../../src/cost';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 
@@ -59,7 +59,7 @@ test('a cost section: each endpoint at its fewest and most instances, as its cos
   expect(section).toMatch(new RegExp(`^Cost estimate \\(on-demand, price table of ${EndpointCost.PRICE_TABLE_DATE}; an estimate, not a bill`));
   const stack = demoStack();
   const lineOf = (path: string) => section.split('\n').find((l) => l.startsWith(`  ${path} `)) ?? `(no line for ${path})`;
-  const expectLine = (path: string, e: EndpointCostEstimate) => {
+  const expectLine = (path: string, e: VariantCostEstimate) => {
     const line = lineOf(path);
     expect(line).toContain(`${e.minInstances}-${e.maxInstances} × ${e.instanceType}`);
     if (e.priceKnown) {
@@ -74,13 +74,13 @@ test('a cost section: each endpoint at its fewest and most instances, as its cos
   const asyncEndpoints = endpoints.filter((c): c is AsyncEndpoint => c instanceof AsyncEndpoint);
   const shared = endpoints.filter((c): c is SharedGpuEndpoint => c instanceof SharedGpuEndpoint);
   expect([realtime.length, asyncEndpoints.length, shared.length]).toEqual([3, 1, 1]);
-  realtime.forEach((r) => expectLine(relativePath(stack, r), r.costEstimate()[0]));
-  const docs = asyncEndpoints[0].costEstimate();
+  realtime.forEach((r) => expectLine(relativePath(stack, r), r.costEstimate().variants[0]));
+  const docs = asyncEndpoints[0].costEstimate().variants[0];
   expectLine(relativePath(stack, asyncEndpoints[0]), docs);
   // The async example scales to zero, and its instance type is the one the table prices: the floor is printed as $0.
   expect(docs).toMatchObject({ scalesToZero: true, priceKnown: true });
   expect(lineOf(relativePath(stack, asyncEndpoints[0]))).toContain('$0/h, $0/month at 0 (scale-to-zero floor)');
-  expectLine(relativePath(stack, shared[0]), shared[0].costEstimate());
+  expectLine(relativePath(stack, shared[0]), shared[0].costEstimate().variants[0]);
   const comparison = shared[0].costComparison();
   const compared = lineOf(`${relativePath(stack, shared[0])} packed vs separate:`);
   comparison.separate.forEach((s) => expect(compared).toContain(`${s.name} ${s.copies} × ${s.instanceType}`));

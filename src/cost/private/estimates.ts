@@ -1,7 +1,7 @@
-import { HOSTING_PRICES, PRICE_TABLE_DATE, PRICE_TABLE_NOTE } from './hosting-prices';
+import { HOSTING_PRICES, PRICE_TABLE_DATE, PRICE_TABLE_NOTE, SERVERLESS_PRICES } from './hosting-prices';
 import { compareInstanceSpecs, InstanceSpec, instanceSpecs, knownInstanceSpecs } from '../../core/instance-specs';
 import { PropValidator } from '../../core/validation';
-import { EndpointCostEstimate, SeparateComponentCost, SharedGpuCostComparison, SharedGpuCostProps } from '../cost-types';
+import { VariantCostEstimate, SeparateComponentCost, SharedGpuCostComparison, SharedGpuCostProps } from '../cost-types';
 
 /**
  * Internal (not exported from the package): the arithmetic behind `EndpointCost` and the constructs' `costEstimate`
@@ -29,6 +29,13 @@ export function priceOf(region: string, instanceType: string, given: Prices): Pr
   const own = given?.[instanceType];
   if (own !== undefined) return { usd: own, source: GIVEN_BY_CALLER, asOf: GIVEN_BY_CALLER };
   const row = HOSTING_PRICES[region]?.[instanceType];
+  return row ? { usd: row[0], source: row[1].url, asOf: row[1].asOf } : undefined;
+}
+
+/** A serverless price (`compute` per second, `provisioned` per unit-hour): the caller's, else the table's, else undefined. */
+export function serverlessPriceOf(region: string, memorySizeInMb: number, kind: 'compute' | 'provisioned', given: number | undefined): Price | undefined {
+  if (given !== undefined) return { usd: given, source: GIVEN_BY_CALLER, asOf: GIVEN_BY_CALLER };
+  const row = SERVERLESS_PRICES[region]?.[memorySizeInMb]?.[kind];
   return row ? { usd: row[0], source: row[1].url, asOf: row[1].asOf } : undefined;
 }
 
@@ -69,7 +76,7 @@ export interface CapacityInput {
 }
 
 /** The estimate at `price`; with no price, a result saying which price is missing and how to give it. */
-export function buildEstimate(input: CapacityInput, price: Price | undefined): EndpointCostEstimate {
+export function buildEstimate(input: CapacityInput, price: Price | undefined): VariantCostEstimate {
   const { instanceType, region, minInstances, maxInstances } = input;
   const base = { variantName: input.variantName, instanceType, region, minInstances, maxInstances, scalesToZero: minInstances === 0 };
   if (!price) {

@@ -34,3 +34,10 @@ export const HOSTING_PRICES: Readonly<Record<string, Readonly<Record<string, rea
     'ml.m5.xlarge': [0.269, ZIRCON_2025_10],
   },
 };
+
+/**
+ * Serverless Inference prices, region → memory size (MiB) → USD: `compute` per second of a request, `provisioned`
+ * per hour of one unit of provisioned concurrency (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints.html
+ * says what is billed). Empty: no dated source stating exact figures was readable when the table was made.
+ */
+export const SERVERLESS_PRICES: Readonly<Record<string, Readonly<Record<number, { readonly compute?: readonly [number, PriceSource]; readonly provisioned?: readonly [number, PriceSource] }>>>> = {};

@@ -29,10 +29,10 @@ import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../private/endpoint-network';
-import { secondScalingCall } from '../private/scaling-resources';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
+import { secondScalingCall } from '../private/scaling-resources';
 
 /**
  * A SageMaker asynchronous inference endpoint for model calls from seconds to an hour: inputs are uploaded to S3,

@@ -9,11 +9,11 @@ import { renderDataCapture, validateDataCapture } from './data-capture';
 import { addVariantAlarms, validateAlarms } from './private/alarms';
 import { DEFAULT_SHADOW_NAME, renderShadow, validateShadow } from './private/shadow';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
-import { RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
+import { IRealtimeEndpoint, RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
 import { RealtimeInstanceScalingProps, VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { addExecutionRoleBasics, executionRolePrincipal, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
@@ -46,19 +46,19 @@ interface Variant {
  * A SageMaker real-time endpoint: model(s), endpoint config with 1-10 weighted production variants, and the endpoint,
  * with a least-privilege execution role, optional data capture, autoscaling per variant, grants and metrics.
  */
-export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConnectable {
+export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtimeEndpoint, ec2.IConnectable {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
-  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): IRealtimeEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
-  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IRealtimeEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
   }
 
   /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
-  public static fromRealtimeEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
+  public static fromRealtimeEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): IRealtimeEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
   }
 

@@ -76,6 +76,12 @@ export interface ServerlessEndpointProps {
 }
 
 /**
+ * A serverless endpoint: a `ServerlessEndpoint`, or one imported with `ServerlessEndpoint.fromEndpointName`,
+ * `fromEndpointArn` or `fromServerlessEndpointAttributes` (what `McpToolServer`'s `serverlessEndpoints` entries take).
+ */
+export interface IServerlessEndpoint extends ISageMakerEndpoint {}
+
+/**
  * A SageMaker Serverless Inference endpoint: one CPU model that SageMaker runs on demand, billed per request, with
  * optional provisioned concurrency (and its autoscaling). Invoked exactly like a realtime endpoint (the runtime's
  * `invokeEndpoint`, the MCP `invoke_endpoint` tool), so it can be passed wherever an `ISageMakerEndpoint` is expected.
@@ -83,19 +89,19 @@ export interface ServerlessEndpointProps {
  * What Serverless Inference does not support (GPUs, VPC, network isolation, data capture, several variants,
  * multi-model, inference components, async) is refused at synth with the AWS page that says so; see docs/serverless.md.
  */
-export class ServerlessEndpoint extends SageMakerEndpointBase {
+export class ServerlessEndpoint extends SageMakerEndpointBase implements IServerlessEndpoint {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
-  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): IServerlessEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
-  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IServerlessEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
   }
 
   /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
-  public static fromServerlessEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
+  public static fromServerlessEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): IServerlessEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
   }
 

@@ -1,4 +1,4 @@
-import { Annotations, Lazy, Token } from 'aws-cdk-lib';
+import { Annotations, Arn, ArnFormat, Lazy, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -13,8 +13,7 @@ import { SharedGpuEndpointBase } from './private/shared-gpu-endpoint-base';
 import { SharedGpuRouting } from './routing';
 import { ISharedGpuEndpoint, SharedGpuEndpointAttributes } from './shared-gpu-endpoint-interface';
 import { createKey } from '../core/encryption';
-import { secondScalingCall } from '../private/scaling-resources';
-import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME } from '../core/endpoint-base';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
@@ -25,6 +24,7 @@ import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, endpointConnections } from '../private/endpoint-network';
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { secondScalingCall } from '../private/scaling-resources';
 
 /** Props of a `SharedGpuEndpoint`. */
 export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
@@ -123,17 +123,13 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   }
 
   /**
-   * Imports an endpoint defined elsewhere, on which inference components can be added.
-   *
-   * @deprecated use `fromSharedGpuEndpointAttributes` (every endpoint kind imports with `from<Kind>Attributes`)
+   * Imports an endpoint by ARN; its name is parsed from the ARN, so it is lowercase: components name the endpoint, so
+   * use `fromEndpointName` for a name with capitals. Components added to it are unchecked for fit, as with
+   * `fromEndpointName`.
    */
-  public static fromEndpointAttributes(scope: Construct, id: string, attrs: SharedGpuEndpointAttributes): ISharedGpuEndpoint {
-    return SharedGpuEndpoint.fromSharedGpuEndpointAttributes(scope, id, attrs);
-  }
-
-  /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase), for grants and metrics. */
-  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISharedGpuEndpoint {
+    const endpointName = Arn.split(endpointArn, ArnFormat.SLASH_RESOURCE_NAME).resourceName!;
+    return new ImportedSharedGpuEndpoint(scope, id, { endpointName });
   }
 
   public readonly endpointName: string;

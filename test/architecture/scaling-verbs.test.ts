@@ -25,7 +25,8 @@ const KINDS: Record<string, { props: object; verb: typeof VERBS[number]; verbPro
   SharedGpuEndpoint: { props: { instanceType: lib.InstanceType.ML_G5_12XLARGE }, verb: 'autoScaleInstanceCount', verbProps: { minCapacity: 1, maxCapacity: 2 } },
   ServerlessEndpoint: {
     props: { model: lib.ModelSource.fromContainer(IMAGE), memorySize: Size.gibibytes(2), maxConcurrency: 4, provisionedConcurrency: 1 },
-    verb: 'autoScaleProvisionedConcurrency', verbProps: { maxCapacity: 2 },
+    verb: 'autoScaleProvisionedConcurrency',
+    verbProps: { maxCapacity: 2 },
   },
 };
 

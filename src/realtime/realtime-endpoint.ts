@@ -29,7 +29,8 @@ import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } fro
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import {
-  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, secondScalingCall, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
+  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, secondScalingCall, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
+  warnOnCooldowns,
 } from '../private/scaling-resources';
 
 const MAX_VARIANTS = 10;

@@ -17,7 +17,8 @@ import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import {
-  addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS, secondScalingCall,
+  addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
+  secondScalingCall,
   validateScaling, warnOnCooldowns,
 } from '../private/scaling-resources';
 import { Rollout } from '../rollouts/rollout';

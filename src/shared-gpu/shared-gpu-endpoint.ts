@@ -368,7 +368,9 @@ function validateInstanceScaling(v: PropValidator, s: SharedGpuInstanceScaling, 
   }
 }
 
-function renderManagedInstanceScaling(scaling: SharedGpuInstanceScaling | undefined): sagemaker.CfnEndpointConfig.ManagedInstanceScalingProperty | undefined {
+function renderManagedInstanceScaling(
+  scaling: SharedGpuInstanceScaling | undefined,
+): sagemaker.CfnEndpointConfig.ManagedInstanceScalingProperty | undefined {
   return scaling ? {
     status: 'ENABLED',
     minInstanceCount: scaling.minCapacity,

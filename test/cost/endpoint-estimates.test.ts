@@ -150,7 +150,9 @@ describe('ServerlessEndpoint.costEstimate', () => {
     const e = serverless({ provisionedConcurrency: 2, autoScaling: { minCapacity: 1, maxCapacity: 4 } })
       .costEstimate({ provisionedConcurrencyPerHourUsd: 0.1, serverlessComputePerSecondUsd: 0.00004 });
 
-    expect(e.serverless).toMatchObject({ priceKnown: true, provisionedConcurrencyPerHourUsd: 0.1, monthlyAtMinUsd: 73, monthlyAtMaxUsd: 292, computePerSecondUsd: 0.00004 });
+    expect(e.serverless).toMatchObject({
+      priceKnown: true, provisionedConcurrencyPerHourUsd: 0.1, monthlyAtMinUsd: 73, monthlyAtMaxUsd: 292, computePerSecondUsd: 0.00004,
+    });
     expect([e.priceKnown, e.monthlyAtMinUsd, e.monthlyAtMaxUsd]).toEqual([true, 73, 292]);
   });
 

@@ -40,4 +40,9 @@ export const HOSTING_PRICES: Readonly<Record<string, Readonly<Record<string, rea
  * per hour of one unit of provisioned concurrency (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints.html
  * says what is billed). Empty: no dated source stating exact figures was readable when the table was made.
  */
-export const SERVERLESS_PRICES: Readonly<Record<string, Readonly<Record<number, { readonly compute?: readonly [number, PriceSource]; readonly provisioned?: readonly [number, PriceSource] }>>>> = {};
+export interface ServerlessPriceRow {
+  readonly compute?: readonly [number, PriceSource];
+  readonly provisioned?: readonly [number, PriceSource];
+}
+
+export const SERVERLESS_PRICES: Readonly<Record<string, Readonly<Record<number, ServerlessPriceRow>>>> = {};

@@ -9,7 +9,8 @@ import { Construct, IConstruct } from 'constructs';
 import { ScalableProvisionedConcurrency } from '../../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator } from '../../core/validation';
 import {
-  addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, SCALING_DEFAULTS, validateScaling, variantResourceId, warnOnCooldowns,
+  addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, SCALING_DEFAULTS, validateScaling, variantResourceId,
+  warnOnCooldowns,
 } from '../../private/scaling-resources';
 import { ServerlessAutoScalingProps } from '../serverless-scaling-props';
 

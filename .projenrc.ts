@@ -295,6 +295,21 @@ project.eslint?.allowDevDeps('src/**/*.lambda.ts');
 // Their shared EMF writer (Powertools Metrics, bundled) is imported only by them.
 project.eslint?.allowDevDeps('src/private/handler-metrics.ts');
 
+// A folder's private/ is its own: code two folders need lives in src/private/ (or an internal module of its owner that
+// the folder's index.ts does not re-export). Relative imports that climb out of a folder and into another's private/.
+project.eslint?.addOverride({
+  files: ['src/**/*.ts'],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [{
+        // An ancestor's private/ (../private, ../../private, ...) is the root's shared one or the folder's own.
+        group: ['../*/**/private/*', '!../private/**', '!../../private/**', '!../../../private/**', '!../../../../private/**'],
+        message: "another folder's private/ module: move what two folders share into src/private/",
+      }],
+    }],
+  },
+});
+
 for (const dir of ['examples', 'bench', 'scripts']) {
   new JsonFile(project, `${dir}/tsconfig.json`, {
     obj: {

@@ -8,8 +8,8 @@ import { readFileSync, statSync } from 'fs';
 import { gunzipSync } from 'zlib';
 import { Bench, BenchRow } from './harness';
 import { PropValidator } from '../src/core/validation';
-import { composeImage, IMAGE_CATALOG_PATH, loadImageCatalog } from '../src/images/private/catalog';
-import { imageUriIn } from '../src/images/private/registry';
+import { composeImage, IMAGE_CATALOG_PATH, loadImageCatalog } from '../src/private/images/catalog';
+import { imageUriIn } from '../src/private/images/registry';
 
 const CALLS = 20_000;
 const REQUESTS = [

@@ -9,7 +9,7 @@ import { IConstruct } from 'constructs';
 import { DemoResource, displayName, ourConstructs, relativePath } from './demo-model';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../packages/runtime/src/contract/mcp';
 import { AsyncEndpoint } from '../src/async';
-import { EndpointCost, EndpointCostEstimate, SharedGpuCostComparison } from '../src/cost';
+import { EndpointCost, VariantCostEstimate, SharedGpuCostComparison } from '../src/cost';
 import { RealtimeEndpoint } from '../src/realtime';
 import { SharedGpuEndpoint } from '../src/shared-gpu';
 
@@ -115,15 +115,15 @@ export function formatSummary(stack: Stack, index: Map<string, DemoResource>, ex
  * `costComparison()`): per endpoint (per variant) hourly and monthly at its fewest and most instances.
  */
 export function formatCostEstimates(stack: Stack): string[] {
-  const rows: Array<[string, EndpointCostEstimate]> = [];
+  const rows: Array<[string, VariantCostEstimate]> = [];
   const comparisons: Array<[string, SharedGpuCostComparison]> = [];
   for (const c of stack.node.findAll()) {
     const path = relativePath(stack, c);
     if (c instanceof RealtimeEndpoint) {
-      const estimates = c.costEstimate();
+      const estimates = c.costEstimate().variants;
       estimates.forEach((e) => rows.push([estimates.length > 1 ? `${path}/${e.variantName}` : path, e]));
     } else if (c instanceof AsyncEndpoint || c instanceof SharedGpuEndpoint) {
-      rows.push([path, c.costEstimate()]);
+      rows.push([path, c.costEstimate().variants[0]]);
       if (c instanceof SharedGpuEndpoint && c.inferenceComponents.length > 0) comparisons.push([path, c.costComparison()]);
     }
   }
@@ -146,6 +146,6 @@ export function formatCostEstimates(stack: Stack): string[] {
   ];
 }
 
-function capacity(e: EndpointCostEstimate): string {
+function capacity(e: VariantCostEstimate): string {
   return `${e.minInstances}-${e.maxInstances} × ${e.instanceType}`;
 }

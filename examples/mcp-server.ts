@@ -30,13 +30,13 @@ export function addMcpExample(stack: Stack, exposed: McpExampleInputs): McpToolS
   return new McpToolServer(stack, 'McpToolServer', {
     realtimeEndpoints: [
       { endpoint: exposed.realtime, modelFamily: 'llama3', description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' },
-      ...(exposed.serverless ? [{ endpoint: exposed.serverless, description: 'Lead score (scikit-learn): csv rows of 6 features' }] : []),
       ...(exposed.multiModel ? [{
         endpoint: exposed.multiModel.endpoint,
         targetModels: exposed.multiModel.targetModels,
         description: 'Churn probability per tenant (XGBoost): csv rows of 4 features; targetModel is the tenant',
       }] : []),
     ],
+    serverlessEndpoints: exposed.serverless ? [{ endpoint: exposed.serverless, description: 'Lead score (scikit-learn): csv rows of 6 features' }] : [],
     inferenceComponents: components.map((component) => ({ component })),
     asyncEndpoints: [{ endpoint: exposed.async, description: 'Summarizes long documents (BART): json payload {"inputs": "<text>"}' }],
     featureGroups: [{ featureGroup: exposed.featureGroup, allowWrites: true, description: 'Per-user MCP usage features' }],

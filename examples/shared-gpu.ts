@@ -29,7 +29,7 @@ export function addSharedGpuExample(stack: Stack): SharedGpuEndpoint {
     // Half the copies at a time, each half baking 10 minutes; rolled back when p99 latency stays above 20 s for 3 minutes.
     rollout: Rollout.rolling({ batchSize: RolloutCapacity.percent(50), autoRollbackOn: [chatLatencyAlarm(stack, 'mcp-chat-llama3-8b')] }),
   });
-  chat.autoScale({ minCapacity: 1, maxCapacity: 3, target: CopyScalingTarget.concurrentRequestsPerCopy(4) });
+  chat.autoScaleCopyCount({ minCapacity: 1, maxCapacity: 3, target: CopyScalingTarget.concurrentRequestsPerCopy(4) });
 
   const summarize = endpoint.addInferenceComponent('Summarize', {
     model: JumpStartModel.of('huggingface-llm-mistral-7b-instruct', { version: '3.5.0' }),
@@ -38,7 +38,7 @@ export function addSharedGpuExample(stack: Stack): SharedGpuEndpoint {
   });
   SageMakerMcpChecks.acknowledge(summarize, 'SMCP-RO1', 'Scales to zero copies when idle: an update usually finds 0 or 1 copy, '
     + 'so a rolling batch has nothing to split.');
-  summarize.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
+  summarize.autoScaleCopyCount({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
 
   return endpoint;
 }

@@ -6,7 +6,7 @@
  *
  * The tables (default ../shared/data/image-uris/, a copy of the SDK's `image_uri_config/*.json`,
  * https://github.com/aws/sagemaker-python-sdk) are only read here: the build and the tests use the committed catalog.
- * The output format is `ImageCatalogData` in src/images/private/catalog-format.ts: the inference scope of each table,
+ * The output format is `ImageCatalogData` in src/private/images/catalog-format.ts: the inference scope of each table,
  * in the SDK's shape, with the region -> account tables stored once and referenced by index.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
@@ -19,7 +19,7 @@ import {
   ImageKey,
   ImageTable,
   ImageVersionConfig,
-} from '../src/images/private/catalog-format';
+} from '../src/private/images/catalog-format';
 
 type Raw = Record<string, any>;
 

@@ -1,4 +1,4 @@
-import { Annotations, Duration, Names, Token } from 'aws-cdk-lib';
+import { Annotations, Duration, Lazy, Names, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -12,7 +12,8 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AsyncEndpointAttributes, AsyncEndpointProps, AsyncWorkload, IAsyncEndpoint } from './async-endpoint-props';
 import { AsyncResults } from './async-results';
-import { addBacklogScaling, validateBacklogScaling } from './async-scaling';
+import { addBacklogScaling, BacklogScaling, validateBacklogScaling } from './async-scaling';
+import { AsyncAutoScalingProps } from './async-scaling-props';
 import { acknowledgePolicyWildcards } from './nag';
 import { DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from '../private/contract.generated';
 import { AsyncEndpointBase } from './private/async-endpoint-base';
@@ -22,16 +23,17 @@ import { addAlarmActions, createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, endpointArnForName, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
 import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole, renderModel } from '../core/model';
-import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../core/private/endpoint-kms';
-import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../core/private/endpoint-network';
-import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
-import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
-import { estimateVariants } from '../cost/private/endpoint-estimates';
-import { renderEndpointUpdate, validateEndpointUpdate } from '../rollouts/private/endpoint-update';
+import { estimateVariants } from '../cost/endpoint-estimates';
+import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
+import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../private/endpoint-network';
+import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
+import { secondScalingCall } from '../private/scaling-resources';
 
 /**
  * A SageMaker asynchronous inference endpoint for model calls from seconds to an hour: inputs are uploaded to S3,
@@ -146,19 +148,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
    * @default - none unless `oldestRequestAgeAlarmThreshold` is set
    */
   public readonly oldestRequestAgeAlarm?: cloudwatch.Alarm;
-  /**
-   * The scale-from-zero alarm (`HasBacklogWithoutCapacity`).
-   *
-   * @default - none unless autoscaling has `minCapacity: 0`
-   */
-  public readonly scaleFromZeroAlarm?: cloudwatch.Alarm;
 
-  /**
-   * The variant's scalable instance count, to add policies to (e.g. `scaleToTrackMetric` on another metric).
-   *
-   * @default - none unless `autoScaling` is set
-   */
-  public readonly scalableInstanceCount?: ScalableInstanceCount;
   /** The AWS::SageMaker::Endpoint. */
   public readonly cfnEndpoint: sagemaker.CfnEndpoint;
   /** The AWS::SageMaker::EndpointConfig. */
@@ -174,6 +164,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   protected readonly defaultInvocationTimeoutSeconds: number;
   protected readonly defaultRequestTtlSeconds: number;
   private readonly key: kms.IKey;
+  private scaling?: BacklogScaling;
+  private update?: EndpointUpdateProps;
   /** The variant's instance type and fixed instance count, for `costEstimate`. */
   private readonly variantInstances: { instanceType: string; initialInstanceCount: number };
   private readonly networkConnections?: ec2.Connections;
@@ -281,24 +273,27 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     });
     // An autoscaled variant cannot change its instance type in place: the generated name follows it, so such a change
     // replaces the endpoint (see src/core/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
-    const scaled: ScaledVariant[] = props.autoScaling ? [{ variantName: this.variantName, instanceType: props.instanceType }] : [];
+    const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceType: props.instanceType }] : [];
     this.node.addValidation({
       validate: () => {
         kmsKeyWarnings(this, this.key, [props.instanceType]);
-        autoscaledVariantUpdateWarning(this, scaled, props.endpointName !== undefined);
+        autoscaledVariantUpdateWarning(this, scaled(), props.endpointName !== undefined);
         return [];
       },
     });
 
     this.cfnEndpoint = new sagemaker.CfnEndpoint(this, 'Resource', {
-      endpointName: props.endpointName ?? (scaled.length > 0
-        ? scaledEndpointName(this, Names.uniqueResourceName(this, { maxLength: 54, separator: '-' }), scaled)
-        : undefined),
+      // Lazy: autoScaleInstanceCount may be called after the constructor.
+      endpointName: props.endpointName ?? Lazy.string({
+        produce: () => (this.scaling
+          ? scaledEndpointName(this, Names.uniqueResourceName(this, { maxLength: 54, separator: '-' }), scaled())
+          : undefined),
+      }),
       endpointConfigName: this.cfnEndpointConfig.attrEndpointConfigName,
     });
     // Deployment guardrails apply to async endpoints too (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails.html).
     // Rollback alarms on this endpoint's metrics must name it literally (`endpointName`): see Rollout's cycle check.
-    const update = renderEndpointUpdate(props, props.autoScaling !== undefined, {
+    const update = (): EndpointUpdateProps => this.update ??= renderEndpointUpdate(props, this.scaling !== undefined, {
       scope: this,
       subject: `AsyncEndpoint '${id}'`,
       variantCount: 1,
@@ -307,10 +302,10 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       endpoint: this.cfnEndpoint,
       executionRole: this.role,
     });
-    this.cfnEndpoint.deploymentConfig = update.deploymentConfig;
-    this.cfnEndpoint.retainAllVariantProperties = update.retainAllVariantProperties;
-    this.cfnEndpoint.excludeRetainedVariantProperties = update.excludeRetainedVariantProperties;
-    this.cfnEndpoint.retainDeploymentConfig = update.retainDeploymentConfig;
+    this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update().deploymentConfig });
+    this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update().retainAllVariantProperties });
+    this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update().excludeRetainedVariantProperties });
+    this.cfnEndpoint.retainDeploymentConfig = Lazy.any({ produce: () => update().retainDeploymentConfig });
     // SageMaker checks the role's access to the topics and bucket when the endpoint is created.
     this.cfnEndpoint.node.addDependency(this.role, ioPolicy);
     this.endpointName = this.cfnEndpoint.attrEndpointName;
@@ -339,16 +334,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     }
 
     // -- scaling and alarms
-    if (props.autoScaling) {
-      const scaling = addBacklogScaling(this, props.autoScaling, {
-        endpointName: this.endpointName,
-        variantName: this.variantName,
-        endpoint: this.cfnEndpoint,
-        hasBacklogWithoutCapacity: this.metricHasBacklogWithoutCapacity(),
-      });
-      this.scalableInstanceCount = scaling.capacity;
-      this.scaleFromZeroAlarm = scaling.scaleFromZeroAlarm;
-    }
+    if (props.autoScaling) this.autoScaleInstanceCount(props.autoScaling);
     if (props.oldestRequestAgeAlarmThreshold) {
       this.oldestRequestAgeAlarm = new cloudwatch.Alarm(this, 'OldestRequestAgeAlarm', {
         alarmDescription: `The oldest queued request of ${this.node.path} is older than ${props.oldestRequestAgeAlarmThreshold.toHumanString()}`,
@@ -413,6 +399,46 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   }
 
   /**
+   * Scales the variant's instance count on `ApproximateBacklogSizePerInstance` (target tracking with the seed's
+   * cooldowns); with `minCapacity: 0` also AWS's scale-from-zero step policy on `HasBacklogWithoutCapacity`
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html). The `autoScaling` prop calls it.
+   * Once per endpoint: a second call throws.
+   *
+   * @returns the variant's scalable instance count, to add more policies to
+   */
+  public autoScaleInstanceCount(props: AsyncAutoScalingProps = {}): ScalableInstanceCount {
+    const v = new PropValidator(`AsyncEndpoint '${this.node.path}' autoScaleInstanceCount`);
+    if (this.scaling) v.add(secondScalingCall('autoScaleInstanceCount', `variant '${this.variantName}'`));
+    validateBacklogScaling(v, props);
+    v.throwIfInvalid();
+    this.scaling = addBacklogScaling(this, props, {
+      endpointName: this.endpointName,
+      variantName: this.variantName,
+      endpoint: this.cfnEndpoint,
+      hasBacklogWithoutCapacity: this.metricHasBacklogWithoutCapacity(),
+    });
+    return this.scaling.capacity;
+  }
+
+  /**
+   * The scale-from-zero alarm (`HasBacklogWithoutCapacity`).
+   *
+   * @returns undefined unless the instance count scales with `minCapacity: 0`
+   */
+  /**
+   * The variant's scalable instance count, if `autoScaleInstanceCount` (or `autoScaling`) registered it: for the
+   * library's own dashboard, which draws its range.
+   * @internal
+   */
+  public get _scaledInstanceCount(): ScalableInstanceCount | undefined {
+    return this.scaling?.capacity;
+  }
+
+  public get scaleFromZeroAlarm(): cloudwatch.Alarm | undefined {
+    return this.scaling?.scaleFromZeroAlarm;
+  }
+
+  /**
    * What the endpoint costs per hour and per month (730 h) at its fewest and most instances (its autoscaling range,
    * whose floor is 0 when it scales to zero, or `initialInstanceCount` when it is not autoscaled), from the bundled
    * on-demand price table: an estimate, not a bill (S3, SNS, SQS and Lambda are not counted). A price the table lacks
@@ -422,8 +448,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     const { instanceType, initialInstanceCount } = this.variantInstances;
     return estimateVariants(`AsyncEndpoint '${this.node.id}' costEstimate`, this.stack.region, [{
       instanceType,
-      minInstances: this.scalableInstanceCount?.minCapacity ?? initialInstanceCount,
-      maxInstances: this.scalableInstanceCount?.maxCapacity ?? initialInstanceCount,
-    }], options)[0];
+      minInstances: this.scaling?.capacity.minCapacity ?? initialInstanceCount,
+      maxInstances: this.scaling?.capacity.maxCapacity ?? initialInstanceCount,
+    }], options);
   }
 }

@@ -13,8 +13,8 @@ import { ResultRecorderFunction } from './result-recorder-function';
 import { addAlarmActions, createEncryptedLogGroup } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
 import { IAM_ACTION } from '../core/iam-actions';
-import { finishFunctionNetwork, functionVpcProps } from '../core/private/function-network';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
+import { finishFunctionNetwork, functionVpcProps } from '../private/function-network';
 
 /** Internal: what the job-results pipeline needs. */
 export interface AsyncResultsProps {

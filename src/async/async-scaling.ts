@@ -6,14 +6,13 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
 import { AsyncAutoScalingProps } from './async-scaling-props';
+import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
+import { PropValidator } from '../core/validation';
 import {
   addScaleFromZero, addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
   warnOnCooldowns,
-} from '../core/scaling/private/scaling-resources';
-import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { PropValidator } from '../core/validation';
+} from '../private/scaling-resources';
 
-export const ASYNC_SCALING_DEFAULTS = { minCapacity: 1, targetBacklogPerInstance: 5 } as const;
 
 /** Internal: where the scaling resources attach. */
 export interface BacklogScalingTarget {
@@ -32,7 +31,7 @@ export interface BacklogScaling {
 
 /** Records every problem with the scaling props (0 is a valid minimum for async variants). */
 export function validateBacklogScaling(v: PropValidator, props: AsyncAutoScalingProps): void {
-  validateScaling(v, 'autoScaling.', props, { minCapacityFloor: 0, defaultMinCapacity: ASYNC_SCALING_DEFAULTS.minCapacity },
+  validateScaling(v, 'autoScaling.', props, { minCapacityFloor: 0, defaultMinCapacity: SCALING_DEFAULTS.minCapacity },
     { targetBacklogPerInstance: props.targetBacklogPerInstance });
 }
 
@@ -43,7 +42,7 @@ export function validateBacklogScaling(v: PropValidator, props: AsyncAutoScaling
  * directly under `scope` (the endpoint); the returned capacity (`<scope>/AutoScaling`) holds the policies users add.
  */
 export function addBacklogScaling(scope: Construct, props: AsyncAutoScalingProps, target: BacklogScalingTarget): BacklogScaling {
-  const minCapacity = props.minCapacity ?? ASYNC_SCALING_DEFAULTS.minCapacity;
+  const minCapacity = props.minCapacity ?? SCALING_DEFAULTS.minCapacity;
   warnOnCooldowns(scope, 'autoScaling.', props.scaleOutCooldown, props.scaleInCooldown);
 
   const scalableTarget = createScalableTarget(scope, 'ScalableTarget', {
@@ -55,7 +54,7 @@ export function addBacklogScaling(scope: Construct, props: AsyncAutoScalingProps
   });
   addTargetTracking(scope, 'BacklogScalingPolicy', scalableTarget.ref, {
     policyName: 'ApproximateBacklogSizePerInstance-ScalingPolicy',
-    targetValue: props.targetBacklogPerInstance ?? ASYNC_SCALING_DEFAULTS.targetBacklogPerInstance,
+    targetValue: props.targetBacklogPerInstance ?? SCALING_DEFAULTS.targetBacklogPerInstance,
     scaleOutCooldown: props.scaleOutCooldown,
     scaleInCooldown: props.scaleInCooldown,
     customizedMetric: {

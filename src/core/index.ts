@@ -1,7 +1,11 @@
 export * from './instance-type';
-export * from './instance-specs';
-export * from './model-source';
-export * from './endpoint-base';
+// Named where a file also holds internal helpers (lib/index.js exports exactly the jsii API: test/api/surface.test.ts).
+export { AcceleratorKind, InstanceSpecs } from './instance-specs';
+export type { InstanceSpec } from './instance-specs';
+export { ContainerImage, ModelData, ModelSource } from './model-source';
+export type { ContainerImageConfig, ContainerModelOptions, ModelDataConfig, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
+export { SageMakerEndpointBase } from './endpoint-base';
+export type { EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes } from './endpoint-base';
 export * from './production-variant';
 export * from './scaling';
 export * from './endpoint-network';

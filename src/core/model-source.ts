@@ -10,8 +10,8 @@ import { IAM_ACTION } from './iam-actions';
 import { InstanceType } from './instance-type';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
-import * as images from '../images/private/catalog-images';
-import { bindCatalogImage } from '../images/private/registry';
+import * as images from '../private/images/catalog-images';
+import { bindCatalogImage } from '../private/images/registry';
 
 /** What a container image resolves to when bound. */
 export interface ContainerImageConfig {

@@ -42,6 +42,88 @@ export interface CostEstimateOptions {
    * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
    */
   readonly priceTable?: PriceTable;
+  /**
+   * Serverless Inference: your price in USD per second of compute at the endpoint's memory size (on-demand requests are
+   * billed by the millisecond of compute, by memory size, and by the data processed:
+   * https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints.html).
+   * @default - the bundled price table (which has no serverless prices yet: the estimate then says the price is unknown)
+   */
+  readonly serverlessComputePerSecondUsd?: number;
+  /**
+   * Serverless Inference: your price in USD per hour of one unit of provisioned concurrency at the endpoint's memory
+   * size (billed "based on the memory configured, duration provisioned, and the amount of concurrency enabled").
+   * @default - the bundled price table (which has no serverless prices yet: the estimate then says the price is unknown)
+   */
+  readonly provisionedConcurrencyPerHourUsd?: number;
+}
+
+/**
+ * What an endpoint costs, the same shape for every kind (`costEstimate()` of RealtimeEndpoint, AsyncEndpoint,
+ * SharedGpuEndpoint and ServerlessEndpoint): instance-based variants in `variants` (one per production variant),
+ * Serverless Inference in `serverless`; the totals add up what is known. An estimate, not a bill.
+ */
+export interface EndpointCostEstimate {
+  /** The region whose prices apply. */
+  readonly region: string;
+  /** One estimate per instance-based production variant (empty for a serverless endpoint). */
+  readonly variants: VariantCostEstimate[];
+  /**
+   * A serverless endpoint's provisioned concurrency and per-request compute.
+   * @default - undefined for instance-based endpoints
+   */
+  readonly serverless?: ServerlessCostEstimate;
+  /** Whether every price the totals need is known. */
+  readonly priceKnown: boolean;
+  /**
+   * USD per month (730 hours) at the fewest instances (and provisioned concurrency): the floor you pay with no traffic.
+   * @default - undefined when a price is unknown
+   */
+  readonly monthlyAtMinUsd?: number;
+  /**
+   * USD per month (730 hours) at the most instances (and provisioned concurrency), before per-request compute.
+   * @default - undefined when a price is unknown
+   */
+  readonly monthlyAtMaxUsd?: number;
+  /** Whether the floor is 0 with no traffic (every variant scales to zero, or serverless without provisioned concurrency). */
+  readonly scalesToZero: boolean;
+  /** One line per variant (or the serverless line), saying what the numbers are or which price is missing. */
+  readonly summary: string;
+}
+
+/** A serverless endpoint's cost: provisioned concurrency by the hour, and compute per second of each request. */
+export interface ServerlessCostEstimate {
+  /** The memory size the prices are for, MiB. */
+  readonly memorySizeInMb: number;
+  /** The fewest units of provisioned concurrency (its autoscaling floor, or `provisionedConcurrency`; 0 without). */
+  readonly minProvisionedConcurrency: number;
+  /** The most units of provisioned concurrency (its autoscaling ceiling, or `provisionedConcurrency`; 0 without). */
+  readonly maxProvisionedConcurrency: number;
+  /** Whether the prices the estimate needs are known. */
+  readonly priceKnown: boolean;
+  /**
+   * USD per hour of one unit of provisioned concurrency.
+   * @default - undefined when unknown, or without provisioned concurrency
+   */
+  readonly provisionedConcurrencyPerHourUsd?: number;
+  /**
+   * USD per month (730 hours) of provisioned concurrency at its fewest units.
+   * @default - undefined when the price is unknown
+   */
+  readonly monthlyAtMinUsd?: number;
+  /**
+   * USD per month (730 hours) of provisioned concurrency at its most units.
+   * @default - undefined when the price is unknown
+   */
+  readonly monthlyAtMaxUsd?: number;
+  /**
+   * USD per second of compute of a request (the per-request model: multiply by the requests' total duration).
+   * @default - undefined when the price is unknown
+   */
+  readonly computePerSecondUsd?: number;
+  /** Where the prices come from: "given by caller" or "not in the price table". */
+  readonly priceSource: string;
+  /** One line saying what the numbers are, or which price is missing and how to give it. */
+  readonly summary: string;
 }
 
 /**
@@ -49,7 +131,7 @@ export interface CostEstimateOptions {
  * When the price is unknown (`priceKnown` false) the USD figures are undefined and `summary` says which price is missing
  * and how to give it.
  */
-export interface EndpointCostEstimate {
+export interface VariantCostEstimate {
   /**
    * The production variant the estimate is for.
    * @default - not a variant's estimate (`EndpointCost.estimate`, async and shared-GPU endpoints)

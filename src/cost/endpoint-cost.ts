@@ -1,4 +1,4 @@
-import { EndpointCostEstimate, EndpointCostProps, SharedGpuCostComparison, SharedGpuCostProps } from './cost-types';
+import { VariantCostEstimate, EndpointCostProps, SharedGpuCostComparison, SharedGpuCostProps } from './cost-types';
 import { PriceTable } from './price-table';
 import { buildComparison, buildEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, tablePrice } from './private/estimates';
 import { PRICE_TABLE_DATE } from './private/hosting-prices';
@@ -18,7 +18,7 @@ export class EndpointCost {
    * Hourly and monthly cost at the minimum and maximum instance counts. Throws when the price is unknown, listing the
    * regions and instance types the table has.
    */
-  public static estimate(props: EndpointCostProps): EndpointCostEstimate {
+  public static estimate(props: EndpointCostProps): VariantCostEstimate {
     const v = new PropValidator('EndpointCost.estimate');
     v.atLeast('minInstances', props.minInstances, 0);
     v.atLeast('maxInstances', props.maxInstances, 1);

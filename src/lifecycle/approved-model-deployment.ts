@@ -16,7 +16,7 @@ import { FunctionNetworkOptions } from '../core/function-network';
 import { IAM_ACTION, iamActionsFor } from '../core/iam-actions';
 import { ModelPackageSourceOptions, ModelSource } from '../core/model-source';
 import { acknowledgeGrantWildcards } from '../core/nag';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 import { PropValidator } from '../core/validation';
 import {
   DEPLOY_FINAL_STACK_STATUSES,

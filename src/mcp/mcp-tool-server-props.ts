@@ -11,13 +11,17 @@ import { IModelPackageGroup } from '../lifecycle/model-package-group';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline } from '../pipelines/training-pipeline';
 import { FeatureGroupSchema } from '../private/contract.generated';
+import { IServerlessEndpoint } from '../serverless/serverless-endpoint';
 import { IInferenceComponent } from '../shared-gpu/inference-component-interface';
 
 // The MCP tool server's props: what it exposes and how.
 
 /** A realtime endpoint exposed through `invoke_endpoint` and `describe_endpoint`. */
 export interface McpRealtimeEndpointOptions {
-  /** The endpoint (a `RealtimeEndpoint`, or any imported `ISageMakerEndpoint`). */
+  /**
+   * The endpoint (a `RealtimeEndpoint`, or any imported `ISageMakerEndpoint`). The other kinds have their own entries:
+   * a `ServerlessEndpoint`, `AsyncEndpoint` or `SharedGpuEndpoint` here is refused at synth, naming the entry to use.
+   */
   readonly endpoint: ISageMakerEndpoint;
   /**
    * What the model does and what input it expects, shown to the agent in the tool description.
@@ -40,6 +44,24 @@ export interface McpRealtimeEndpointOptions {
    * @default - none: the endpoint is called without a target model
    */
   readonly targetModels?: string[];
+}
+
+/** A serverless endpoint exposed through `invoke_endpoint` and `describe_endpoint` (invoked like a realtime one). */
+export interface McpServerlessEndpointOptions {
+  /** The endpoint (a `ServerlessEndpoint`, or one imported with its `from*` methods). */
+  readonly endpoint: IServerlessEndpoint;
+  /**
+   * What the model does and what input it expects, shown to the agent in the tool description.
+   *
+   * @default - the endpoint name only
+   */
+  readonly description?: string;
+  /**
+   * Payload family for `prompt` payloads (as for realtime endpoints).
+   *
+   * @default - the endpoint's own `modelFamily` when it is one the invoke tool builds; else the `tgi` request shape
+   */
+  readonly modelFamily?: string;
 }
 
 /** An inference component of a shared-GPU endpoint, exposed through `invoke_endpoint`. */
@@ -144,6 +166,12 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
    * @default - none
    */
   readonly realtimeEndpoints?: McpRealtimeEndpointOptions[];
+  /**
+   * Serverless endpoints the agent may invoke (a `ServerlessEndpoint` under `realtimeEndpoints` is refused).
+   *
+   * @default - none
+   */
+  readonly serverlessEndpoints?: McpServerlessEndpointOptions[];
   /**
    * Inference components (shared-GPU endpoints) the agent may invoke; grouped by endpoint.
    *

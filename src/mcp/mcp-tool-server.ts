@@ -13,15 +13,15 @@ import { McpRestApi, validateMcpApiGatewayOptions } from './mcp-rest-api';
 import { McpToolMetricOptions } from './mcp-tool-metric-options';
 import { McpToolServerProps } from './mcp-tool-server-props';
 import { acknowledgeServerRoleWildcards } from './nag';
-import { ServerFunction } from './server-function';
-import { TOOL_METRIC_NAMES, toolMetric } from './tool-metrics';
-import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
-import { PropValidator } from '../core/validation';
-import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
 import { addMcpToolServerToGateway } from './private/gateway-target';
 import { buildServerSpec, grantExposed } from './private/server-spec';
+import { ServerFunction } from './server-function';
+import { TOOL_METRIC_NAMES, toolMetric } from './tool-metrics';
 import { IAM_ACTION } from '../core/iam-actions';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
+import { PropValidator } from '../core/validation';
+import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
 /**
  * The SageMaker MCP tool server: a Lambda function (nodejs22.x, the MCP SDK bundled) serving stateless streamable HTTP

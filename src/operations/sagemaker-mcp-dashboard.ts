@@ -4,7 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { LazyTextWidget, SubtreeAlarmsWidget, displayName } from './dashboard-widgets';
 import { AsyncEndpoint } from '../async';
 import { AsyncResults } from '../async/async-results';
-import { CostEstimateOptions, EndpointCostEstimate } from '../cost';
+import { CostEstimateOptions, VariantCostEstimate } from '../cost';
 import { FeatureGroup } from '../feature-store';
 import { McpToolServer } from '../mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../pipelines';
@@ -158,7 +158,7 @@ export class SageMakerMcpDashboard extends Construct {
         e.metric('InvocationModelErrors', { ...o, statistic: 'Sum', label: 'model errors' }),
       ], 6),
       this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'),
-        e.scalableInstanceCount(variantName), undefined),
+        e._scaledInstanceCount(variantName), undefined),
     );
   }
 
@@ -177,7 +177,7 @@ export class SageMakerMcpDashboard extends Construct {
         ...(e.resultDeadLetterQueue ? [e.resultDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...o, statistic: 'Maximum', label: 'recorder DLQ depth' })] : []),
       ], 6),
     );
-    const range = e.scalableInstanceCount;
+    const range = e._scaledInstanceCount;
     this.dashboard.addWidgets(
       this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'), range, undefined),
       ...(e.resultQueue ? [this.recorderGraph(`${name}: result recorder (Sum)`, e.node.tryFindChild('Results'))] : []),
@@ -202,7 +202,7 @@ export class SageMakerMcpDashboard extends Construct {
         c.metricInvocationModelErrors({ ...o, statistic: 'Sum', label: 'model errors' }),
       ], 6),
       this.capacityGraph(`${name}: copies (while invoked)`, instancesWhileInvoked(invocations, c.metricInvocationsPerCopy({ ...o, statistic: 'Sum' }), 'copies'),
-        c.scalableCopyCount, c.copies),
+        c._scaledCopyCount, c.copies),
     );
   }
 
@@ -248,7 +248,7 @@ function recordMetrics(functionName: string, period: Duration, prefix = ''): clo
 /** The cost text: each endpoint's dated estimate (or why there is none). */
 function costMarkdown(props: SageMakerMcpDashboardProps): string {
   const lines: string[] = [];
-  const add = (name: string, estimate: () => EndpointCostEstimate) => {
+  const add = (name: string, estimate: () => VariantCostEstimate) => {
     try {
       const e = estimate();
       lines.push(`- **${name}**: ${e.priceKnown
@@ -259,9 +259,9 @@ function costMarkdown(props: SageMakerMcpDashboardProps): string {
     }
   };
   for (const e of props.realtimeEndpoints ?? []) {
-    e.variantNames.forEach((variant, i) => add(`${displayName(e)}/${variant}`, () => e.costEstimate(props.costEstimate)[i]));
+    e.variantNames.forEach((variant, i) => add(`${displayName(e)}/${variant}`, () => e.costEstimate(props.costEstimate).variants[i]));
   }
-  for (const e of props.asyncEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate));
-  for (const e of props.sharedGpuEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate));
+  for (const e of props.asyncEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate).variants[0]);
+  for (const e of props.sharedGpuEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate).variants[0]);
   return ['### Cost estimate (on-demand hosting, an estimate, not a bill; docs/cost.md)', ...(lines.length ? lines : ['No endpoints.'])].join('\n');
 }

@@ -14,7 +14,6 @@ import { ITrainingPipeline } from './training-pipeline';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
 import { IAM_ACTION } from '../core/iam-actions';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../core/private/function-network';
 import { PropValidator } from '../core/validation';
 import {
   DEFAULT_RESULT_TTL_DAYS,
@@ -29,6 +28,7 @@ import {
   RESULTS_TABLE_ENV,
   RESULTS_TTL_ATTRIBUTE,
 } from '../private/contract.generated';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
 /** Pipeline execution statuses (`PipelineExecutionStatus`). */
 export enum PipelineExecutionStatus {

@@ -1,4 +1,5 @@
-export * from './data-capture';
+export { DataCaptureMode } from './data-capture';
+export type { DataCaptureOptions } from './data-capture';
 export * from './realtime-endpoint';
 export * from './realtime-endpoint-props';
 export * from './variant-auto-scaling';

@@ -4,6 +4,7 @@ import { DataCaptureOptions } from './data-capture';
 import { RealtimeEndpointAlarmOptions } from './realtime-alarms';
 import { ShadowVariantOptions } from './shadow-variant';
 import { VariantAutoScalingProps } from './variant-auto-scaling';
+import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
@@ -20,7 +21,7 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
   /**
    * Scale this variant's instance count with target tracking.
    *
-   * @default - no autoscaling (call `autoScaleVariant` later, or keep `initialInstanceCount`)
+   * @default - no autoscaling (call `autoScaleInstanceCount` later, or keep `initialInstanceCount`)
    */
   readonly autoScaling?: VariantAutoScalingProps;
 }
@@ -90,3 +91,9 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
    */
   readonly shadow?: ShadowVariantOptions;
 }
+
+/**
+ * A real-time endpoint: a `RealtimeEndpoint`, or one imported with `RealtimeEndpoint.fromEndpointName`,
+ * `fromEndpointArn` or `fromRealtimeEndpointAttributes` (what `McpToolServer`'s `realtimeEndpoints` entries take).
+ */
+export interface IRealtimeEndpoint extends ISageMakerEndpoint {}

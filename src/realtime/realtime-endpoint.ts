@@ -9,32 +9,32 @@ import { renderDataCapture, validateDataCapture } from './data-capture';
 import { addVariantAlarms, validateAlarms } from './private/alarms';
 import { DEFAULT_SHADOW_NAME, renderShadow, validateShadow } from './private/shadow';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
-import { RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
-import { VariantAutoScalingProps } from './variant-auto-scaling';
+import { IRealtimeEndpoint, RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
+import { RealtimeInstanceScalingProps, VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { addExecutionRoleBasics, executionRolePrincipal, renderModel } from '../core/model';
 import { ModelSource } from '../core/model-source';
-import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
-import {
-  bindEndpointNetwork, BoundEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc,
-} from '../core/private/endpoint-network';
-import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
-import { renderProductionVariant, validateProductionVariant } from '../core/private/production-variant';
 import { ProductionVariantOptions } from '../core/production-variant';
-import {
-  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
-} from '../core/scaling/private/scaling-resources';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
-import { estimateVariants } from '../cost/private/endpoint-estimates';
-import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../rollouts/private/endpoint-update';
+import { estimateVariants } from '../cost/endpoint-estimates';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
+import {
+  bindEndpointNetwork, BoundEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc,
+} from '../private/endpoint-network';
+import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
+import {
+  addTargetTracking, createScalableTarget, SCALING_DEFAULTS, secondScalingCall, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
+  warnOnCooldowns,
+} from '../private/scaling-resources';
 
 const MAX_VARIANTS = 10;
 /** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */
-const DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE = 70;
 const ZERO_REASON = 'only async and inference-component endpoints scale to zero; a realtime variant keeps at least one instance';
 
 interface Variant {
@@ -47,19 +47,19 @@ interface Variant {
  * A SageMaker real-time endpoint: model(s), endpoint config with 1-10 weighted production variants, and the endpoint,
  * with a least-privilege execution role, optional data capture, autoscaling per variant, grants and metrics.
  */
-export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConnectable {
+export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtimeEndpoint, ec2.IConnectable {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
-  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): IRealtimeEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
-  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IRealtimeEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
   }
 
   /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
-  public static fromRealtimeEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
+  public static fromRealtimeEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): IRealtimeEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
   }
 
@@ -146,7 +146,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
 
     this.node.addValidation({ validate: () => this.validateVariants() });
 
-    if (props.autoScaling) this.autoScaleVariant(this.defaultVariantName, props.autoScaling);
+    if (props.autoScaling) this.autoScaleInstanceCount(props.autoScaling);
     if (props.alarms) this.addAlarms(props.alarms);
   }
 
@@ -203,21 +203,23 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     v.throwIfInvalid();
     this.addVariantUnchecked(variantName, options);
     this.rejectCaptureWithoutModelRole(variantName);
-    if (options.autoScaling) this.autoScaleVariant(variantName, options.autoScaling);
+    if (options.autoScaling) this.autoScaleInstanceCount({ ...options.autoScaling, variantName });
   }
 
   /**
-   * Scales a variant's instance count with target tracking on `SageMakerVariantInvocationsPerInstance` (and optionally
-   * the high-resolution concurrency metric). The scalable target is registered after the endpoint exists, without a role
-   * (Application Auto Scaling uses its SageMaker service-linked role).
+   * Scales a variant's instance count (the default variant unless `variantName`) with target tracking on
+   * `SageMakerVariantInvocationsPerInstance` (and optionally the high-resolution concurrency metric). The scalable target
+   * is registered after the endpoint exists, without a role (Application Auto Scaling uses its SageMaker service-linked
+   * role). The `autoScaling` props call it. Once per variant: a second call for the same variant throws.
    *
    * @returns the variant's scalable instance count, to add more policies to
    */
-  public autoScaleVariant(variantName: string, props: VariantAutoScalingProps = {}): ScalableInstanceCount {
-    const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoscaling of variant '${variantName}'`);
+  public autoScaleInstanceCount(props: RealtimeInstanceScalingProps = {}): ScalableInstanceCount {
+    const variantName = props.variantName ?? this.defaultVariantName;
+    const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoScaleInstanceCount`);
     v.check(this.variants.some((x) => x.name === variantName), 'variantName', variantName,
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
-    v.check(!this.scaledVariants.has(variantName), 'variantName', variantName, 'a variant not already autoscaled');
+    if (this.scaledVariants.has(variantName)) v.add(secondScalingCall('autoScaleInstanceCount', `variant '${variantName}'`));
     validateVariantScaling(v, '', props);
     v.throwIfInvalid();
 
@@ -234,7 +236,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
     addTargetTracking(scope, 'InvocationsPerInstance', target.ref, {
       policyName: `${variantName}-invocations-per-instance`,
       predefinedMetricType: 'SageMakerVariantInvocationsPerInstance',
-      targetValue: props.targetInvocationsPerInstance ?? DEFAULT_TARGET_INVOCATIONS_PER_INSTANCE,
+      targetValue: props.targetInvocationsPerInstance ?? SCALING_DEFAULTS.targetInvocationsPerInstance,
       ...cooldowns,
     });
     if (props.targetConcurrentRequestsPerModel !== undefined) {
@@ -251,20 +253,18 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
   }
 
   /**
-   * The scalable instance count of an autoscaled variant (see `autoScaleVariant` and the `autoScaling` props), to add
-   * policies to.
-   *
-   * @param variantName the variant; defaults to the endpoint's first variant
-   * @returns undefined when the variant is not autoscaled
-   */
-  public scalableInstanceCount(variantName?: string): ScalableInstanceCount | undefined {
-    return this.scaledVariants.get(variantName ?? this.defaultVariantName);
-  }
-
-  /**
    * Adds alarms on a variant: p99 model latency above a threshold, and/or the 5xx share of requests above a percentage.
    * Both treat missing data (no traffic) as not breaching; `alarmActions` run when they fire.
    */
+  /**
+   * The variant's scalable instance count, if `autoScaleInstanceCount` (or `autoScaling`) registered it: for the
+   * library's own dashboard, which draws its range.
+   * @internal
+   */
+  public _scaledInstanceCount(variantName: string): ScalableInstanceCount | undefined {
+    return this.scaledVariants.get(variantName);
+  }
+
   public addAlarms(options: RealtimeEndpointAlarmOptions): RealtimeEndpointAlarms {
     const variantName = options.variantName ?? this.defaultVariantName;
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' alarms`);
@@ -419,7 +419,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements ec2.IConn
    * autoscaling range, or `initialInstanceCount` when it is not autoscaled), from the bundled on-demand price table:
    * an estimate, not a bill. A price the table lacks gives `priceKnown: false` and a summary saying how to give it.
    */
-  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate[] {
+  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
     return estimateVariants(`RealtimeEndpoint '${this.node.id}' costEstimate`, this.stack.region, this.variants.map((x) => {
       const scaled = this.scaledVariants.get(x.name);
       const initial = x.options.initialInstanceCount ?? 1;

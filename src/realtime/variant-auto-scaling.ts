@@ -40,3 +40,13 @@ export interface VariantAutoScalingProps {
    */
   readonly targetConcurrentRequestsPerModel?: number;
 }
+
+/** `RealtimeEndpoint.autoScaleInstanceCount`: which variant, and how it scales. */
+export interface RealtimeInstanceScalingProps extends VariantAutoScalingProps {
+  /**
+   * The variant to scale.
+   *
+   * @default - the endpoint's default variant (its first)
+   */
+  readonly variantName?: string;
+}

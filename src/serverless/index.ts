@@ -1,2 +1,3 @@
-export * from './serverless-endpoint';
+export { ServerlessEndpoint } from './serverless-endpoint';
+export type { IServerlessEndpoint, ServerlessEndpointProps } from './serverless-endpoint';
 export * from './serverless-scaling-props';

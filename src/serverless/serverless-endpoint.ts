@@ -8,9 +8,12 @@ import { ServerlessAutoScalingProps } from './serverless-scaling-props';
 import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
-import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
+import { estimateServerless } from '../cost/endpoint-estimates';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { secondScalingCall } from '../private/scaling-resources';
 
 /**
  * The limits of ProductionVariantServerlessConfig
@@ -73,6 +76,12 @@ export interface ServerlessEndpointProps {
 }
 
 /**
+ * A serverless endpoint: a `ServerlessEndpoint`, or one imported with `ServerlessEndpoint.fromEndpointName`,
+ * `fromEndpointArn` or `fromServerlessEndpointAttributes` (what `McpToolServer`'s `serverlessEndpoints` entries take).
+ */
+export interface IServerlessEndpoint extends ISageMakerEndpoint {}
+
+/**
  * A SageMaker Serverless Inference endpoint: one CPU model that SageMaker runs on demand, billed per request, with
  * optional provisioned concurrency (and its autoscaling). Invoked exactly like a realtime endpoint (the runtime's
  * `invokeEndpoint`, the MCP `invoke_endpoint` tool), so it can be passed wherever an `ISageMakerEndpoint` is expected.
@@ -80,19 +89,19 @@ export interface ServerlessEndpointProps {
  * What Serverless Inference does not support (GPUs, VPC, network isolation, data capture, several variants,
  * multi-model, inference components, async) is refused at synth with the AWS page that says so; see docs/serverless.md.
  */
-export class ServerlessEndpoint extends SageMakerEndpointBase {
+export class ServerlessEndpoint extends SageMakerEndpointBase implements IServerlessEndpoint {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
-  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): IServerlessEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
-  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IServerlessEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
   }
 
   /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
-  public static fromServerlessEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
+  public static fromServerlessEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): IServerlessEndpoint {
     return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
   }
 
@@ -116,18 +125,16 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
   /** The endpoint config (AWS::SageMaker::EndpointConfig). */
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
   /**
-   * The provisioned concurrency as registered with Application Auto Scaling, to add policies to.
-   *
-   * @default - undefined without `autoScaling`
-   */
-  public readonly scalableProvisionedConcurrency?: ScalableProvisionedConcurrency;
-  /**
    * The model created for the endpoint.
    *
    * @default - undefined when the model already exists
    */
   public readonly cfnModel?: sagemaker.CfnModel;
   protected readonly defaultVariantName: string;
+
+  private readonly provisionedConcurrency?: number;
+  private readonly maxConcurrency: number;
+  private scaledConcurrency?: ScalableProvisionedConcurrency;
 
   constructor(scope: Construct, id: string, props: ServerlessEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -177,15 +184,51 @@ export class ServerlessEndpoint extends SageMakerEndpointBase {
     this.endpointName = props.endpointName ?? this.cfnEndpoint.attrEndpointName;
     this.endpointArn = this.cfnEndpoint.attrEndpointArn;
 
-    if (props.autoScaling) {
-      this.scalableProvisionedConcurrency = addServerlessScaling(new Construct(this, 'ProvisionedConcurrencyScaling'), {
-        endpointName: this.endpointName,
-        variantName: this.variantName,
-        endpoint: this.cfnEndpoint,
-        props: props.autoScaling,
-        maxConcurrency: props.maxConcurrency,
-      });
-    }
+    this.provisionedConcurrency = props.provisionedConcurrency;
+    this.maxConcurrency = props.maxConcurrency;
+    if (props.autoScaling) this.autoScaleProvisionedConcurrency(props.autoScaling);
+  }
+
+  /**
+   * Scales the variant's provisioned concurrency (which the endpoint must have: `provisionedConcurrency`) with target
+   * tracking on `SageMakerVariantProvisionedConcurrencyUtilization`
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html); on-demand concurrency scales
+   * by itself. The `autoScaling` prop calls it. Once per endpoint: a second call throws.
+   *
+   * @returns the provisioned concurrency as registered with Application Auto Scaling, to add more policies to
+   */
+  public autoScaleProvisionedConcurrency(props: ServerlessAutoScalingProps = {}): ScalableProvisionedConcurrency {
+    const v = new PropValidator(`ServerlessEndpoint '${this.node.path}' autoScaleProvisionedConcurrency`);
+    if (this.scaledConcurrency) v.add(secondScalingCall('autoScaleProvisionedConcurrency', `variant '${this.variantName}'`));
+    v.check(this.provisionedConcurrency !== undefined, 'provisionedConcurrency', undefined,
+      'a provisioned concurrency on the endpoint: Application Auto Scaling scales the provisioned concurrency of a serverless '
+      + 'variant (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html); on-demand concurrency scales by itself');
+    validateServerlessScaling(v, '', props, this.provisionedConcurrency, this.maxConcurrency);
+    v.throwIfInvalid();
+    this.scaledConcurrency = addServerlessScaling(new Construct(this, 'ProvisionedConcurrencyScaling'), {
+      endpointName: this.endpointName,
+      variantName: this.variantName,
+      endpoint: this.cfnEndpoint,
+      props,
+      maxConcurrency: this.maxConcurrency,
+    });
+    return this.scaledConcurrency;
+  }
+
+  /**
+   * What the endpoint costs (`EndpointCostEstimate`, the shape every endpoint kind returns): its provisioned concurrency
+   * per hour and per month (730 h) at its fewest and most units (its autoscaling range, or `provisionedConcurrency`),
+   * and the per-request model's price per second of compute, at its memory size, from the same price table as the
+   * instance-based endpoints. The table has no serverless prices yet: give them as `provisionedConcurrencyPerHourUsd`
+   * and `serverlessComputePerSecondUsd`; until then `priceKnown` is false and the summary says so.
+   */
+  public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
+    const provisioned = this.provisionedConcurrency ?? 0;
+    return estimateServerless(`ServerlessEndpoint '${this.node.id}' costEstimate`, this.stack.region, {
+      memorySizeInMb: this.memorySizeInMb,
+      minProvisionedConcurrency: this.scaledConcurrency?.minCapacity ?? provisioned,
+      maxProvisionedConcurrency: this.scaledConcurrency?.maxCapacity ?? provisioned,
+    }, options);
   }
 
   /**

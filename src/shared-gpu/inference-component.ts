@@ -4,21 +4,23 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { CopyScalingTarget } from './copy-scaling-target';
 import { IInferenceComponent, InferenceComponentAttributes } from './inference-component-interface';
+import { InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { capacityOf } from './private/capacity';
 import { importInferenceComponent, InferenceComponentBase } from './private/inference-component-base';
 import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/model-defaults';
-import { InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointBinding } from './shared-gpu-endpoint-interface';
+import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
-import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
-import {
-  addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
-  validateScaling, warnOnCooldowns,
-} from '../core/scaling/private/scaling-resources';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import {
+  addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
+  secondScalingCall,
+  validateScaling, warnOnCooldowns,
+} from '../private/scaling-resources';
 import { Rollout } from '../rollouts/rollout';
 
 /** What to deploy as an inference component, and the slice of an instance each copy reserves. */
@@ -194,12 +196,7 @@ export class InferenceComponent extends InferenceComponentBase {
    */
   public readonly cfnModel?: sagemaker.CfnModel;
 
-  /**
-   * The component's scalable copy count, once `autoScale` was called: to add policies to.
-   *
-   * @default - none until `autoScale`
-   */
-  public scalableCopyCount?: ScalableCopyCount;
+  private scaledCopies?: ScalableCopyCount;
 
   private readonly binding: SharedGpuEndpointBinding;
 
@@ -207,7 +204,7 @@ export class InferenceComponent extends InferenceComponentBase {
     super(scope, id);
     const endpoint = props.endpoint;
     this.endpoint = endpoint;
-    this.binding = endpoint.bindInferenceComponent(this);
+    this.binding = endpoint._bindInferenceComponent(this);
     const instanceType = this.binding.instanceType;
     const role = this.binding.role ?? this.createModelRole();
 
@@ -238,7 +235,7 @@ export class InferenceComponent extends InferenceComponentBase {
     if (maxMemoryMib !== undefined) checkMemory(v, 'maxMemory', maxMemoryMib, resolvedOrUndefined(minMemoryMib));
     v.atLeast('cpuCores', props.cpuCores, 0.25, { integer: false });
     // CFN's schema allows 0, but CreateInferenceComponent refuses it ("copy count an integer larger than 0"):
-    // scaling to zero happens afterwards, through autoScale({ minCapacity: 0 }).
+    // scaling to zero happens afterwards, through autoScaleCopyCount({ minCapacity: 0 }).
     v.atLeast('copies', copies, 1);
     // Non-integral so a fraction of a second reaches the validator (which names the prop) instead of Duration throwing.
     v.range('modelDataDownloadTimeout', props.modelDataDownloadTimeout?.toSeconds({ integral: false }), 60, 3600, { unit: 'seconds' });
@@ -252,7 +249,7 @@ export class InferenceComponent extends InferenceComponentBase {
         cpuCores: resolvedOrUndefined(props.cpuCores),
         copies: resolvedOrUndefined(copies) ?? 0,
       };
-      endpoint.reserveCopies(this, requirement).forEach((problem) => v.add(problem));
+      endpoint._reserveCopies(this, requirement).forEach((problem) => v.add(problem.message));
     }
     v.throwIfInvalid();
 
@@ -308,6 +305,15 @@ export class InferenceComponent extends InferenceComponentBase {
   }
 
   /**
+   * The component's scalable copy count, if `autoScaleCopyCount` (or `autoScaling`) registered it: for the library's
+   * own dashboard, which draws its range.
+   * @internal
+   */
+  public get _scaledCopyCount(): ScalableCopyCount | undefined {
+    return this.scaledCopies;
+  }
+
+  /**
    * Scales the component's copy count with its load (Application Auto Scaling, resource
    * `inference-component/<name>`, dimension `sagemaker:inference-component:DesiredCopyCount`), with a target-tracking
    * policy on the metric of `options.target` (invocations or concurrent requests per copy).
@@ -318,18 +324,24 @@ export class InferenceComponent extends InferenceComponentBase {
    * `>= 1`). The alarm uses GreaterThanOrEqualToThreshold, not the AWS guide's GreaterThanThreshold: with a threshold of 1,
    * "greater than" needs two failed requests in one minute, so a single MCP tool call at zero (or one retried once a
    * minute) would never wake the model.
+   *
+   * Once per component: a second call throws. With `minCapacity: 0`, call the endpoint's `autoScaleInstanceCount`
+   * (with `minCapacity: 0`) first, or give it `instanceScaling`.
+   *
+   * @returns the component's scalable copy count, to add more policies to
    */
-  public autoScale(options: InferenceComponentAutoScaleOptions): ScalableCopyCount {
-    const v = new PropValidator(`InferenceComponent '${this.node.path}' autoScale`);
-    if (this.scalableCopyCount) v.add('autoScale: got a second call, expected one call per inference component (it owns a single scalable target)');
+  public autoScaleCopyCount(options: InferenceComponentAutoScaleOptions): ScalableCopyCount {
+    const v = new PropValidator(`InferenceComponent '${this.node.path}' autoScaleCopyCount`);
+    if (this.scaledCopies) v.add(secondScalingCall('autoScaleCopyCount', `inference component '${this.node.id}'`));
     v.check(options.target !== undefined, 'target', undefined, 'CopyScalingTarget.invocationsPerCopy(n) or CopyScalingTarget.concurrentRequestsPerCopy(n)');
     validateScaling(v, '', options, { minCapacityFloor: 0 }, options.target ? { [`target.${options.target.kind}`]: options.target.targetValue } : {});
     const minCapacity = options.minCapacity ?? SCALING_DEFAULTS.minCapacity;
     const scaleToZero = minCapacity === 0;
-    const instanceScaling = this.binding.instanceScaling;
+    const bound = this.binding.instanceScaling();
+    const instanceScaling = typeof bound === 'string' ? undefined : bound;
     // A token minCapacity is only known at deploy time: it may well be 0.
-    if (scaleToZero && this.binding.instanceScalingUnknown) {
-      Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:scaleToZeroUnchecked', 'autoScale.minCapacity: 0 is not checked against the imported '
+    if (scaleToZero && bound === 'unknown') {
+      Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:scaleToZeroUnchecked', 'autoScaleCopyCount.minCapacity: 0 is not checked against the imported '
         + 'endpoint\'s managed instance scaling (give instanceScaling in its attributes to check it): zero copies only stop paying '
         + 'when the endpoint\'s MinInstanceCount is 0');
     } else if (scaleToZero && !(instanceScaling && Token.isUnresolved(instanceScaling.minCapacity)) && instanceScaling?.minCapacity !== 0) {
@@ -346,7 +358,7 @@ export class InferenceComponent extends InferenceComponentBase {
       maxCapacity: options.maxCapacity ?? SCALING_DEFAULTS.maxCapacity,
       dependsOn: this.cfnInferenceComponent,
     });
-    warnOnCooldowns(this, 'autoScale.', options.scaleOutCooldown, options.scaleInCooldown);
+    warnOnCooldowns(this, 'autoScaleCopyCount.', options.scaleOutCooldown, options.scaleInCooldown);
     addTargetTracking(this, 'TargetTracking', target.ref, {
       policyName: `${Names.uniqueId(this).slice(-200)}-target-tracking`,
       predefinedMetricType: options.target.predefinedMetricType,
@@ -368,8 +380,8 @@ export class InferenceComponent extends InferenceComponentBase {
         datapointsToAlarm: 1,
       });
     }
-    this.scalableCopyCount = new ScalableCopyCount(this, 'AutoScaling', { scalableTarget: target });
-    return this.scalableCopyCount;
+    this.scaledCopies = new ScalableCopyCount(this, 'AutoScaling', { scalableTarget: target });
+    return this.scaledCopies;
   }
 
   /** The role of the model when the endpoint's role is unknown (an import without one). */

@@ -1,8 +1,8 @@
-import { Size } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { IConstruct, IDependable } from 'constructs';
+import { IConstruct } from 'constructs';
 import { SharedGpuInstanceScaling } from './instance-scaling';
+import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
 import { InstanceType } from '../core/instance-type';
 
@@ -19,17 +19,21 @@ export interface ISharedGpuEndpoint extends ISageMakerEndpoint {
   readonly variantName: string;
 
   /**
-   * Binds a new inference component: what it runs with (instance type, role) and what it must be created after.
-   * `InferenceComponent` calls it once, in its constructor.
+   * Internal contract with `InferenceComponent`, called once in its constructor: what the component runs with and what
+   * it must be created after.
+   *
+   * @internal
    */
-  bindInferenceComponent(component: IConstruct): SharedGpuEndpointBinding;
+  _bindInferenceComponent(component: IConstruct): SharedGpuEndpointBinding;
 
   /**
-   * Reserves room on the endpoint's instances for a component's initial copies and returns the problems found (one
-   * copy larger than an instance, or the initial copies of all components more than the instances have); nothing is
-   * reserved when there is a problem. An imported endpoint checks nothing (a warning on `component` says so).
+   * Internal contract with `InferenceComponent`: reserves room on the endpoint's instances for a component's initial
+   * copies and returns the problems found (nothing is reserved when there is one). An imported endpoint checks nothing
+   * (a warning on `component` says so).
+   *
+   * @internal
    */
-  reserveCopies(component: IConstruct, requirement: InferenceComponentRequirement): string[];
+  _reserveCopies(component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[];
 
   /**
    * GPU utilization of the endpoint's instances, normalized to 0-100% (`GPUUtilizationNormalized`).
@@ -51,76 +55,6 @@ export interface ISharedGpuEndpoint extends ISageMakerEndpoint {
    * @default - Average over 5 minutes
    */
   metricCpuUtilizationNormalized(props?: EndpointMetricOptions): cloudwatch.Metric;
-}
-
-/** What an inference component learns from the endpoint it is bound to. */
-export interface SharedGpuEndpointBinding {
-  /**
-   * The instance type of the endpoint's instances: models bind for it, and JumpStart models size their copies for it.
-   *
-   * @default - unknown (an import that did not give it): models bind for their default instance type and bring no
-   * per-copy defaults
-   */
-  readonly instanceType?: InstanceType;
-
-  /**
-   * The role the component's model runs with (the endpoint's execution role).
-   *
-   * @default - unknown (an import that did not give it): the component creates a role for its model
-   */
-  readonly role?: iam.IRole;
-
-  /**
-   * What the component must be created after: a component can only be placed once the endpoint is InService.
-   *
-   * @default - nothing (the endpoint exists already)
-   */
-  readonly dependable?: IDependable;
-
-  /**
-   * The endpoint's managed instance scaling, which decides whether a component may scale to zero copies.
-   *
-   * @default - no managed instance scaling, unless `instanceScalingUnknown`
-   */
-  readonly instanceScaling?: SharedGpuInstanceScaling;
-
-  /**
-   * Whether the endpoint's instance scaling is unknown (an import that did not give it): scale to zero is then not
-   * checked.
-   *
-   * @default false
-   */
-  readonly instanceScalingUnknown?: boolean;
-}
-
-/** The slice of an instance one copy of an inference component reserves, and how many copies it starts with. */
-export interface InferenceComponentRequirement {
-  /** How the component is named in messages. */
-  readonly label: string;
-
-  /**
-   * Accelerators one copy reserves.
-   *
-   * @default - none, or unknown (a token)
-   */
-  readonly acceleratorCount?: number;
-
-  /**
-   * Host memory one copy reserves.
-   *
-   * @default - unknown (a token)
-   */
-  readonly minMemory?: Size;
-
-  /**
-   * CPU cores one copy reserves.
-   *
-   * @default - none, or unknown (a token)
-   */
-  readonly cpuCores?: number;
-
-  /** Copies at creation (0 when unknown). */
-  readonly copies: number;
 }
 
 /** What identifies an existing shared endpoint, so that inference components can be added to it. */

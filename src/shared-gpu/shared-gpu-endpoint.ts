@@ -1,4 +1,4 @@
-import { Annotations, Token } from 'aws-cdk-lib';
+import { Annotations, Arn, ArnFormat, Lazy, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -6,25 +6,25 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct, IConstruct } from 'constructs';
 import { InferenceComponent, InferenceComponentOptions } from './inference-component';
 import { SharedGpuInstanceScaling } from './instance-scaling';
+import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { CapacityLedger } from './private/capacity-ledger';
 import { ImportedSharedGpuEndpoint } from './private/imported-shared-gpu-endpoint';
 import { SharedGpuEndpointBase } from './private/shared-gpu-endpoint-base';
 import { SharedGpuRouting } from './routing';
-import {
-  InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointAttributes, SharedGpuEndpointBinding,
-} from './shared-gpu-endpoint-interface';
+import { ISharedGpuEndpoint, SharedGpuEndpointAttributes } from './shared-gpu-endpoint-interface';
 import { createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME } from '../core/endpoint-base';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
-import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../core/private/endpoint-kms';
-import { bindEndpointNetwork, endpointConnections } from '../core/private/endpoint-network';
-import { acknowledgeModelRoleWildcards } from '../core/private/model-role-nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
-import { compareShared, estimateVariants } from '../cost/private/endpoint-estimates';
+import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
+import { bindEndpointNetwork, endpointConnections } from '../private/endpoint-network';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { secondScalingCall } from '../private/scaling-resources';
 
 /** Props of a `SharedGpuEndpoint`. */
 export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
@@ -68,8 +68,9 @@ export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
   readonly routing?: SharedGpuRouting;
 
   /**
-   * Managed instance scaling. Needed for `InferenceComponent.autoScale` to add instances when copies no longer fit,
-   * and (with `minCapacity: 0`) to scale the endpoint to zero instances.
+   * Managed instance scaling, shorthand for `autoScaleInstanceCount(instanceScaling)`. Needed for
+   * `InferenceComponent.autoScaleCopyCount` to add instances when copies no longer fit, and (with `minCapacity: 0`) to
+   * scale the endpoint to zero instances.
    *
    * @default - no managed instance scaling: the endpoint keeps `initialInstanceCount` instances
    */
@@ -122,17 +123,13 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   }
 
   /**
-   * Imports an endpoint defined elsewhere, on which inference components can be added.
-   *
-   * @deprecated use `fromSharedGpuEndpointAttributes` (every endpoint kind imports with `from<Kind>Attributes`)
+   * Imports an endpoint by ARN; its name is parsed from the ARN, so it is lowercase: components name the endpoint, so
+   * use `fromEndpointName` for a name with capitals. Components added to it are unchecked for fit, as with
+   * `fromEndpointName`.
    */
-  public static fromEndpointAttributes(scope: Construct, id: string, attrs: SharedGpuEndpointAttributes): ISharedGpuEndpoint {
-    return SharedGpuEndpoint.fromSharedGpuEndpointAttributes(scope, id, attrs);
-  }
-
-  /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase), for grants and metrics. */
-  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISharedGpuEndpoint {
+    const endpointName = Arn.split(endpointArn, ArnFormat.SLASH_RESOURCE_NAME).resourceName!;
+    return new ImportedSharedGpuEndpoint(scope, id, { endpointName });
   }
 
   public readonly endpointName: string;
@@ -158,12 +155,6 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
    */
   public readonly encryptionKey?: kms.IKey;
 
-  /**
-   * The managed instance scaling settings.
-   *
-   * @default - none
-   */
-  public readonly instanceScaling?: SharedGpuInstanceScaling;
 
   /** The AWS::SageMaker::Endpoint. */
   public readonly cfnEndpoint: sagemaker.CfnEndpoint;
@@ -172,6 +163,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
 
   private readonly ledger: CapacityLedger;
+  private scaling?: SharedGpuInstanceScaling;
   private readonly components: InferenceComponent[] = [];
   private readonly networkConnections?: ec2.Connections;
 
@@ -182,9 +174,9 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     this.initialInstanceCount = props.initialInstanceCount ?? 1;
     this.variantName = props.variantName ?? DEFAULT_VARIANT_NAME;
     this.defaultVariantName = this.variantName;
-    this.instanceScaling = props.instanceScaling;
     this.ledger = new CapacityLedger(props.instanceType, this.initialInstanceCount);
     this.validate(props);
+    if (props.instanceScaling) this.autoScaleInstanceCount(props.instanceScaling);
     const nv = new PropValidator(`SharedGpuEndpoint '${this.node.path}'`);
     const network = bindEndpointNetwork(this, nv, props);
     nv.throwIfInvalid();
@@ -192,7 +184,6 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
     this.role = props.role ?? this.createRole();
     const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
-    const scaling = props.instanceScaling;
 
     kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]);
     this.encryptionKey = props.encryptionKey ?? (hasNvmeInstanceStorage(props.instanceType) ? undefined : createKey(this, 'Key',
@@ -218,16 +209,8 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
             concurrencyThreshold: routing.prefixAwareOptions.concurrencyThreshold,
           } : undefined,
         },
-        managedInstanceScaling: scaling ? {
-          status: 'ENABLED',
-          minInstanceCount: scaling.minCapacity,
-          maxInstanceCount: scaling.maxCapacity,
-          scaleInPolicy: scaling.scaleInStrategy ? {
-            strategy: scaling.scaleInStrategy,
-            maximumStepSize: scaling.scaleInMaximumStepSize,
-            cooldownInMinutes: scaling.scaleInCooldown?.toMinutes(),
-          } : undefined,
-        } : undefined,
+        // Lazy: autoScaleInstanceCount may be called after the constructor.
+        managedInstanceScaling: Lazy.any({ produce: () => renderManagedInstanceScaling(this.scaling) }),
       }],
     });
     // The role's policy must exist before SageMaker assumes the role.
@@ -266,11 +249,13 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     return component;
   }
 
-  public bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
-    return { instanceType: this.instanceType, role: this.role, dependable: this.cfnEndpoint, instanceScaling: this.instanceScaling };
+  /** @internal */
+  public _bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
+    return { instanceType: this.instanceType, role: this.role, dependable: this.cfnEndpoint, instanceScaling: () => this.scaling ?? 'none' };
   }
 
-  public reserveCopies(_component: IConstruct, requirement: InferenceComponentRequirement): string[] {
+  /** @internal */
+  public _reserveCopies(_component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[] {
     return this.ledger.reserve(requirement);
   }
 
@@ -290,32 +275,35 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     v.pattern('variantName', props.variantName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     v.atLeast('initialInstanceCount', props.initialInstanceCount, 1);
-    const s = props.instanceScaling;
-    if (s) {
-      v.atLeast('instanceScaling.minCapacity', s.minCapacity, 0);
-      v.atLeast('instanceScaling.maxCapacity', s.maxCapacity, 1);
-      if (resolved(s.minCapacity, s.maxCapacity)) {
-        v.check(s.minCapacity <= s.maxCapacity, 'instanceScaling.minCapacity', s.minCapacity,
-          `at most instanceScaling.maxCapacity (${s.maxCapacity})`);
-      }
-      const initial = props.initialInstanceCount ?? 1;
-      if (resolved(initial, s.maxCapacity)) {
-        v.check(initial <= s.maxCapacity, 'initialInstanceCount', initial,
-          `at most instanceScaling.maxCapacity (${s.maxCapacity})`);
-      }
-      v.range('instanceScaling.scaleInMaximumStepSize', s.scaleInMaximumStepSize, 1, 100);
-      const cooldown = s.scaleInCooldown;
-      if (cooldown && !cooldown.isUnresolved()) {
-        const seconds = cooldown.toSeconds();
-        v.check(seconds % 60 === 0 && seconds >= 300 && seconds <= 86400, 'instanceScaling.scaleInCooldown', cooldown.toHumanString(),
-          'whole minutes between 5 minutes and 1 day (CooldownInMinutes 5-1440)');
-      }
-      if (!s.scaleInStrategy && (s.scaleInMaximumStepSize !== undefined || s.scaleInCooldown !== undefined)) {
-        v.add('instanceScaling.scaleInStrategy: got nothing, expected IDLE_RELEASE or CONSOLIDATION when '
-          + 'scaleInMaximumStepSize or scaleInCooldown is set (they belong to the ScaleInPolicy, whose Strategy is required)');
-      }
-    }
+    if (props.instanceScaling) validateInstanceScaling(v, props.instanceScaling, props.initialInstanceCount ?? 1);
     v.throwIfInvalid();
+  }
+
+  /**
+   * Turns on managed instance scaling (`ManagedInstanceScaling`): SageMaker adds instances when the copies that
+   * Application Auto Scaling adds to the components (`InferenceComponent.autoScaleCopyCount`) no longer fit, and
+   * removes instances no copy needs, between `minCapacity` and `maxCapacity` (0 lets the endpoint scale to zero once
+   * every component has). There is no policy to add on this level: the instance count follows the components' copies,
+   * which is where policies go. The `instanceScaling` prop calls it. Once per endpoint: a second call throws.
+   *
+   * @returns the managed instance scaling the endpoint config carries
+   */
+  public autoScaleInstanceCount(props: SharedGpuInstanceScaling): SharedGpuInstanceScaling {
+    const v = new PropValidator(`SharedGpuEndpoint '${this.node.path}' autoScaleInstanceCount`);
+    if (this.scaling) v.add(secondScalingCall('autoScaleInstanceCount', `variant '${this.variantName}'`));
+    validateInstanceScaling(v, props, this.initialInstanceCount);
+    v.throwIfInvalid();
+    this.scaling = props;
+    return props;
+  }
+
+  /**
+   * The managed instance scaling (see `autoScaleInstanceCount`).
+   *
+   * @returns undefined without managed instance scaling
+   */
+  public get instanceScaling(): SharedGpuInstanceScaling | undefined {
+    return this.scaling;
   }
 
   /**
@@ -329,7 +317,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
       instanceType: this.instanceType.name,
       minInstances: this.instanceScaling?.minCapacity ?? this.initialInstanceCount,
       maxInstances: this.instanceScaling?.maxCapacity ?? this.initialInstanceCount,
-    }], options)[0];
+    }], options);
   }
 
   /**
@@ -353,4 +341,44 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
 function resolved(...values: number[]): boolean {
   return values.every((x) => !Token.isUnresolved(x));
+}
+
+/** Every problem with managed instance scaling settings, as `instanceScaling.<prop>`. */
+function validateInstanceScaling(v: PropValidator, s: SharedGpuInstanceScaling, initial: number): void {
+  v.atLeast('instanceScaling.minCapacity', s.minCapacity, 0);
+  v.atLeast('instanceScaling.maxCapacity', s.maxCapacity, 1);
+  if (resolved(s.minCapacity, s.maxCapacity)) {
+    v.check(s.minCapacity <= s.maxCapacity, 'instanceScaling.minCapacity', s.minCapacity,
+      `at most instanceScaling.maxCapacity (${s.maxCapacity})`);
+  }
+  if (resolved(initial, s.maxCapacity)) {
+    v.check(initial <= s.maxCapacity, 'initialInstanceCount', initial,
+      `at most instanceScaling.maxCapacity (${s.maxCapacity})`);
+  }
+  v.range('instanceScaling.scaleInMaximumStepSize', s.scaleInMaximumStepSize, 1, 100);
+  const cooldown = s.scaleInCooldown;
+  if (cooldown && !cooldown.isUnresolved()) {
+    const seconds = cooldown.toSeconds();
+    v.check(seconds % 60 === 0 && seconds >= 300 && seconds <= 86400, 'instanceScaling.scaleInCooldown', cooldown.toHumanString(),
+      'whole minutes between 5 minutes and 1 day (CooldownInMinutes 5-1440)');
+  }
+  if (!s.scaleInStrategy && (s.scaleInMaximumStepSize !== undefined || s.scaleInCooldown !== undefined)) {
+    v.add('instanceScaling.scaleInStrategy: got nothing, expected IDLE_RELEASE or CONSOLIDATION when '
+      + 'scaleInMaximumStepSize or scaleInCooldown is set (they belong to the ScaleInPolicy, whose Strategy is required)');
+  }
+}
+
+function renderManagedInstanceScaling(
+  scaling: SharedGpuInstanceScaling | undefined,
+): sagemaker.CfnEndpointConfig.ManagedInstanceScalingProperty | undefined {
+  return scaling ? {
+    status: 'ENABLED',
+    minInstanceCount: scaling.minCapacity,
+    maxInstanceCount: scaling.maxCapacity,
+    scaleInPolicy: scaling.scaleInStrategy ? {
+      strategy: scaling.scaleInStrategy,
+      maximumStepSize: scaling.scaleInMaximumStepSize,
+      cooldownInMinutes: scaling.scaleInCooldown?.toMinutes(),
+    } : undefined,
+  } : undefined;
 }

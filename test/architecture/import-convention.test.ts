@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Size, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as lib from '../../src';
 import { SageMakerEndpointBase } from '../../src/core';
@@ -33,4 +33,17 @@ describe.each(ENDPOINT_CLASSES)('%s', (name, cls) => {
     const imports = [cls.fromEndpointName(stack, 'ByName', 'tools-endpoint'), cls.fromEndpointArn(stack, 'ByArn', arn), cls[methods[2]](stack, 'ByAttrs', attrs)];
     expect(imports.map((i) => stack.resolve(i.endpointName))).toEqual(['tools-endpoint', 'tools-endpoint', 'tools-endpoint']);
   });
+});
+
+test('every import of a shared-GPU endpoint is an ISharedGpuEndpoint: components can be added to one imported by ARN', () => {
+  const stack = new Stack(new App(), 'Stack', { env: { account: '123456789012', region: 'us-east-1' } });
+  const endpoint = lib.SharedGpuEndpoint.fromEndpointArn(stack, 'ByArn', 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/shared');
+  const image = lib.ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/chat:1');
+  const component = new lib.InferenceComponent(stack, 'Chat', { endpoint, model: lib.ModelSource.fromContainer(image), acceleratorCount: 1, minMemory: Size.mebibytes(1024) });
+  expect(stack.resolve(component.endpointName)).toBe('shared');
+  expect(stack.resolve(endpoint.variantName)).toBe('AllTraffic');
+});
+
+test('the unreleased deprecated alias SharedGpuEndpoint.fromEndpointAttributes is gone', () => {
+  expect('fromEndpointAttributes' in lib.SharedGpuEndpoint).toBe(false);
 });

@@ -4,7 +4,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { InstanceType } from '../../src/core';
 import { hasLocalNvmeStorage } from '../../src/core/instance-specs';
-import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../../src/core/private/endpoint-kms';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../../src/private/endpoint-kms';
 
 const M5 = InstanceType.ML_M5_LARGE;
 const INF2 = InstanceType.ML_INF2_XLARGE;

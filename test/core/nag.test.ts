@@ -3,7 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { createExecutionRole } from '../../src/core/model';
 import { acknowledgePolicyWildcardFindings, flattenReference } from '../../src/core/nag';
-import { acknowledgeModelRoleWildcards } from '../../src/core/private/model-role-nag';
+import { acknowledgeModelRoleWildcards } from '../../src/private/model-role-nag';
 import { synthWithNag } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

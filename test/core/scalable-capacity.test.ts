@@ -29,12 +29,11 @@ describe('the scaling object a realtime variant returns', () => {
     const endpoint = new RealtimeEndpoint(stack, 'Chat', { model: ModelSource.fromContainer(TGI), instanceType: InstanceType.ML_G5_2XLARGE, endpointName: 'chat' });
 
     // WHEN
-    const capacity = endpoint.autoScaleVariant('AllTraffic', { maxCapacity: 4 });
+    const capacity = endpoint.autoScaleInstanceCount({ maxCapacity: 4 });
     capacity.scaleOnConcurrentRequestsPerModel('Burst', { targetValue: 3, scaleOutCooldown: Duration.seconds(30) });
 
     // THEN
     expect(capacity).toBeInstanceOf(ScalableInstanceCount);
-    expect(endpoint.scalableInstanceCount()).toBe(capacity);
     expect(capacity.maxCapacity).toBe(4);
     const policies = Object.values(policiesOn(Template.fromStack(stack), 'endpoint/chat/variant/AllTraffic'));
     expect(policies.map((p) => p.Properties.TargetTrackingScalingPolicyConfiguration)).toEqual(expect.arrayContaining([
@@ -51,9 +50,9 @@ describe('the scaling object a realtime variant returns', () => {
     // GIVEN
     const stack = newStack();
     const endpoint = new RealtimeEndpoint(stack, 'Chat', {
-      model: ModelSource.fromContainer(TGI), instanceType: InstanceType.ML_G5_2XLARGE, endpointName: 'chat', autoScaling: {},
+      model: ModelSource.fromContainer(TGI), instanceType: InstanceType.ML_G5_2XLARGE, endpointName: 'chat',
     });
-    const capacity = endpoint.scalableInstanceCount()!;
+    const capacity = endpoint.autoScaleInstanceCount();
 
     // WHEN
     capacity.scaleToTrackMetric('Gpu', { targetValue: 60, customMetric: endpoint.metricGpuUtilization({ period: Duration.minutes(1) }) });
@@ -82,15 +81,18 @@ describe('the scaling object a realtime variant returns', () => {
 
   test('scaleOn... options are validated with the prop named', () => {
     const stack = newStack();
-    const endpoint = new RealtimeEndpoint(stack, 'Chat', { model: ModelSource.fromContainer(TGI), instanceType: InstanceType.ML_G5_2XLARGE, autoScaling: {} });
-    expect(() => endpoint.scalableInstanceCount()!.scaleOnInvocationsPerInstance('Zero', { targetValue: 0 }))
+    const endpoint = new RealtimeEndpoint(stack, 'Chat', { model: ModelSource.fromContainer(TGI), instanceType: InstanceType.ML_G5_2XLARGE });
+    expect(() => endpoint.autoScaleInstanceCount().scaleOnInvocationsPerInstance('Zero', { targetValue: 0 }))
       .toThrow(/targetValue: got 0, expected a number > 0/);
   });
 
-  test('a variant that is not autoscaled has no scaling object', () => {
+  test('fails if the same variant is scaled twice (the autoScaling prop counts as the first call)', () => {
     const stack = newStack();
-    const endpoint = new RealtimeEndpoint(stack, 'Chat', { model: ModelSource.fromContainer(TGI), instanceType: InstanceType.ML_G5_2XLARGE });
-    expect(endpoint.scalableInstanceCount()).toBeUndefined();
+    const endpoint = new RealtimeEndpoint(stack, 'Chat', { model: ModelSource.fromContainer(TGI), instanceType: InstanceType.ML_G5_2XLARGE, autoScaling: {} });
+    endpoint.addVariant('Canary', { instanceType: InstanceType.ML_G5_2XLARGE });
+    expect(() => endpoint.autoScaleInstanceCount({ maxCapacity: 2 }))
+      .toThrow(/autoScaleInstanceCount: got a second call for variant 'AllTraffic', expected one call per scalable target/);
+    expect(endpoint.autoScaleInstanceCount({ variantName: 'Canary' }).resourceId).toMatch(/\/variant\/Canary$/);
   });
 });
 
@@ -99,11 +101,11 @@ describe('the scaling object of an async endpoint', () => {
     // GIVEN
     const stack = newStack();
     const endpoint = new AsyncEndpoint(stack, 'Batch', {
-      model: ModelSource.fromContainer(CPU), instanceType: InstanceType.ML_M5_XLARGE, endpointName: 'batch', autoScaling: { minCapacity: 0, maxCapacity: 2 },
+      model: ModelSource.fromContainer(CPU), instanceType: InstanceType.ML_M5_XLARGE, endpointName: 'batch',
     });
 
     // WHEN
-    endpoint.scalableInstanceCount!.scaleOnInvocationsPerInstance('Invocations', { targetValue: 20, disableScaleIn: true });
+    endpoint.autoScaleInstanceCount({ minCapacity: 0, maxCapacity: 2 }).scaleOnInvocationsPerInstance('Invocations', { targetValue: 20, disableScaleIn: true });
 
     // THEN
     const policies = policiesOn(Template.fromStack(stack));
@@ -117,27 +119,37 @@ describe('the scaling object of an async endpoint', () => {
       .toEqual({ PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerVariantInvocationsPerInstance' }, TargetValue: 20, DisableScaleIn: true, ScaleOutCooldown: 60, ScaleInCooldown: 300 });
   });
 
-  test('without autoScaling there is no scaling object', () => {
+  test('fails if scaled twice (the autoScaling prop counts as the first call)', () => {
     const stack = newStack();
-    const endpoint = new AsyncEndpoint(stack, 'Batch', { model: ModelSource.fromContainer(CPU), instanceType: InstanceType.ML_M5_XLARGE });
-    expect(endpoint.scalableInstanceCount).toBeUndefined();
+    const endpoint = new AsyncEndpoint(stack, 'Batch', { model: ModelSource.fromContainer(CPU), instanceType: InstanceType.ML_M5_XLARGE, autoScaling: {} });
+    expect(endpoint.scaleFromZeroAlarm).toBeUndefined();
+    expect(() => endpoint.autoScaleInstanceCount({ minCapacity: 0 })).toThrow(/autoScaleInstanceCount: got a second call for variant 'AllTraffic'/);
+  });
+
+  test('scaled after the constructor, the endpoint gets the autoscaled name and the scale-from-zero alarm, as with the prop', () => {
+    const byProp = newStack();
+    new AsyncEndpoint(byProp, 'Batch', { model: ModelSource.fromContainer(CPU), instanceType: InstanceType.ML_M5_XLARGE, autoScaling: { minCapacity: 0 } });
+    const byVerb = newStack();
+    const endpoint = new AsyncEndpoint(byVerb, 'Batch', { model: ModelSource.fromContainer(CPU), instanceType: InstanceType.ML_M5_XLARGE });
+    endpoint.autoScaleInstanceCount({ minCapacity: 0 });
+    expect(endpoint.scaleFromZeroAlarm).toBeDefined();
+    expect(Template.fromStack(byVerb).toJSON()).toEqual(Template.fromStack(byProp).toJSON());
   });
 });
 
 describe('the scaling object of an inference component', () => {
-  test('autoScale returns the copy count; a second policy the user adds targets the component', () => {
+  test('autoScaleCopyCount returns the copy count; a second policy the user adds targets the component', () => {
     // GIVEN
     const stack = newStack();
     const shared = new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_G5_12XLARGE });
     const chat = shared.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384), componentName: 'chat' });
 
     // WHEN
-    const copies = chat.autoScale({ maxCapacity: 4, target: CopyScalingTarget.invocationsPerCopy(10) });
+    const copies = chat.autoScaleCopyCount({ maxCapacity: 4, target: CopyScalingTarget.invocationsPerCopy(10) });
     copies.scaleOnConcurrentRequestsPerCopy('Concurrency', { targetValue: 4, scaleInCooldown: Duration.minutes(10) });
 
     // THEN
     expect(copies).toBeInstanceOf(ScalableCopyCount);
-    expect(chat.scalableCopyCount).toBe(copies);
     expect(copies.minCapacity).toBe(1);
     const policies = Object.values(policiesOn(Template.fromStack(stack), 'inference-component/chat'));
     const metricTypes = policies.map((p) => p.Properties.TargetTrackingScalingPolicyConfiguration.PredefinedMetricSpecification.PredefinedMetricType);

@@ -5,6 +5,7 @@ import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { EndpointCost, PriceTable } from '../../src/cost';
 import { PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
 import { RealtimeEndpoint } from '../../src/realtime';
+import { ServerlessEndpoint } from '../../src/serverless';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 import { sageMakerOfferFile } from '../support/price-list';
 
@@ -21,12 +22,14 @@ describe('RealtimeEndpoint.costEstimate', () => {
     const endpoint = new RealtimeEndpoint(stack(), 'Chat', { model: model(), instanceType: InstanceType.ML_M5_XLARGE, autoScaling: { minCapacity: 2, maxCapacity: 5 } });
     endpoint.addVariant('Fixed', { instanceType: InstanceType.ML_M5_XLARGE, initialInstanceCount: 3 });
 
-    const [scaled, fixed] = endpoint.costEstimate({ priceTable });
+    const estimate = endpoint.costEstimate({ priceTable });
+    const [scaled, fixed] = estimate.variants;
+    expect(estimate.monthlyAtMaxUsd).toBeCloseTo(scaled.monthlyAtMaxUsd! + fixed.monthlyAtMaxUsd!, 2);
+    expect(estimate.summary.split('\n')).toEqual([`AllTraffic: ${scaled.summary}`, `Fixed: ${fixed.summary}`]);
 
     expect(scaled).toEqual({ ...EndpointCost.estimate({ instanceType: 'ml.m5.xlarge', region: 'us-east-1', minInstances: 2, maxInstances: 5, priceTable }), variantName: 'AllTraffic' });
     expect(scaled).toMatchObject({ priceAsOf: '2026-11-20', priceSource: expect.stringMatching(/^AWS Price List offer file AmazonSageMaker.*, usagetype USE1-Host:ml\.m5\.xlarge$/) });
-    const scaling = endpoint.scalableInstanceCount()!;
-    expect([scaled.minInstances, scaled.maxInstances]).toEqual([scaling.minCapacity, scaling.maxCapacity]);
+    expect([scaled.minInstances, scaled.maxInstances]).toEqual([2, 5]);
     expect(fixed).toMatchObject({ variantName: 'Fixed', minInstances: 3, maxInstances: 3, priceKnown: true, scalesToZero: false });
     expect(fixed.monthlyAtMinUsd).toBeCloseTo(M5 * 3 * EndpointCost.HOURS_PER_MONTH, 3);
     expect(fixed.monthlyAtMaxUsd).toBe(fixed.monthlyAtMinUsd);
@@ -36,7 +39,7 @@ describe('RealtimeEndpoint.costEstimate', () => {
   test('a price the table lacks: no figures, priceKnown false, a summary naming the type and how to give its price', () => {
     const endpoint = new RealtimeEndpoint(stack(), 'Chat', { model: model(), instanceType: InstanceType.of('ml.g5.4xlarge'), autoScaling: { maxCapacity: 4 } });
 
-    const [e] = endpoint.costEstimate({ priceTable });
+    const [e] = endpoint.costEstimate({ priceTable }).variants;
 
     expect(e).toMatchObject({ instanceType: 'ml.g5.4xlarge', minInstances: 1, maxInstances: 4, priceKnown: false, priceSource: 'not in the price table', priceAsOf: '2026-11-20' });
     expect(e.hourlyAtMaxUsd).toBeUndefined();
@@ -48,7 +51,7 @@ describe('RealtimeEndpoint.costEstimate', () => {
   test('the bundled table is the default: empty, so every price is unknown and the summary says how to get a table', () => {
     const endpoint = new RealtimeEndpoint(stack(), 'Chat', { model: model(), instanceType: InstanceType.ML_M5_XLARGE });
 
-    const [e] = endpoint.costEstimate();
+    const [e] = endpoint.costEstimate().variants;
 
     expect(e).toMatchObject({ priceKnown: false, priceSource: 'not in the price table', priceAsOf: PRICE_TABLE_DATE });
     expect(e.summary).toContain('(which is empty: build one with cdk-sagemaker-mcp prices and pass it as priceTable: PriceTable.fromFile(...))');
@@ -57,7 +60,7 @@ describe('RealtimeEndpoint.costEstimate', () => {
   test('a caller-supplied price and region are used, and labelled as given', () => {
     const endpoint = new RealtimeEndpoint(stack(), 'Chat', { model: model(), instanceType: InstanceType.ML_G5_2XLARGE, autoScaling: { maxCapacity: 4 } });
 
-    const [e] = endpoint.costEstimate({ region: 'eu-west-1', hourlyPricesUsd: { 'ml.g5.2xlarge': 2 } });
+    const [e] = endpoint.costEstimate({ region: 'eu-west-1', hourlyPricesUsd: { 'ml.g5.2xlarge': 2 } }).variants;
 
     expect(e).toMatchObject({ region: 'eu-west-1', priceKnown: true, priceSource: 'given by caller', hourlyAtMinUsd: 2, hourlyAtMaxUsd: 8, monthlyAtMaxUsd: 8 * 730 });
   });
@@ -67,7 +70,7 @@ describe('RealtimeEndpoint.costEstimate', () => {
 
     expect(() => endpoint.costEstimate()).toThrow("Invalid RealtimeEndpoint 'Chat' costEstimate: 1 problem:\n  - region: got the stack's region, which is unresolved "
       + "(an environment-agnostic stack), expected a region such as 'us-east-1' to look prices up in: give it as the region option ({ region: 'us-east-1' })");
-    expect(endpoint.costEstimate({ region: 'us-east-1', priceTable })[0].priceKnown).toBe(true);
+    expect(endpoint.costEstimate({ region: 'us-east-1', priceTable }).priceKnown).toBe(true);
     expect(() => endpoint.costEstimate({ region: 'us-east-1', hourlyPricesUsd: { 'ml.m5.xlarge': -1 } }))
       .toThrow("hourlyPricesUsd['ml.m5.xlarge']: got -1, expected a number >= 0");
   });
@@ -78,7 +81,7 @@ describe('AsyncEndpoint.costEstimate', () => {
     new AsyncEndpoint(stack(), 'Docs', { model: model(), instanceType: InstanceType.ML_M5_XLARGE, autoScaling, recordResults: false });
 
   test('scaling to zero: the floor is $0, the ceiling the scaling maximum', () => {
-    const e = asyncEndpoint({ minCapacity: 0, maxCapacity: 4 }).costEstimate({ priceTable });
+    const e = asyncEndpoint({ minCapacity: 0, maxCapacity: 4 }).costEstimate({ priceTable }).variants[0];
 
     expect(e).toMatchObject({ minInstances: 0, maxInstances: 4, scalesToZero: true, hourlyAtMinUsd: 0, monthlyAtMinUsd: 0, priceKnown: true });
     expect(e.monthlyAtMaxUsd).toBeCloseTo(M5 * 4 * 730, 3);
@@ -86,7 +89,7 @@ describe('AsyncEndpoint.costEstimate', () => {
   });
 
   test('without autoscaling: the initial instance count, min = max', () => {
-    expect(asyncEndpoint().costEstimate({ priceTable }))
+    expect(asyncEndpoint().costEstimate({ priceTable }).variants[0])
       .toMatchObject({ minInstances: 1, maxInstances: 1, scalesToZero: false, hourlyAtMinUsd: M5, hourlyAtMaxUsd: M5 });
   });
 });
@@ -103,11 +106,11 @@ describe('SharedGpuEndpoint', () => {
   };
 
   test('costEstimate: the instances over managed instance scaling, floor 0', () => {
-    const e = shared().costEstimate({ hourlyPricesUsd: { 'ml.g5.12xlarge': 7 } });
+    const e = shared().costEstimate({ hourlyPricesUsd: { 'ml.g5.12xlarge': 7 } }).variants[0];
 
     expect(e).toMatchObject({ instanceType: 'ml.g5.12xlarge', minInstances: 0, maxInstances: 2, scalesToZero: true, hourlyAtMinUsd: 0, hourlyAtMaxUsd: 14 });
     expect(shared(stack()).costEstimate().priceKnown).toBe(false);
-    expect(shared(stack()).costEstimate({ priceTable })).toMatchObject({ priceKnown: true, hourlyAtMaxUsd: 2 * TABLE.hourlyPriceUsd('us-east-1', 'ml.g5.12xlarge')! });
+    expect(shared(stack()).costEstimate({ priceTable }).variants[0]).toMatchObject({ priceKnown: true, hourlyAtMaxUsd: 2 * TABLE.hourlyPriceUsd('us-east-1', 'ml.g5.12xlarge')! });
   });
 
   test('costComparison: packed vs each copy on its own smallest instance with the devices it reserves', () => {
@@ -143,5 +146,39 @@ describe('SharedGpuEndpoint', () => {
   test('costComparison on an environment-agnostic stack asks for the region', () => {
     expect(() => shared(stack({})).costComparison()).toThrow("Invalid SharedGpuEndpoint 'Shared' costComparison: 1 problem:\n  - region: got the stack's region");
     expect(shared(stack({})).costComparison({ region: 'us-east-1' }).packedInstanceType).toBe('ml.g5.12xlarge');
+  });
+});
+
+describe('ServerlessEndpoint.costEstimate', () => {
+  const serverless = (props: { provisionedConcurrency?: number; autoScaling?: { minCapacity?: number; maxCapacity?: number } } = {}) =>
+    new ServerlessEndpoint(stack(), 'Churn', { model: model(), memorySize: Size.gibibytes(2), maxConcurrency: 10, ...props });
+
+  test('the same shape as the instance-based kinds: no variants, the serverless line, and which prices to give', () => {
+    const e = serverless({ provisionedConcurrency: 2, autoScaling: { minCapacity: 1, maxCapacity: 4 } }).costEstimate();
+
+    expect(e).toMatchObject({ region: 'us-east-1', variants: [], priceKnown: false, scalesToZero: false });
+    expect(e.serverless).toMatchObject({ memorySizeInMb: 2048, minProvisionedConcurrency: 1, maxProvisionedConcurrency: 4, priceKnown: false });
+    expect(e.summary).toMatch(/has no serverless prices; give them as \{ provisionedConcurrencyPerHourUsd: <USD per unit-hour>, serverlessComputePerSecondUsd: <USD per second> \}/);
+  });
+
+  test('given prices: provisioned concurrency by the hour over its range, compute per second of each request', () => {
+    const e = serverless({ provisionedConcurrency: 2, autoScaling: { minCapacity: 1, maxCapacity: 4 } })
+      .costEstimate({ provisionedConcurrencyPerHourUsd: 0.1, serverlessComputePerSecondUsd: 0.00004 });
+
+    expect(e.serverless).toMatchObject({
+      priceKnown: true, provisionedConcurrencyPerHourUsd: 0.1, monthlyAtMinUsd: 73, monthlyAtMaxUsd: 292, computePerSecondUsd: 0.00004,
+    });
+    expect([e.priceKnown, e.monthlyAtMinUsd, e.monthlyAtMaxUsd]).toEqual([true, 73, 292]);
+  });
+
+  test('on demand (no provisioned concurrency): the floor is $0 and only the compute price is needed', () => {
+    const e = serverless().costEstimate({ serverlessComputePerSecondUsd: 0.00004 });
+
+    expect(e).toMatchObject({ priceKnown: true, scalesToZero: true, monthlyAtMinUsd: 0, monthlyAtMaxUsd: 0 });
+    expect(e.serverless!.summary).toBe('Estimate (prices given by caller): Serverless Inference 2048 MiB in us-east-1: $0.00004 per second of request compute');
+  });
+
+  test('fails on a negative price, naming the option', () => {
+    expect(() => serverless().costEstimate({ serverlessComputePerSecondUsd: -1 })).toThrow(/serverlessComputePerSecondUsd: got -1/);
   });
 });

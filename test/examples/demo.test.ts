@@ -13,7 +13,7 @@ import { buildDemoApp } from '../../examples/app';
 import { dashboardWidgets } from '../../examples/demo-dashboard';
 import { ourConstructs, relativePath } from '../../examples/demo-model';
 import { AsyncEndpoint } from '../../src/async';
-import { EndpointCost, EndpointCostEstimate } from '../../src/cost';
+import { EndpointCost, VariantCostEstimate } from '../../src/cost';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 
@@ -60,7 +60,7 @@ test('a cost section: each endpoint at its fewest and most instances, as its cos
   expect(section).toMatch(new RegExp(`^Cost estimate \\(on-demand, price table of ${EndpointCost.PRICE_TABLE_DATE}; an estimate, not a bill`));
   const stack = demoStack();
   const lineOf = (path: string) => section.split('\n').find((l) => l.startsWith(`  ${path} `)) ?? `(no line for ${path})`;
-  const expectLine = (path: string, e: EndpointCostEstimate) => {
+  const expectLine = (path: string, e: VariantCostEstimate) => {
     const line = lineOf(path);
     expect(line).toContain(`${e.minInstances}-${e.maxInstances} × ${e.instanceType}`);
     if (e.priceKnown) {
@@ -75,13 +75,13 @@ test('a cost section: each endpoint at its fewest and most instances, as its cos
   const asyncEndpoints = endpoints.filter((c): c is AsyncEndpoint => c instanceof AsyncEndpoint);
   const shared = endpoints.filter((c): c is SharedGpuEndpoint => c instanceof SharedGpuEndpoint);
   expect([realtime.length, asyncEndpoints.length, shared.length]).toEqual([3, 1, 1]);
-  realtime.forEach((r) => expectLine(relativePath(stack, r), r.costEstimate()[0]));
-  const docs = asyncEndpoints[0].costEstimate();
+  realtime.forEach((r) => expectLine(relativePath(stack, r), r.costEstimate().variants[0]));
+  const docs = asyncEndpoints[0].costEstimate().variants[0];
   expectLine(relativePath(stack, asyncEndpoints[0]), docs);
   // The async example scales to zero; the bundled table is empty (docs/cost.md), so no price is known and none is printed.
   expect(docs).toMatchObject({ scalesToZero: true, priceKnown: false });
   expect(lineOf(relativePath(stack, asyncEndpoints[0]))).toContain('0-');
-  expectLine(relativePath(stack, shared[0]), shared[0].costEstimate());
+  expectLine(relativePath(stack, shared[0]), shared[0].costEstimate().variants[0]);
   const comparison = shared[0].costComparison();
   const compared = lineOf(`${relativePath(stack, shared[0])} packed vs separate:`);
   comparison.separate.forEach((s) => expect(compared).toContain(`${s.name} ${s.copies} × ${s.instanceType}`));

@@ -13,7 +13,7 @@ import { addSharedGpuExample } from '../../examples/shared-gpu';
 import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { parseMcpServerSpec } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint } from '../../src/async';
-import { ContainerImage, ModelSource } from '../../src/core';
+import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { FeatureGroup } from '../../src/feature-store';
 import { HuggingFaceHubModel, TextGenerationServer } from '../../src/huggingface';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
@@ -140,13 +140,27 @@ describe('McpToolServer', () => {
     expect(serverless.modelFamily).toBe('mistral');
     // WHEN
     new McpToolServer(stack, 'Mcp', {
-      realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi, modelFamily: 'llama3' }, { endpoint: tei }, { endpoint: serverless }],
+      realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi, modelFamily: 'llama3' }, { endpoint: tei }],
+      serverlessEndpoints: [{ endpoint: serverless }],
     });
     // THEN the entry's own choice wins; tei has no prompt builder, so the tool's default applies
     const fn = Object.values<any>(Template.fromStack(stack).findResources('AWS::Lambda::Function'))
       .find((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC]);
     const spec = parseMcpServerSpec<any>(fn.Properties.Environment.Variables[MCP_ENV.SPEC]);
     expect(spec.realtimeEndpoints.map((e: any) => e.modelFamily)).toEqual(['openai', 'llama3', undefined, 'mistral']);
+  });
+
+  test('fails if an endpoint is given under another kind\'s entry (a serverless endpoint is its own entry, never realtime)', () => {
+    // GIVEN
+    const stack = new Stack(new App(), 'Kinds', { env: { account: '123456789012', region: 'us-east-1' } });
+    const model = ModelSource.fromContainer(ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/m:1'));
+    const serverless = new ServerlessEndpoint(stack, 'Small', { memorySize: Size.gibibytes(2), maxConcurrency: 5, model });
+    const realtime = new RealtimeEndpoint(stack, 'Chat', { model, instanceType: InstanceType.ML_M5_LARGE });
+    // WHEN / THEN both problems, in one error
+    expect(() => new McpToolServer(stack, 'Mcp', {
+      realtimeEndpoints: [{ endpoint: serverless }],
+      serverlessEndpoints: [{ endpoint: realtime }],
+    })).toThrow(/realtimeEndpoints\[0\]\.endpoint: got the ServerlessEndpoint 'Kinds\/Small', expected a realtime endpoint: give it under serverlessEndpoints[\s\S]*serverlessEndpoints\[0\]\.endpoint: got 'the RealtimeEndpoint 'Kinds\/Chat'', expected a serverless endpoint/);
   });
 
   test('default configuration snapshot', () => {

@@ -115,9 +115,9 @@ function buildAllKinds() {
     realtimeEndpoints: [
       { endpoint: realtime, description: 'chat', modelFamily: 'llama3' },
       { endpoint: jumpStart, description: 'mistral from JumpStart', modelFamily: 'mistral' },
-      { endpoint: serverless, description: 'churn, serverless' },
       { endpoint: mme, description: 'one churn model per tenant', targetModels: multiModel.targetModels },
     ],
+    serverlessEndpoints: [{ endpoint: serverless, description: 'churn, serverless' }],
     inferenceComponents: components.map((component) => ({ component, description: 'shared', modelFamily: 'tgi' })),
     asyncEndpoints: [{ endpoint: asyncEndpoint, description: 'long jobs' }],
     featureGroups: [{ featureGroup, allowWrites: true, description: 'users' }],

@@ -41,7 +41,7 @@ describe('SageMakerMcpDashboard', () => {
       expect(titles).toContain(`ChatEndpoint/AllTraffic: ${suffix}`);
     }
     const instances = widgets.find((w) => w.properties.title === 'ChatEndpoint/AllTraffic: instances (while invoked)');
-    const scaling = stack.node.findAll().find((c): c is RealtimeEndpoint => c instanceof RealtimeEndpoint && c.node.id === 'ChatEndpoint')!.scalableInstanceCount()!;
+    const scaling = stack.node.findAll().find((c): c is RealtimeEndpoint => c instanceof RealtimeEndpoint && c.node.id === 'ChatEndpoint')!._scaledInstanceCount('AllTraffic')!;
     expect(instances.properties.annotations.horizontal.map((a: any) => a.value)).toEqual([scaling.minCapacity, scaling.maxCapacity]);
     expect(titles.filter((t) => / copies \(while invoked\)$/.test(t))).toHaveLength(2);
     expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/backlog \(Average\) and oldest request/), expect.stringMatching(/backlog without capacity; result dead letters/)]));

@@ -624,7 +624,7 @@ describe('autoscaling', () => {
     const stack = newStack();
     const ep = endpoint(stack, { endpointName: 'chat' });
     // WHEN
-    ep.autoScaleVariant('AllTraffic', {
+    ep.autoScaleInstanceCount({
       minCapacity: 2,
       maxCapacity: 10,
       targetInvocationsPerInstance: 30,
@@ -701,8 +701,8 @@ describe('autoscaling', () => {
     const stack = newStack();
     const ep = endpoint(stack, { autoScaling: {} });
     // WHEN / THEN
-    expect(() => ep.autoScaleVariant('Nope')).toThrow(/variantName: got 'Nope', expected one of this endpoint's variants \(AllTraffic\)/);
-    expect(() => ep.autoScaleVariant('AllTraffic')).toThrow(/variantName: got 'AllTraffic', expected a variant not already autoscaled/);
+    expect(() => ep.autoScaleInstanceCount({ variantName: 'Nope' })).toThrow(/variantName: got 'Nope', expected one of this endpoint's variants \(AllTraffic\)/);
+    expect(() => ep.autoScaleInstanceCount()).toThrow(/autoScaleInstanceCount: got a second call for variant 'AllTraffic', expected one call per scalable target/);
   });
 });
 

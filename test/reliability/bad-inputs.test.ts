@@ -73,7 +73,7 @@ const rows: Row[] = [
   ['RealtimeEndpoint', 'alarms.evaluationPeriods 0', (s) => realtime(s, { alarms: { invocation5XXRateThreshold: 1, evaluationPeriods: 0 } }), /alarms\.evaluationPeriods/, /got 0\b/, /integer >= 1/],
   ['RealtimeEndpoint', 'alarms without a threshold', (s) => realtime(s, { alarms: {} }), /alarms\.modelLatencyP99Threshold\/invocation5XXRateThreshold/, /got nothing/, /at least one threshold/],
   ['RealtimeEndpoint', 'addVariant with a name in use', (s) => realtime(s).addVariant('AllTraffic', { instanceType: InstanceType.ML_M5_LARGE }), /variantName/, /'AllTraffic'/, /not already used by another variant/],
-  ['RealtimeEndpoint', 'autoScaleVariant of an unknown variant', (s) => realtime(s).autoScaleVariant('Canary'), /variantName/, /'Canary'/, /one of this endpoint's variants \(AllTraffic\)/],
+  ['RealtimeEndpoint', 'autoScaleInstanceCount of an unknown variant', (s) => realtime(s).autoScaleInstanceCount({ variantName: 'Canary' }), /variantName/, /'Canary'/, /one of this endpoint's variants \(AllTraffic\)/],
   ['RealtimeEndpoint', 'every variant weighted 0', (s) => realtime(s, { initialVariantWeight: 0 }), /initialVariantWeight/, /\[0\]/, /at least one variant with a weight > 0/],
   ['RealtimeEndpoint', '11 production variants', (s) => {
     const ep = realtime(s);
@@ -109,12 +109,12 @@ const rows: Row[] = [
   ['InferenceComponent', 'maxMemory below minMemory', (s) => component(s, { maxMemory: Size.mebibytes(1024) }), /maxMemory/, /got 1024 MiB/, /at least minMemory \(4096 MiB\)/],
   ['InferenceComponent', 'cpuCores 0.1', (s) => component(s, { cpuCores: 0.1 }), /cpuCores/, /got 0\.1\b/, /number >= 0\.25/],
   ['InferenceComponent', 'copies 0', (s) => component(s, { copies: 0 }), /copies/, /got 0\b/, /integer >= 1/],
-  ['InferenceComponent', 'autoScale minCapacity above maxCapacity', (s) => component(s).autoScale({ minCapacity: 3, maxCapacity: 1, target: CopyScalingTarget.invocationsPerCopy(5) }), /maxCapacity/, /got 1\b/, /at least minCapacity \(3\)/],
-  ['InferenceComponent', 'autoScale called twice', (s) => {
+  ['InferenceComponent', 'autoScaleCopyCount minCapacity above maxCapacity', (s) => component(s).autoScaleCopyCount({ minCapacity: 3, maxCapacity: 1, target: CopyScalingTarget.invocationsPerCopy(5) }), /maxCapacity/, /got 1\b/, /at least minCapacity \(3\)/],
+  ['InferenceComponent', 'autoScaleCopyCount called twice', (s) => {
     const ic = component(s);
-    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
-    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
-  }, /autoScale/, /a second call/, /one call per inference component/],
+    ic.autoScaleCopyCount({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
+    ic.autoScaleCopyCount({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(5) });
+  }, /autoScaleCopyCount/, /a second call/, /one call per scalable target/],
 
   // -- JumpStartModel
   ['JumpStartModel', 'unknown model id', () => JumpStartModel.of('meta-textgeneration-llama-9-unknown'), /modelId/, /'meta-textgeneration-llama-9-unknown'/, /a JumpStart model id in the catalog/],

@@ -147,11 +147,10 @@ test('ServerlessEndpoint fails for a multi-model source, which Serverless Infere
     .toMatch(/model: got 'a MultiModelSource', expected a single model: Serverless Inference does not support multi-model endpoints/);
 });
 
-test('scalableProvisionedConcurrency takes more policies, e.g. a second utilization target', () => {
+test('autoScaleProvisionedConcurrency returns what takes more policies, e.g. a second utilization target', () => {
   const stack = newStack();
-  const e = endpoint(stack, { provisionedConcurrency: 2, autoScaling: {} });
-  expect(endpoint(newStack()).scalableProvisionedConcurrency).toBeUndefined();
-  e.scalableProvisionedConcurrency!.scaleOnProvisionedConcurrencyUtilization('Tight', { targetValue: 0.9, disableScaleIn: true });
+  const e = endpoint(stack, { provisionedConcurrency: 2 });
+  e.autoScaleProvisionedConcurrency().scaleOnProvisionedConcurrencyUtilization('Tight', { targetValue: 0.9, disableScaleIn: true });
   const t = Template.fromStack(stack);
   t.resourceCountIs('AWS::ApplicationAutoScaling::ScalingPolicy', 2);
   t.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {

@@ -302,7 +302,7 @@ describe('InferenceComponent validation', () => {
   });
 });
 
-describe('autoScale', () => {
+describe('autoScaleCopyCount', () => {
   function component(props: Partial<SharedGpuEndpointProps> = {}) {
     const { app, stack, endpoint } = endpointOn(InstanceType.ML_G5_12XLARGE, props);
     const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
@@ -314,7 +314,7 @@ describe('autoScale', () => {
     const { stack, ic } = component();
 
     // WHEN
-    ic.autoScale({ minCapacity: 1, maxCapacity: 4, target: CopyScalingTarget.invocationsPerCopy(10) });
+    ic.autoScaleCopyCount({ minCapacity: 1, maxCapacity: 4, target: CopyScalingTarget.invocationsPerCopy(10) });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -350,7 +350,7 @@ describe('autoScale', () => {
     const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384), componentName: 'mcp-chat' });
 
     // WHEN
-    ic.autoScale({
+    ic.autoScaleCopyCount({
       minCapacity: 1,
       maxCapacity: 3,
       target: CopyScalingTarget.concurrentRequestsPerCopy(4),
@@ -371,12 +371,29 @@ describe('autoScale', () => {
     });
   });
 
+  test('the endpoint\'s autoScaleInstanceCount, called after the component is added, reads like the instanceScaling prop', () => {
+    // GIVEN
+    const byProp = component({ instanceScaling: { minCapacity: 0, maxCapacity: 2 } });
+    const byVerb = component();
+
+    // WHEN
+    const scaling = byVerb.endpoint.autoScaleInstanceCount({ minCapacity: 0, maxCapacity: 2 });
+    for (const { ic } of [byProp, byVerb]) ic.autoScaleCopyCount({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
+
+    // THEN
+    expect(scaling).toEqual({ minCapacity: 0, maxCapacity: 2 });
+    expect(byVerb.endpoint.instanceScaling).toBe(scaling);
+    expect(Template.fromStack(byVerb.stack).toJSON()).toEqual(Template.fromStack(byProp.stack).toJSON());
+    expect(() => byProp.endpoint.autoScaleInstanceCount({ minCapacity: 1, maxCapacity: 3 }))
+      .toThrow(/autoScaleInstanceCount: got a second call for variant 'AllTraffic', expected one call per scalable target/);
+  });
+
   test('scale to zero adds the step policy and the NoCapacityInvocationFailures alarm of the AWS recipe', () => {
     // GIVEN
     const { app, stack, ic } = component({ instanceScaling: { minCapacity: 0, maxCapacity: 2 } });
 
     // WHEN
-    ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
+    ic.autoScaleCopyCount({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
 
     // THEN
     const template = Template.fromStack(stack);
@@ -413,13 +430,13 @@ describe('autoScale', () => {
   test('warns when scale-in is not slower than scale-out', () => {
     const { stack, ic } = component();
     const target = CopyScalingTarget.invocationsPerCopy(5);
-    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1) });
+    ic.autoScaleCopyCount({ minCapacity: 1, maxCapacity: 2, target, scaleOutCooldown: Duration.minutes(5), scaleInCooldown: Duration.minutes(1) });
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Chat', Match.stringLikeRegexp('scaleOutCooldown'));
   });
 
   test('fails if minCapacity is 0 while the endpoint cannot scale its instances to zero', () => {
     const { ic } = component({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
-    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
+    expect(() => ic.autoScaleCopyCount({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
       .toThrow(/minCapacity: got 0, expected the endpoint's instanceScaling.minCapacity to be 0 too \(got 1\)/);
   });
 
@@ -434,26 +451,26 @@ describe('autoScale', () => {
     });
     const ic = endpoint.addInferenceComponent('Chat', { model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.mebibytes(16_384) });
     // WHEN
-    ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
+    ic.autoScaleCopyCount({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 0, MaxCapacity: 2 });
   });
 
   test('fails if minCapacity is 0 without managed instance scaling', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
+    expect(() => ic.autoScaleCopyCount({ minCapacity: 0, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
       .toThrow(/minCapacity: got 0, expected the endpoint's instanceScaling.minCapacity to be 0 too \(got no instanceScaling\)/);
   });
 
   test('fails if the copy bounds or the target are wrong', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 3, maxCapacity: 2, target: CopyScalingTarget.concurrentRequestsPerCopy(-1) }))
+    expect(() => ic.autoScaleCopyCount({ minCapacity: 3, maxCapacity: 2, target: CopyScalingTarget.concurrentRequestsPerCopy(-1) }))
       .toThrow(/maxCapacity: got 2, expected at least minCapacity \(3\)[\s\S]*target.concurrentRequestsPerCopy: got -1, expected a number > 0/);
   });
 
   test('fails if no target is given (a JavaScript caller can omit it)', () => {
     const { ic } = component();
-    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2 } as any))
+    expect(() => ic.autoScaleCopyCount({ minCapacity: 1, maxCapacity: 2 } as any))
       .toThrow(/target: got nothing, expected CopyScalingTarget.invocationsPerCopy\(n\) or CopyScalingTarget.concurrentRequestsPerCopy\(n\)/);
   });
 
@@ -466,9 +483,9 @@ describe('autoScale', () => {
 
   test('fails if called twice', () => {
     const { ic } = component();
-    ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
-    expect(() => ic.autoScale({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
-      .toThrow(/autoScale: got a second call, expected one call per inference component/);
+    ic.autoScaleCopyCount({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) });
+    expect(() => ic.autoScaleCopyCount({ minCapacity: 1, maxCapacity: 2, target: CopyScalingTarget.invocationsPerCopy(1) }))
+      .toThrow(/autoScaleCopyCount: got a second call for inference component 'Chat', expected one call per scalable target/);
   });
 });
 
@@ -605,12 +622,12 @@ describe('components on an imported shared endpoint', () => {
   test('scale to zero: checked against the given instance scaling, warned about when it is unknown', () => {
     const known = imported({ instanceScaling: { minCapacity: 1, maxCapacity: 2 } });
     const a = new InferenceComponent(known.stack, 'A', { endpoint: known.endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16) });
-    expect(() => a.autoScale({ minCapacity: 0, target: CopyScalingTarget.invocationsPerCopy(1) })).toThrow(/instanceScaling.minCapacity to be 0 too \(got 1\)/);
+    expect(() => a.autoScaleCopyCount({ minCapacity: 0, target: CopyScalingTarget.invocationsPerCopy(1) })).toThrow(/instanceScaling.minCapacity to be 0 too \(got 1\)/);
 
     const unknown = imported();
     const b = new InferenceComponent(unknown.stack, 'B', { endpoint: unknown.endpoint, model: ModelSource.fromContainer(TGI), acceleratorCount: 1, minMemory: Size.gibibytes(16) });
-    b.autoScale({ minCapacity: 0, target: CopyScalingTarget.invocationsPerCopy(1) });
-    Annotations.fromStack(unknown.stack).hasWarning('/Stack/B', Match.stringLikeRegexp('autoScale.minCapacity: 0 is not checked'));
+    b.autoScaleCopyCount({ minCapacity: 0, target: CopyScalingTarget.invocationsPerCopy(1) });
+    Annotations.fromStack(unknown.stack).hasWarning('/Stack/B', Match.stringLikeRegexp('autoScaleCopyCount.minCapacity: 0 is not checked'));
     Template.fromStack(unknown.stack).resourceCountIs('AWS::CloudWatch::Alarm', 1);
   });
 

@@ -1,7 +1,7 @@
-import { PRICE_TABLE_NOTE } from './hosting-prices';
+import { PRICE_TABLE_NOTE, SERVERLESS_PRICES } from './hosting-prices';
 import { compareInstanceSpecs, InstanceSpec, instanceSpecs, knownInstanceSpecs } from '../../core/instance-specs';
 import { PropValidator } from '../../core/validation';
-import { EndpointCostEstimate, SeparateComponentCost, SharedGpuCostComparison, SharedGpuCostProps } from '../cost-types';
+import { VariantCostEstimate, SeparateComponentCost, SharedGpuCostComparison, SharedGpuCostProps } from '../cost-types';
 import { PriceTable } from '../price-table';
 
 /**
@@ -31,6 +31,13 @@ export function priceOf(table: PriceTable, region: string, instanceType: string,
   if (own !== undefined) return { usd: own, source: GIVEN_BY_CALLER, asOf: GIVEN_BY_CALLER };
   const usd = table.hourlyPriceUsd(region, instanceType);
   return usd === undefined ? undefined : { usd, source: `${table.source}, usagetype ${table.usageType(region, instanceType)}`, asOf: table.asOf };
+}
+
+/** A serverless price (`compute` per second, `provisioned` per unit-hour): the caller's, else the table's, else undefined. */
+export function serverlessPriceOf(region: string, memorySizeInMb: number, kind: 'compute' | 'provisioned', given: number | undefined): Price | undefined {
+  if (given !== undefined) return { usd: given, source: GIVEN_BY_CALLER, asOf: GIVEN_BY_CALLER };
+  const row = SERVERLESS_PRICES[region]?.[memorySizeInMb]?.[kind];
+  return row ? { usd: row[0], source: row[1].url, asOf: row[1].asOf } : undefined;
 }
 
 /** What the table has in the region ("has for <region>: ...") or, when it has nothing there, its regions. */
@@ -74,7 +81,7 @@ export interface CapacityInput {
 }
 
 /** The estimate at `price`; with no price, a result saying which price is missing and how to give it. */
-export function buildEstimate(table: PriceTable, input: CapacityInput, price: Price | undefined): EndpointCostEstimate {
+export function buildEstimate(table: PriceTable, input: CapacityInput, price: Price | undefined): VariantCostEstimate {
   const { instanceType, region, minInstances, maxInstances } = input;
   const base = { variantName: input.variantName, instanceType, region, minInstances, maxInstances, scalesToZero: minInstances === 0 };
   if (!price) {

@@ -24,3 +24,22 @@ export const BUNDLED_PRICES = {
   asOf: PRICE_TABLE_DATE,
   regions: {} as Record<string, Record<string, { usd: number; usagetype: string }>>,
 };
+
+/** Where a serverless row was read, and when (a row belongs here only with an AWS source). */
+export interface PriceSource {
+  readonly url: string;
+  /** The date the source gives for its prices, YYYY-MM-DD. */
+  readonly asOf: string;
+}
+
+/**
+ * Serverless Inference prices, region → memory size (MiB) → USD: `compute` per second of a request, `provisioned`
+ * per hour of one unit of provisioned concurrency (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints.html
+ * says what is billed). Empty: no dated source stating exact figures was readable when the table was made.
+ */
+export interface ServerlessPriceRow {
+  readonly compute?: readonly [number, PriceSource];
+  readonly provisioned?: readonly [number, PriceSource];
+}
+
+export const SERVERLESS_PRICES: Readonly<Record<string, Readonly<Record<number, ServerlessPriceRow>>>> = {};

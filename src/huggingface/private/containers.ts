@@ -1,5 +1,5 @@
-import { latestVersion } from '../../images/private/catalog';
-import { ImageKey } from '../../images/private/catalog-format';
+import { latestVersion } from '../../private/images/catalog';
+import { ImageKey } from '../../private/images/catalog-format';
 
 /** The container a Hub model runs in, picked from its task. */
 export type HubContainer = 'tgi' | 'vllm' | 'tei' | 'transformers';

@@ -2,9 +2,13 @@ import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { AsyncEndpoint } from '../../async/async-endpoint';
 import { IAM_ACTION, iamActionsFor } from '../../core/iam-actions';
 import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec, MODEL_FAMILIES } from '../../private/contract.generated';
+import { RealtimeEndpoint } from '../../realtime/realtime-endpoint';
+import { ServerlessEndpoint } from '../../serverless/serverless-endpoint';
+import { SharedGpuEndpoint } from '../../shared-gpu/shared-gpu-endpoint';
 import { McpToolServerProps } from '../mcp-tool-server-props';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
@@ -20,10 +24,25 @@ interface SharedEndpointSpec {
 }
 
 export function buildServerSpec(props: McpToolServerProps, v: PropValidator): McpServerSpec {
-  const realtime = (props.realtimeEndpoints ?? []).map((e, i) => {
-    v.oneOf(`realtimeEndpoints[${i}].modelFamily`, e.modelFamily, MODEL_FAMILIES);
+  (props.realtimeEndpoints ?? []).forEach((e, i) => {
+    const kind = e.endpoint instanceof ServerlessEndpoint ? 'serverlessEndpoints'
+      : e.endpoint instanceof AsyncEndpoint ? 'asyncEndpoints'
+        : e.endpoint instanceof SharedGpuEndpoint ? 'inferenceComponents (one entry per component)' : undefined;
+    if (kind) v.add(`realtimeEndpoints[${i}].endpoint: got the ${e.endpoint.constructor.name} '${e.endpoint.node.path}', expected a realtime endpoint: give it under ${kind}`);
+  });
+  (props.serverlessEndpoints ?? []).forEach((e, i) => {
+    v.check(!(e.endpoint instanceof RealtimeEndpoint || e.endpoint instanceof AsyncEndpoint || e.endpoint instanceof SharedGpuEndpoint),
+      `serverlessEndpoints[${i}].endpoint`, `the ${e.endpoint.constructor.name} '${e.endpoint.node.path}'`, 'a serverless endpoint (a ServerlessEndpoint or an import of one)');
+  });
+  const entries = [
+    ...(props.realtimeEndpoints ?? []).map((e, i) => ({ prop: `realtimeEndpoints[${i}]`, e })),
+    ...(props.serverlessEndpoints ?? []).map((e, i) => ({ prop: `serverlessEndpoints[${i}]`, e: { ...e, targetModels: undefined as string[] | undefined } })),
+  ];
+  // The runtime invokes realtime and serverless endpoints alike (InvokeEndpoint), so both land in its invoke list.
+  const realtime = entries.map(({ prop, e }) => {
+    v.oneOf(`${prop}.modelFamily`, e.modelFamily, MODEL_FAMILIES);
     for (const t of e.targetModels ?? []) {
-      v.pattern(`realtimeEndpoints[${i}].targetModels`, t, TARGET_MODEL_PATTERN, TARGET_MODEL_EXPECTED);
+      v.pattern(`${prop}.targetModels`, t, TARGET_MODEL_PATTERN, TARGET_MODEL_EXPECTED);
     }
     const targetModels = e.targetModels && e.targetModels.length > 0 ? [...e.targetModels] : undefined;
     // The entry's family, else the endpoint's own.
@@ -93,7 +112,7 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
 }
 
 export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpToolServerProps): void {
-  for (const e of props.realtimeEndpoints ?? []) {
+  for (const e of [...props.realtimeEndpoints ?? [], ...(props.serverlessEndpoints ?? []).map((x) => ({ ...x, targetModels: undefined }))]) {
     // A multi-model endpoint's allow-list is enforced twice: by the tool, and by IAM (sagemaker:TargetModel).
     if (e.targetModels?.length) e.endpoint.grantInvokeTargetModels(fn, e.targetModels);
     else e.endpoint.grantInvoke(fn);

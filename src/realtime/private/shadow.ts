@@ -11,8 +11,8 @@
  */
 import { Token } from 'aws-cdk-lib';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
-import { renderProductionVariant, validateProductionVariant } from '../../core/private/production-variant';
 import { PropValidator } from '../../core/validation';
+import { renderProductionVariant, validateProductionVariant } from '../../private/production-variant';
 import { ShadowVariantOptions } from '../shadow-variant';
 
 export const DEFAULT_SHADOW_NAME = 'Shadow';

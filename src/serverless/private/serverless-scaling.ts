@@ -6,14 +6,14 @@
  */
 import { Token } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
-import {
-  addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, validateScaling, variantResourceId, warnOnCooldowns,
-} from '../../core/scaling/private/scaling-resources';
 import { ScalableProvisionedConcurrency } from '../../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator } from '../../core/validation';
+import {
+  addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, SCALING_DEFAULTS, validateScaling, variantResourceId,
+  warnOnCooldowns,
+} from '../../private/scaling-resources';
 import { ServerlessAutoScalingProps } from '../serverless-scaling-props';
 
-const DEFAULT_TARGET_UTILIZATION = 0.5;
 
 export function validateServerlessScaling(
   v: PropValidator, prefix: string, props: ServerlessAutoScalingProps, provisioned: number | undefined, maxConcurrency: number,
@@ -59,7 +59,7 @@ export function addServerlessScaling(scope: Construct, opts: ServerlessScalingOp
   addTargetTracking(scope, 'Utilization', target.ref, {
     policyName: `${opts.variantName}-provisioned-concurrency-utilization`,
     predefinedMetricType: 'SageMakerVariantProvisionedConcurrencyUtilization',
-    targetValue: props.targetUtilization ?? DEFAULT_TARGET_UTILIZATION,
+    targetValue: props.targetUtilization ?? SCALING_DEFAULTS.targetProvisionedConcurrencyUtilization,
     scaleOutCooldown: props.scaleOutCooldown,
     scaleInCooldown: props.scaleInCooldown,
   });

@@ -1,12 +1,12 @@
 import { SizeRoundingBehavior, Token } from 'aws-cdk-lib';
+import { CapacityProblem, CapacityProblemKind, InferenceComponentRequirement } from './binding';
 import { capacityOf, checkCopyFitsInstance, checkInitialCopiesFit, CopyRequirement, InstanceCapacity } from './capacity';
 import { InstanceType } from '../../core/instance-type';
 import { PropValidator } from '../../core/validation';
-import { InferenceComponentRequirement } from '../shared-gpu-endpoint-interface';
 
 /**
  * Internal: what a `SharedGpuEndpoint`'s instances have and what its components reserved at creation. Owned by the
- * endpoint; components reserve through `ISharedGpuEndpoint.reserveCopies`.
+ * endpoint; components reserve through `ISharedGpuEndpoint._reserveCopies`.
  */
 export class CapacityLedger {
   /** The capacity of one instance, when the instance table knows the type. */
@@ -18,17 +18,22 @@ export class CapacityLedger {
   }
 
   /** The problems of one more component (none: it is recorded). */
-  public reserve(requirement: InferenceComponentRequirement): string[] {
+  public reserve(requirement: InferenceComponentRequirement): CapacityProblem[] {
     const req = toCopyRequirement(requirement);
-    const v = new PropValidator('capacity');
+    const copy = new PropValidator('capacity');
+    const total = new PropValidator('capacity');
     if (this.capacity) {
-      checkCopyFitsInstance(v, req, this.capacity, this.instanceType.name);
+      checkCopyFitsInstance(copy, req, this.capacity, this.instanceType.name);
       if (!Token.isUnresolved(this.instanceCount)) {
-        checkInitialCopiesFit(v, [...this.reserved, req], this.capacity, this.instanceType.name, this.instanceCount);
+        checkInitialCopiesFit(total, [...this.reserved, req], this.capacity, this.instanceType.name, this.instanceCount);
       }
     }
-    if (!v.hasProblems) this.reserved.push(req);
-    return v.problemList;
+    const problems = [
+      ...copy.problemList.map((message) => ({ kind: CapacityProblemKind.COPY_EXCEEDS_INSTANCE, message })),
+      ...total.problemList.map((message) => ({ kind: CapacityProblemKind.INITIAL_COPIES_EXCEED_ENDPOINT, message })),
+    ];
+    if (problems.length === 0) this.reserved.push(req);
+    return problems;
   }
 }
 

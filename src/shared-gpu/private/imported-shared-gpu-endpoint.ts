@@ -1,9 +1,10 @@
 import { Annotations } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
+import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './binding';
 import { SharedGpuEndpointBase } from './shared-gpu-endpoint-base';
 import { DEFAULT_VARIANT_NAME, endpointArnForName } from '../../core/endpoint-base';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../../core/validation';
-import { InferenceComponentRequirement, SharedGpuEndpointAttributes, SharedGpuEndpointBinding } from '../shared-gpu-endpoint-interface';
+import { SharedGpuEndpointAttributes } from '../shared-gpu-endpoint-interface';
 
 /**
  * Internal: a shared endpoint defined elsewhere, on which inference components can be added. Its instances and the
@@ -28,16 +29,13 @@ export class ImportedSharedGpuEndpoint extends SharedGpuEndpointBase {
     this.defaultVariantName = this.variantName;
   }
 
-  public bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
-    return {
-      instanceType: this.attrs.instanceType,
-      role: this.attrs.role,
-      instanceScaling: this.attrs.instanceScaling,
-      instanceScalingUnknown: this.attrs.instanceScaling === undefined,
-    };
+  /** @internal */
+  public _bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
+    return { instanceType: this.attrs.instanceType, role: this.attrs.role, instanceScaling: () => this.attrs.instanceScaling ?? 'unknown' };
   }
 
-  public reserveCopies(component: IConstruct, _requirement: InferenceComponentRequirement): string[] {
+  /** @internal */
+  public _reserveCopies(component: IConstruct, _requirement: InferenceComponentRequirement): CapacityProblem[] {
     Annotations.of(component).addWarningV2('cdk-sagemaker-mcp:sharedGpuImportedCapacity',
       `endpoint: '${this.endpointName}' is imported, so this component's copies are not checked to fit its instances `
       + '(their type, count and the other components are unknown here); a copy that does not fit fails at deployment');

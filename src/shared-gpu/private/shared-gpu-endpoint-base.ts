@@ -1,7 +1,8 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { IConstruct } from 'constructs';
+import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './binding';
 import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoint-base';
-import { InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointBinding } from '../shared-gpu-endpoint-interface';
+import { ISharedGpuEndpoint } from '../shared-gpu-endpoint-interface';
 
 /**
  * Internal: what `SharedGpuEndpoint` and its imports share: the normalized instance metrics, and the binding of
@@ -12,9 +13,11 @@ import { InferenceComponentRequirement, ISharedGpuEndpoint, SharedGpuEndpointBin
 export abstract class SharedGpuEndpointBase extends SageMakerEndpointBase implements ISharedGpuEndpoint {
   public abstract readonly variantName: string;
 
-  public abstract bindInferenceComponent(component: IConstruct): SharedGpuEndpointBinding;
+  /** @internal */
+  public abstract _bindInferenceComponent(component: IConstruct): SharedGpuEndpointBinding;
 
-  public abstract reserveCopies(component: IConstruct, requirement: InferenceComponentRequirement): string[];
+  /** @internal */
+  public abstract _reserveCopies(component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[];
 
   /**
    * GPU utilization of the endpoint's instances, normalized to 0-100% (`GPUUtilizationNormalized`).

@@ -4,8 +4,8 @@
  */
 import { Duration, Size, SizeRoundingBehavior } from 'aws-cdk-lib';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
-import { ProductionVariantOptions } from '../production-variant';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../validation';
+import { ProductionVariantOptions } from '../core/production-variant';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 /** Records every problem with a variant's settings on `v`; `prefix` locates the variant in messages. */
 export function validateProductionVariant(v: PropValidator, prefix: string, variantName: string, opts: ProductionVariantOptions): void {

@@ -7,10 +7,10 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { EndpointNetworkOptions } from '../endpoint-network';
-import { IAM_ACTION } from '../iam-actions';
-import { ModelSourceConfig } from '../model-source';
-import { PropValidator } from '../validation';
+import { EndpointNetworkOptions } from '../core/endpoint-network';
+import { IAM_ACTION } from '../core/iam-actions';
+import { ModelSourceConfig } from '../core/model-source';
+import { PropValidator } from '../core/validation';
 
 /** What `bindEndpointNetwork` resolved. */
 export interface BoundEndpointNetwork {

@@ -8,7 +8,7 @@ import { Annotations, Duration, Token } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
-import { PropValidator } from '../../validation';
+import { PropValidator } from '../core/validation';
 
 /**
  * The defaults every SageMaker scaling policy here shares: scale out after 60 s, in after 300 s (a new instance or copy
@@ -19,7 +19,19 @@ export const SCALING_DEFAULTS = {
   maxCapacity: 8,
   scaleOutCooldown: Duration.seconds(60),
   scaleInCooldown: Duration.seconds(300),
+  /** A realtime variant's target `SageMakerVariantInvocationsPerInstance` (per minute). */
+  targetInvocationsPerInstance: 70,
+  /** An async variant's target `ApproximateBacklogSizePerInstance`. */
+  targetBacklogPerInstance: 5,
+  /** A serverless variant's target `SageMakerVariantProvisionedConcurrencyUtilization` (0-1). */
+  targetProvisionedConcurrencyUtilization: 0.5,
 } as const;
+
+/** The message of a scaling verb called a second time on the same target (each owns a single scalable target). */
+export function secondScalingCall(verb: string, target: string): string {
+  return `${verb}: got a second call for ${target}, expected one call per scalable target (add more policies to the `
+    + 'object the first call returned)';
+}
 
 /** The scalable dimension of an endpoint variant's instance count (ResourceId `endpoint/<name>/variant/<variant>`). */
 export const VARIANT_SCALABLE_DIMENSION = 'sagemaker:variant:DesiredInstanceCount';

@@ -7,7 +7,7 @@ import {
   HuggingFaceImageOptions,
   HuggingFaceTeiImageOptions,
   ImageProcessor,
-} from '../image-options';
+} from '../../images/image-options';
 
 /** A catalog image composed at the call (version errors surface there); the region is picked at bind. */
 export interface CatalogImageSpec {

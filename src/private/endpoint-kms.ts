@@ -5,8 +5,8 @@
 import { Annotations } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { IConstruct } from 'constructs';
-import { hasLocalNvmeStorage } from '../instance-specs';
-import { InstanceType } from '../instance-type';
+import { hasLocalNvmeStorage } from '../core/instance-specs';
+import { InstanceType } from '../core/instance-type';
 
 
 export function hasNvmeInstanceStorage(instanceType: InstanceType): boolean {

@@ -13,7 +13,7 @@ import { PropValidator } from '../../core/validation';
 /**
  * Lookups over the generated image catalog (data/images/catalog.json.gz). Internal: not part of the jsii API.
  *
- * From both src/images/private (ts-jest) and lib/images/private (compiled) the file is three levels up; it ships in
+ * From both src/private/images (ts-jest) and lib/private/images (compiled) the file is three levels up; it ships in
  * the npm tarball (data/ is not npm-ignored). It is read and inflated once, on the first lookup.
  */
 export const IMAGE_CATALOG_PATH = join(__dirname, '..', '..', '..', 'data', 'images', 'catalog.json.gz');

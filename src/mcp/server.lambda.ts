@@ -10,7 +10,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type * as SecretsManager from '@aws-sdk/client-secrets-manager';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
-import { AgentCoreInvocation, agentCoreInvocation, agentCoreRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
+import { AgentCoreInvocation, agentCoreInvocation, agentCoreProblem, agentCoreRefusal, unservedEventRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
 import { MCP_GATEWAY_ENV } from './gateway-contract';
@@ -93,6 +93,11 @@ export async function handler(
   if (context) logger.addContext(context);
   const agentCore = agentCoreInvocation(event, context);
   if (agentCore) return handleAgentCore(agentCore);
+  const unserved = unservedEventRefusal(event);
+  if (unserved) {
+    logger.warn('Invocation refused: neither an HTTP event nor an AgentCore tool call', { keys: Object.keys(event ?? {}).slice(0, 20) });
+    return unserved;
+  }
   return handleHttp(event as LambdaFunctionURLEvent | APIGatewayProxyEvent);
 }
 
@@ -143,6 +148,11 @@ async function handleAgentCore(call: AgentCoreInvocation): Promise<AgentCoreTool
       logger.warn('AgentCore tool call refused: not a target of this server', { tool: call.qualifiedName, targets, caller });
       return agentCoreRefusal('ToolNotServed', `Tool "${call.qualifiedName}" is not served here: this function serves the tools of `
         + `${targets.length ? `gateway target${targets.length > 1 ? 's' : ''} ${targets.join(', ')}` : 'no gateway target'}.`);
+    }
+    const problem = agentCoreProblem(call);
+    if (problem) {
+      logger.warn('AgentCore tool call refused', { tool: JSON.stringify(call.qualifiedName.slice(0, 300)), error: problem.structuredContent, caller });
+      return problem;
     }
     const authInfo = { token: '', clientId: caller, scopes: [] };
     const result = await responseToAgentCoreResult(await (await mcpHandler()).fetch(agentCoreToolCallRequest(call), { authInfo }));

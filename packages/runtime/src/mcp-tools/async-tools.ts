@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
-import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
+import { ERROR_NOTE, jsonSafe, redactInPlace, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { maxWaitSecondsSchema, waitUntilDone, WaitRequestContext } from './waiting';
 import { AsyncJobOutput, AsyncJobsDeps, AsyncJobState, AsyncJobTimeoutError, getAsyncJob, submitAsyncJob, waitForAsyncJob } from '../async-jobs';
 import { McpAsyncEndpointSpec, MCP_TOOL_NAMES } from '../contract/mcp';
@@ -91,6 +91,14 @@ function outputOf(o: AsyncJobOutput | undefined) {
   return { contentType: o.contentType, json: o.json, text: o.text, truncated: o.truncated, sizeBytes: o.sizeBytes, location: o.location };
 }
 
+/** The error object SageMaker wrote for a failed job, its text redacted as error messages are (not its location). */
+function redactedFailure(o: ReturnType<typeof outputOf>) {
+  if (!o) return undefined;
+  const copy = jsonSafe({ json: o.json, text: o.text });
+  redactInPlace(copy, true);
+  return { ...o, ...copy };
+}
+
 function endpointSpec(ctx: ToolContext, name: string): McpAsyncEndpointSpec {
   const all = ctx.config.asyncEndpoints ?? [];
   const spec = all.find((e) => e.name === name);
@@ -148,7 +156,7 @@ export async function getAsyncTool(ctx: ToolContext, args: z.infer<typeof getAsy
       case 'completed':
         return toolResult({ status: 'completed', endpointName: spec.name, completedAt: state.completedAt, output: outputOf(state.output) });
       case 'failed':
-        return toolResult({ status: 'failed', endpointName: spec.name, completedAt: state.completedAt, failureReason: state.failureReason, output: outputOf(state.failure) });
+        return toolResult({ status: 'failed', endpointName: spec.name, completedAt: state.completedAt, failureReason: state.failureReason, output: redactedFailure(outputOf(state.failure)) });
     }
   } catch (err) {
     return toolFailure(err);

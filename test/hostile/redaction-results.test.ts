@@ -37,10 +37,10 @@ afterAll(async () => {
   await env?.stop();
 });
 
-const expectNoLeak = (result: { content: Array<{ text?: string }>; structuredContent?: unknown }) => {
+const expectNoLeak = (result: { content?: Array<{ text?: string }>; structuredContent?: unknown }) => {
   for (const leak of LEAKS) {
     expect(JSON.stringify(result.structuredContent)).not.toContain(leak);
-    expect(result.content[0].text).not.toContain(leak);
+    expect(result.content![0].text).not.toContain(leak);
   }
 };
 

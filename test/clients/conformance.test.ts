@@ -12,8 +12,8 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { buildSync } from 'esbuild';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
+import { buildSync } from 'esbuild';
 import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { functionUrlEvent } from '../mcp/function-url-event';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
@@ -76,8 +76,12 @@ test('the CLI\'s streamable HTTP server passes the suite with its baseline', asy
   buildSync({ entryPoints: [join(ROOT, 'packages', 'runtime', 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: bundle, logLevel: 'error' });
   const config = join(dir, 'mcp.json');
   writeFileSync(config, JSON.stringify({
-    serverName: 'conformance', region: 'us-east-1', credentials: LOCAL_CREDENTIALS, handleKey: 'conformance-key',
-    endpoints: { sagemakerRuntime: 'http://127.0.0.1:9' }, realtimeEndpoints: [{ name: 'churn-xgb' }],
+    serverName: 'conformance',
+    region: 'us-east-1',
+    credentials: LOCAL_CREDENTIALS,
+    handleKey: 'conformance-key',
+    endpoints: { sagemakerRuntime: 'http://127.0.0.1:9' },
+    realtimeEndpoints: [{ name: 'churn-xgb' }],
   }));
   const child = spawn(process.execPath, [bundle, 'mcp', '-c', config, '--http', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
   cli = child;

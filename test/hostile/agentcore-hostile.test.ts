@@ -5,10 +5,10 @@
  * and an event that is neither HTTP nor carries AgentCore's client context (TypeError on `requestContext`).
  */
 import type { APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent } from 'aws-lambda';
-import { agentCoreContext, agentCoreEvent } from '../mcp/fixtures/agentcore-gateway-invocation';
-import { useBundledServerLambda } from '../mcp/bundled-server-lambda';
-import { functionUrlEvent } from '../mcp/function-url-event';
 import { MCP_GATEWAY_ENV } from '../../src/mcp/gateway-contract';
+import { useBundledServerLambda } from '../mcp/bundled-server-lambda';
+import { agentCoreContext, agentCoreEvent } from '../mcp/fixtures/agentcore-gateway-invocation';
+import { functionUrlEvent } from '../mcp/function-url-event';
 import { ok } from '../support/sagemaker-runtime-server';
 
 const TARGET = 'sagemaker-tools';

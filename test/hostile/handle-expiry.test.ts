@@ -6,12 +6,12 @@
  * Real MCP client sessions over stateless HTTP against the local stand-ins.
  */
 import { App, Duration, Stack } from 'aws-cdk-lib';
-import { LocalEnv, startLocalEnv } from '../mcp/local-env';
-import { McpHttpSession, startMcpHttpSession } from '../mcp/mcp-session';
 import { createHandleCodec, HANDLE_CLOCK_SKEW_MS } from '../../packages/runtime/src/mcp-tools/handles';
 import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
+import { LocalEnv, startLocalEnv } from '../mcp/local-env';
+import { McpHttpSession, startMcpHttpSession } from '../mcp/mcp-session';
 import { accepted } from '../support/sagemaker-runtime-server';
 
 let env: LocalEnv;

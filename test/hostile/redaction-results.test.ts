@@ -7,9 +7,9 @@
  *   InvalidSignatureException, x-amz-security-token included), through the `log` sink (Lambda) and stderr (the CLI).
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { redactForAgent, redactSigning } from '../../packages/runtime/src/errors';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordTrainingResult, startLocalEnv } from '../mcp/local-env';
 import { McpHttpSession, startMcpHttpSession } from '../mcp/mcp-session';
-import { redactForAgent, redactSigning } from '../../packages/runtime/src/errors';
 import { accepted, fail } from '../support/sagemaker-runtime-server';
 
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/SageMakerExecRole-Prod';
@@ -47,8 +47,14 @@ const expectNoLeak = (result: { content?: Array<{ text?: string }>; structuredCo
 describe('failure reasons inside successful results are redacted', () => {
   test('describe_endpoint of a Failed endpoint', async () => {
     env.control.setEndpoint('churn-xgb', {
-      EndpointName: 'churn-xgb', EndpointArn: 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/churn-xgb', EndpointConfigName: 'c',
-      EndpointStatus: 'Failed', FailureReason: REASON, CreationTime: 1_700_000_000, LastModifiedTime: 1_700_000_100, ProductionVariants: [],
+      EndpointName: 'churn-xgb',
+      EndpointArn: 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/churn-xgb',
+      EndpointConfigName: 'c',
+      EndpointStatus: 'Failed',
+      FailureReason: REASON,
+      CreationTime: 1_700_000_000,
+      LastModifiedTime: 1_700_000_100,
+      ProductionVariants: [],
     });
     const result = await call('describe_endpoint', { endpointName: 'churn-xgb' });
     expect(result.isError).toBeFalsy();
@@ -67,8 +73,14 @@ describe('failure reasons inside successful results are redacted', () => {
     expect(status.structuredContent.steps[0].failureReason).toContain('<iam ARN>');
     expectNoLeak(status);
     await recordTrainingResult(env, execution.PipelineExecutionArn, {
-      status: 'Failed', sessionId: 'redact-1', pipelineArn: execution.PipelineArn, failureReason: REASON, failedStep: 'Train',
-      startedAt: '2024-01-01T00:00:00.000Z', endedAt: '2024-01-01T00:10:00.000Z', eventTime: '2024-01-01T00:10:00.000Z',
+      status: 'Failed',
+      sessionId: 'redact-1',
+      pipelineArn: execution.PipelineArn,
+      failureReason: REASON,
+      failedStep: 'Train',
+      startedAt: '2024-01-01T00:00:00.000Z',
+      endedAt: '2024-01-01T00:10:00.000Z',
+      eventTime: '2024-01-01T00:10:00.000Z',
     });
     const final = await call('get_training_result', { handle });
     expect(final.structuredContent).toMatchObject({ status: 'Failed', failureReason: expect.stringContaining('<iam ARN>') });

@@ -197,7 +197,7 @@ export function registerAsyncTools(server: ToolRegistrar, ctx: ToolContext): voi
   server.registerTool(MCP_TOOL_NAMES.START_ASYNC_INFERENCE, {
     title: 'Start an async inference job',
     description: 'Queues one request on a SageMaker async endpoint (long inputs, slow models, minutes of work) and returns at once '
-      + `with a handle; it never waits for the model. Then call get_async_inference_result with the handle after checkAfterSeconds. `
+      + 'with a handle; it never waits for the model. Then call get_async_inference_result with the handle after checkAfterSeconds. '
       + `The handle expires ${ctx.config.handleTtlSeconds ?? DEFAULT_HANDLE_TTL_SECONDS} s after the start (handleExpiresAt); a job that may queue and run longer `
       + `(requestTtlSeconds + invocationTimeoutSeconds) is refused. Async endpoints:\n${list}\n${ERROR_NOTE}`,
     inputSchema: startAsyncInputSchema,

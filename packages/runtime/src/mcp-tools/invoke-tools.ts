@@ -197,7 +197,8 @@ export async function invokeTool(ctx: ToolContext, args: InvokeArgs): Promise<To
     };
     // The answer once: parsed (json or csv) when it parses, else as text (the MCP text block repeats it once, as the
     // spec's compatibility advice for structured content says).
-    const whole = toolResult({ ...head, json, csv, text: json === undefined && csv === undefined ? text : undefined, generatedText, attempts: out.attempts });
+    const asText = json === undefined && csv === undefined ? text : undefined;
+    const whole = toolResult({ ...head, json, csv, text: asText, generatedText, attempts: out.attempts });
     return invokeResultBytes(whole) <= MAX_INVOKE_RESULT_BYTES ? whole : truncatedResult(head, text, out.body.length, out.attempts);
   } catch (err) {
     return toolFailure(err, { endpointName: args.endpointName, contentType });

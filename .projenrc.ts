@@ -104,8 +104,12 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@aws-lambda-powertools/metrics',
     // the price generator's Price List Query API client (a dependency of the runtime package; tests reach it from here)
     '@aws-sdk/client-pricing',
-    // a second MCP client that no one here wrote (CLI mode of the MCP Inspector; 1.x needs Node >= 22.7.5)
-    '@modelcontextprotocol/inspector-cli@0.22.0',
+    // a second MCP client that no one here wrote: the MCP Inspector's CLI package (1.0.3 declares no engines and runs on
+    // Node 20, test/mcp/cli.test.ts; the full Inspector 2.x, @modelcontextprotocol/inspector, needs Node >= 22.19)
+    '@modelcontextprotocol/inspector-cli@1.0.3',
+    // real clients and the official conformance suite (Node 22, test:clients / test:conformance)
+    '@strands-agents/sdk@1.19.0',
+    '@modelcontextprotocol/conformance@0.1.16',
     // benchmarks only: the catalog we compare against
     '@cdklabs/generative-ai-cdk-constructs',
     // benchmarks only: AWS's own runner of stdio MCP servers on Lambda, measured against the bundled handler
@@ -138,6 +142,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
       workerGracefulExitTimeout: 5_000,
       // Node's environment plus the template-check engines kept warm per worker, and no synth-time validation.
       testEnvironment: '<rootDir>/test/support/jest-environment.ts',
+      // test/clients/ (the conformance suite, the Strands Agents SDK) needs Node 22: `npx projen test:clients`.
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/clients/'],
     },
   },
 });
@@ -385,6 +391,15 @@ node22.exec([
   'test/pipelines/pipeline-router.lambda test/pipelines/runtime test/feature-store/features test/feature-store/offline-query',
 ].join(' '));
 project.gitignore.addPatterns('/.node22/');
+
+// Real clients and the official conformance suite, which need Node 22 (the conformance CLI uses fs.globSync, the
+// Strands Agents SDK declares node >= 22): test/clients/, on the same fetched Node 22, bounded to 4 minutes.
+const clients = project.addTask('test:clients', {
+  description: 'Run the MCP conformance suite (@modelcontextprotocol/conformance) and the real-client tests (Strands Agents SDK) on Node 22',
+});
+clients.spawn(project.bundler.bundleTask);
+clients.exec(`test -x .node22/package/bin/node || (rm -rf .node22 && mkdir .node22 && cd .node22 && npm pack ${NODE22} --silent >/dev/null && tar xzf *.tgz && rm *.tgz)`);
+clients.exec('PATH="$PWD/.node22/package/bin:$PATH" timeout 240 node node_modules/jest/bin/jest.js test/clients/ --ci --coverage=false --testPathIgnorePatterns=/node_modules/');
 project.npmignore?.exclude('/.node22/');
 
 // ==== Release, API guard and the README's picture (issue 22) =========================================================

@@ -29,6 +29,7 @@ export const GENERATED_PATH = join(ROOT, 'src', 'mcp', 'private', 'gateway-tools
 const SENTINEL = 'GATEWAY_EXPOSED_SENTINEL';
 /** A skew no one configures, so that the runtime's default in put_feature_record's description becomes a placeholder. */
 const SENTINEL_SKEW = 987654321;
+const SENTINEL_TTL = 876543219;
 
 /** A Gateway `SchemaDefinition`, as its CloudFormation property takes it. */
 export interface GatewaySchemaNode {
@@ -136,7 +137,7 @@ function mergeObjects(description: string | undefined, variants: JsonSchema[]): 
   return objectNode(description, properties, required);
 }
 
-/** A tool as the Gateway lists it; `{exposed}` and `{maxEventTimeSkewSeconds}` in the description are filled at synth. */
+/** A tool as the Gateway lists it; `{exposed}`, `{maxEventTimeSkewSeconds}` and `{handleTtlSeconds}` in the description are filled at synth. */
 export interface GatewayToolTemplate {
   name: string;
   description: string;
@@ -160,6 +161,7 @@ function sentinelContext(): ToolContext {
     modelPackageGroups: [{ name: SENTINEL }],
     deployments: [{ endpointName: SENTINEL }],
     maxEventTimeSkewSeconds: SENTINEL_SKEW,
+    handleTtlSeconds: SENTINEL_TTL,
   };
   // Registration reads only `config`; the clients are used by the tool callbacks, which never run here.
   return { config } as unknown as ToolContext;
@@ -170,7 +172,8 @@ function templateDescription(name: string, title: string | undefined, descriptio
     // A list line naming the placeholder (`- NAME ...: description`) stands for the whole list.
     .split('\n').map((line) => (line.includes(SENTINEL) && line.startsWith('- ') ? '{exposed}' : line)).join('\n')
     .replace(new RegExp(`${SENTINEL}(, ${SENTINEL})*`, 'g'), '{exposed}')
-    .replace(String(SENTINEL_SKEW), '{maxEventTimeSkewSeconds}');
+    .replace(String(SENTINEL_SKEW), '{maxEventTimeSkewSeconds}')
+    .replace(String(SENTINEL_TTL), '{handleTtlSeconds}');
   if (text.includes(SENTINEL)) throw new Error(`gateway:tools: ${name}'s description names the placeholder in a form this script does not recognise:\n${text}`);
   return text;
 }
@@ -215,7 +218,7 @@ export function generateGatewayTools(): string {
     '  readonly items?: GatewaySchemaNode;',
     '}',
     '',
-    '/** A tool as a Gateway lists it; `{exposed}` and `{maxEventTimeSkewSeconds}` in the description are filled at synth. */',
+    '/** A tool as a Gateway lists it; `{exposed}`, `{maxEventTimeSkewSeconds}` and `{handleTtlSeconds}` in the description are filled at synth. */',
     'export interface GatewayToolTemplate {',
     '  readonly name: string;',
     '  readonly description: string;',

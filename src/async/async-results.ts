@@ -81,6 +81,20 @@ export class AsyncResults extends Construct {
     for (const topic of [props.successTopic, props.errorTopic]) {
       topic.addSubscription(new SqsSubscription(this.queue, { rawMessageDelivery: false }));
     }
+    // The recorder trusts what reaches this queue (it checks the envelope's TopicArn, not the SNS signature): the queue
+    // policy is the trust boundary. The subscriptions allow SNS to send from these topics; this Deny also overrides any
+    // identity policy in the account that grants sqs:SendMessage on the queue, so only the two topics can mark a job
+    // Completed or Failed. A request without aws:SourceArn (any direct SendMessage) matches ArnNotEquals, which is true
+    // for a key absent from the request
+    // (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition_operators.html).
+    this.queue.addToResourcePolicy(new iam.PolicyStatement({
+      sid: 'OnlyTheResultTopicsSend',
+      effect: iam.Effect.DENY,
+      principals: [new iam.AnyPrincipal()],
+      actions: ['sqs:SendMessage'],
+      resources: [this.queue.queueArn],
+      conditions: { ArnNotEquals: { 'aws:SourceArn': [props.successTopic.topicArn, props.errorTopic.topicArn] } },
+    }));
 
     const logGroup = createEncryptedLogGroup(this, 'RecorderLogs', {
       key,

@@ -86,6 +86,54 @@ export function agentCoreToolCallRequest(invocation: AgentCoreInvocation): Reque
   });
 }
 
+/**
+ * A tool name as MCP advises them (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names:
+ * 1-128 characters, ASCII letters, digits, `_`, `-` and `.`). Every tool this server registers matches it; anything else
+ * (CR/LF, NUL, zero-width or look-alike Cyrillic letters) is no tool of this server, and must not reach a request header.
+ */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** Deepest nesting of arguments accepted (every tool's own schema is a few levels deep; a JSON payload may nest more). */
+export const MAX_ARGUMENT_DEPTH = 64;
+/** Most values (objects, arrays, scalars) in the arguments accepted: bounds the time the schema check may take. */
+export const MAX_ARGUMENT_VALUES = 200_000;
+
+/**
+ * Why the invocation cannot be a tool call of this server, as the tool error to answer, or undefined: a tool name
+ * outside the MCP pattern (ToolNotServed), arguments nested deeper than MAX_ARGUMENT_DEPTH or with more than
+ * MAX_ARGUMENT_VALUES values (InvalidArguments; walked without recursion, so no depth overflows the stack).
+ */
+export function agentCoreProblem(invocation: AgentCoreInvocation): AgentCoreToolResult | undefined {
+  if (!TOOL_NAME.test(invocation.toolName)) {
+    return agentCoreRefusal('ToolNotServed', `Tool ${JSON.stringify(invocation.qualifiedName.slice(0, 300))} is not served here: a tool name `
+      + 'is 1-128 ASCII letters, digits, "_", "-" or "." after the "<target>___" prefix.');
+  }
+  const stack: Array<[unknown, number]> = [[invocation.arguments, 1]];
+  let values = 0;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (++values > MAX_ARGUMENT_VALUES) {
+      return agentCoreRefusal('InvalidArguments', `The arguments hold more than ${MAX_ARGUMENT_VALUES} values; send fewer (or use start_async_inference for large inputs).`);
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_ARGUMENT_DEPTH) {
+      return agentCoreRefusal('InvalidArguments', `The arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels; no tool of this server takes that.`);
+    }
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return undefined;
+}
+
+/**
+ * The answer to an event that is neither HTTP (function URL, API Gateway) nor an AgentCore invocation (no client context
+ * naming the tool), e.g. a direct `lambda invoke` with a hand-written payload: a tool error, not a TypeError.
+ */
+export function unservedEventRefusal(event: unknown): AgentCoreToolResult | undefined {
+  const e = (typeof event === 'object' && event !== null ? event : {}) as { httpMethod?: unknown; requestContext?: { http?: { method?: unknown } } };
+  if (typeof e.httpMethod === 'string' || typeof e.requestContext?.http?.method === 'string') return undefined;
+  return agentCoreRefusal('ToolNotServed', 'This invocation names no tool: the function answers Lambda function URL and API Gateway '
+    + `events, and AgentCore Gateway invocations whose client context names the tool (custom.${AGENTCORE_CONTEXT_KEYS.TOOL_NAME}).`);
+}
+
 /** A refusal in the shape of every other tool failure (errorName, message, retryable). */
 export function agentCoreRefusal(errorName: string, message: string): AgentCoreToolResult {
   const error = { errorName, message, retryable: false };

@@ -20,7 +20,7 @@ import { TOOL_METRIC_NAMES, toolMetric } from './tool-metrics';
 import { IAM_ACTION } from '../core/iam-actions';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { PropValidator } from '../core/validation';
-import { handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
+import { DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
 import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
 /**
@@ -104,6 +104,7 @@ export class McpToolServer extends Construct {
     }
     validateFunctionNetwork(v, '', props);
     const spec = buildServerSpec(props, v);
+    validateHandleOutlivesJobs(v, spec);
     v.check(toolNamesForSpec(spec).length > 0, 'props', 'no endpoints, components, async endpoints, feature groups or pipelines',
       'at least one thing to expose');
     v.throwIfInvalid();
@@ -286,5 +287,21 @@ export class McpToolServer extends Construct {
       throw new Error(`McpToolServer '${this.node.id}': grantInvokeApi: there is no API (set apiGateway); grant the function URL with grantInvokeUrl`);
     }
     return iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION['execute-api'].Invoke], resourceArns: this.restApi.methods.map((m) => m.methodArn) });
+  }
+}
+
+/**
+ * An async job may queue `requestTtl` and then run `invocationTimeout`: a handle (start_async_inference's) that expires
+ * earlier could never read its result. The runtime refuses such a start too (HandleWouldExpire); this says so at synth.
+ */
+function validateHandleOutlivesJobs(v: PropValidator, spec: McpServerSpec): void {
+  const handleTtl = spec.handleTtlSeconds ?? DEFAULT_HANDLE_TTL_SECONDS;
+  if (Token.isUnresolved(handleTtl)) return;
+  for (const a of spec.asyncEndpoints ?? []) {
+    const ttl = a.requestTtlSeconds ?? DEFAULT_REQUEST_TTL_SECONDS;
+    const timeout = a.invocationTimeoutSeconds ?? DEFAULT_INVOCATION_TIMEOUT_SECONDS;
+    if (Token.isUnresolved(ttl) || Token.isUnresolved(timeout) || handleTtl >= ttl + timeout) continue;
+    v.add(`handleTtl: got ${handleTtl} seconds, expected at least ${ttl + timeout} seconds: async endpoint '${a.name}' lets a job `
+      + `queue ${ttl} s (requestTtl) and run ${timeout} s (invocationTimeout), and its handle must outlive it`);
   }
 }

@@ -11,27 +11,31 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type * as SecretsManager from '@aws-sdk/client-secrets-manager';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
-import { AgentCoreInvocation, agentCoreInvocation, agentCoreRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
+import { AgentCoreInvocation, agentCoreInvocation, agentCoreProblem, agentCoreRefusal, unservedEventRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
 import { awsLambdaStreaming, writeResponseToStream } from './function-url-stream';
 import { MCP_GATEWAY_ENV } from './gateway-contract';
 import { MCP_ENV } from '../private/contract.generated';
 import { emitToolCall } from '../private/handler-metrics';
-import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { boundedRequestHandler, createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const logger = new Logger({ serviceName: 'sagemaker-mcp' });
 let mcp: Promise<McpHttpHandler> | undefined;
 
-/** Bounds of the one cold-start read: a slow or silent Secrets Manager fails the start instead of holding it. */
-const SECRET_READ = { maxAttempts: 3, requestHandler: { connectionTimeout: 3_000, requestTimeout: 5_000 } };
+/**
+ * Bounds of the one cold-start read: a slow or silent Secrets Manager fails the start instead of holding it. The request
+ * handler is packages/runtime/src/bounded.ts's, like every other client's: without `throwOnRequestTimeout` the SDK's
+ * NodeHttpHandler only warns when `requestTimeout` passes and the read never ends.
+ */
+export const HANDLE_KEY_READ_BOUNDS = { connectionTimeoutMs: 3_000, requestTimeoutMs: 5_000, maxAttempts: 3 };
 
 /**
  * The handle key, read once per cold start from the secret named by MCP_HANDLE_KEY_SECRET_ARN, never from the
  * environment, where lambda:GetFunctionConfiguration would reveal it. Without the ARN the server does not start: a
  * per-process random key would make every instance refuse the handles another issued.
  */
-async function readHandleKey(): Promise<string> {
+export async function readHandleKey(bounds: typeof HANDLE_KEY_READ_BOUNDS = HANDLE_KEY_READ_BOUNDS): Promise<string> {
   const secretId = process.env[MCP_ENV.HANDLE_KEY_SECRET_ARN];
   if (!secretId) {
     throw new Error(`${MCP_ENV.HANDLE_KEY_SECRET_ARN}: not set, expected the ARN of the Secrets Manager secret holding the `
@@ -42,14 +46,19 @@ async function readHandleKey(): Promise<string> {
   // its own on first use, see packages/runtime/src/aws-sdk.ts); test/mcp/cold-load.test.ts checks it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { GetSecretValueCommand, SecretsManagerClient } = require('@aws-sdk/client-secrets-manager') as typeof SecretsManager;
-  const sm = new SecretsManagerClient(SECRET_READ);
+  const sm = new SecretsManagerClient({ maxAttempts: bounds.maxAttempts, requestHandler: boundedRequestHandler(bounds) });
   try {
     const value = (await sm.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
     if (!value) throw new Error('the secret has no SecretString');
     return value;
   } catch (err) {
-    throw new Error(`Cannot read the handle key secret named by ${MCP_ENV.HANDLE_KEY_SECRET_ARN} (${(err as Error).name}: `
-      + `${(err as Error).message}); the function needs secretsmanager:GetSecretValue on it (and kms:Decrypt on its key when it has one)`, { cause: err });
+    const e = err as Error;
+    const silent = e.name === 'TimeoutError' || /timed? ?out|timeout/i.test(e.message);
+    throw new Error(`Cannot read the handle key secret named by ${MCP_ENV.HANDLE_KEY_SECRET_ARN} (${e.name}: ${e.message}); `
+      + (silent
+        ? `Secrets Manager did not answer within ${bounds.requestTimeoutMs} ms per attempt (${bounds.maxAttempts} attempts): check the `
+          + 'function\'s network path to it (a VPC endpoint for secretsmanager, or a NAT route)'
+        : 'the function needs secretsmanager:GetSecretValue on it (and kms:Decrypt on its key when it has one)'), { cause: err });
   } finally {
     sm.destroy();
   }
@@ -89,6 +98,11 @@ export async function handler(
   if (context) logger.addContext(context);
   const agentCore = agentCoreInvocation(event, context);
   if (agentCore) return handleAgentCore(agentCore);
+  const unserved = unservedEventRefusal(event);
+  if (unserved) {
+    logger.warn('Invocation refused: neither an HTTP event nor an AgentCore tool call', { keys: Object.keys(event ?? {}).slice(0, 20) });
+    return unserved;
+  }
   return handleHttp(event as LambdaFunctionURLEvent | APIGatewayProxyEvent);
 }
 
@@ -139,6 +153,11 @@ async function handleAgentCore(call: AgentCoreInvocation): Promise<AgentCoreTool
       logger.warn('AgentCore tool call refused: not a target of this server', { tool: call.qualifiedName, targets, caller });
       return agentCoreRefusal('ToolNotServed', `Tool "${call.qualifiedName}" is not served here: this function serves the tools of `
         + `${targets.length ? `gateway target${targets.length > 1 ? 's' : ''} ${targets.join(', ')}` : 'no gateway target'}.`);
+    }
+    const problem = agentCoreProblem(call);
+    if (problem) {
+      logger.warn('AgentCore tool call refused', { tool: JSON.stringify(call.qualifiedName.slice(0, 300)), error: problem.structuredContent, caller });
+      return problem;
     }
     const authInfo = { token: '', clientId: caller, scopes: [] };
     const result = await responseToAgentCoreResult(await (await mcpHandler()).fetch(agentCoreToolCallRequest(call), { authInfo }));

@@ -71,7 +71,7 @@ describe('invoke_endpoint', () => {
     const result = await call('invoke_endpoint', { endpointName: 'churn-xgb', payload: { format: 'csv', rows: [[1, 'a,b', 2.5, true]] } });
     // THEN
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ endpointName: 'churn-xgb', csv: [['0.87']], text: '0.87', attempts: 1, invokedProductionVariant: 'Blue' });
+    expect(result.structuredContent).toMatchObject({ endpointName: 'churn-xgb', csv: [['0.87']], attempts: 1, invokedProductionVariant: 'Blue' });
     expect(JSON.parse(result.content[0].text!)).toEqual(result.structuredContent);
     const [request] = env.runtime.requestsFor('churn-xgb');
     expect(request.headers['content-type']).toBe('text/csv');

@@ -254,8 +254,13 @@ export function toToolError(err: unknown, context: ErrorContext = {}): ToolError
 const ARN = /\barn:aws[a-z-]*:([a-z0-9-]+):[a-z0-9-]*:(\d{12})?:[^\s"'`,;()<>\]}]+/gi;
 /** SigV4 pieces: header parameters (`Credential=`, `Signature=`, `SignedHeaders=`) and presigned-URL query parameters. */
 const SIGNING = /\b(X-Amz-(?:Security-Token|Credential|Signature|SignedHeaders)|Credential|Signature|SignedHeaders|Security-Token)([=:]\s*)[^\s&"',;]+/gi;
-/** Access key ids (long-term AKIA, temporary ASIA). */
-const ACCESS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
+/** An ARN percent-encoded in a URL or form body (`arn%3Aaws%3Aiam%3A%3A123456789012%3Arole%2FName`; `%253A` twice encoded). */
+const ENCODED_ARN = /\barn%(?:25)?3Aaws[a-z-]*%(?:25)?3A([a-z0-9-]+)%(?:25)?3A[a-z0-9-]*%(?:25)?3A(?:\d{12})?%(?:25)?3A[^\s"'`,;()<>\]}&]+/gi;
+/**
+ * Access key ids (long-term AKIA, temporary ASIA), also glued to a word (`key_ASIA…`, where `\b` finds no boundary):
+ * bounded by what is not an upper-case letter or digit.
+ */
+const ACCESS_KEY_ID = /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g;
 /**
  * Any 12-digit number that is not part of a longer number or of a decimal: it may be an account id. Messages that
  * quote quantities or times must not print them as bare 12-digit numbers (event times are quoted as ISO-8601).
@@ -268,11 +273,25 @@ const ACCOUNT_ID = /(?<![\d.])\d{12}(?!\d|\.\d)/g;
  * tokens by `<redacted>`. The server logs the original under a correlation id (see mcp-tools/guard).
  */
 export function redactForAgent(text: string): string {
-  return text
-    .replace(SIGNING, (_m, name: string, sep: string) => `${name}${sep}<redacted>`)
+  return redactSigning(text)
     .replace(ARN, (_m, service: string) => `<${service.toLowerCase()} ARN>`)
+    .replace(ENCODED_ARN, (_m, service: string) => `<${service.toLowerCase()} ARN>`)
     .replace(ACCESS_KEY_ID, '<access key id>')
     .replace(ACCOUNT_ID, '<account>');
+}
+
+/** Secret access keys and session tokens by name, as SDK configs, credential files and JSON spell them. */
+const SECRET_KEY = /\b(aws_secret_access_key|secret_?access_?key|aws_session_token|session_?token)(["']?\s*[=:]\s*["']?)[^\s"'&,;]+/gi;
+
+/**
+ * The text an operator's log may keep: ARNs and account ids stay (operators need them to act), but signing material
+ * never: SigV4 signatures, credentials and security tokens (AWS echoes the canonical request, `x-amz-security-token`
+ * included, in an `InvalidSignatureException`), secret access keys and session tokens become `<redacted>`.
+ */
+export function redactSigning(text: string): string {
+  return text
+    .replace(SIGNING, (_m, name: string, sep: string) => `${name}${sep}<redacted>`)
+    .replace(SECRET_KEY, (_m, name: string, sep: string) => `${name}${sep}<redacted>`);
 }
 
 /** An ARN that stays useful to an agent (e.g. a log stream) with its account id masked. */

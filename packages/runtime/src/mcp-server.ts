@@ -24,6 +24,7 @@ export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials, 
 export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from './contract/mcp';
 export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from './contract/mcp';
 export { McpConfigError, mcpServerConfigFromEnv, parseMcpServerSpec, SageMakerMcpServerConfigSchema } from './mcp-config';
+export { boundedRequestHandler } from './bounded';
 export { createHandleCodec, DEFAULT_HANDLE_TTL_SECONDS, HandleExpiredError, InvalidHandleError, MissingHandleKeyError } from './mcp-tools/handles';
 
 /**

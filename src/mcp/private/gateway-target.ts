@@ -7,7 +7,7 @@ import { GATEWAY_TOOL_TEMPLATES, GatewaySchemaNode } from './gateway-tools.gener
 import { IAM_ACTION } from '../../core/iam-actions';
 import { acknowledgeFinding, wildcardFindingIds } from '../../core/nag';
 import { PropValidator } from '../../core/validation';
-import { DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, McpServerSpec, MCP_TOOL_NAMES } from '../../private/contract.generated';
+import { DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, McpServerSpec, MCP_TOOL_NAMES } from '../../private/contract.generated';
 import { MCP_GATEWAY_ENV } from '../gateway-contract';
 import { McpGatewayTargetKind, McpGatewayTargetOptions } from '../mcp-gateway-target';
 
@@ -67,7 +67,8 @@ export function gatewayToolDefinitions(spec: McpServerSpec, toolNames: readonly 
     if (!template) throw new Error(`No Gateway tool schema for ${name}: run \`npx projen gateway:tools\``);
     const description = template.description
       .replace('{exposed}', exposedList(name, spec))
-      .replace('{maxEventTimeSkewSeconds}', String(spec.maxEventTimeSkewSeconds ?? DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS));
+      .replace('{maxEventTimeSkewSeconds}', String(spec.maxEventTimeSkewSeconds ?? DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS))
+      .replace('{handleTtlSeconds}', String(spec.handleTtlSeconds ?? DEFAULT_HANDLE_TTL_SECONDS));
     return { name, description, inputSchema: toSchemaDefinition(template.inputSchema) };
   });
 }

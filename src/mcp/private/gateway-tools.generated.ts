@@ -11,7 +11,7 @@ export interface GatewaySchemaNode {
   readonly items?: GatewaySchemaNode;
 }
 
-/** A tool as a Gateway lists it; `{exposed}` and `{maxEventTimeSkewSeconds}` in the description are filled at synth. */
+/** A tool as a Gateway lists it; `{exposed}`, `{maxEventTimeSkewSeconds}` and `{handleTtlSeconds}` in the description are filled at synth. */
 export interface GatewayToolTemplate {
   readonly name: string;
   readonly description: string;
@@ -21,7 +21,7 @@ export interface GatewayToolTemplate {
 export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
   {
     "name": "invoke_endpoint",
-    "description": "Invoke a SageMaker endpoint. Sends one request to a SageMaker real-time endpoint and returns the model's answer (within about a minute). Use the payload format the model expects. Endpoints you may call:\n{exposed}\nFor long or batch work use start_async_inference instead. On failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator. A ModelError (the container rejected the input) is not retryable: change the input.",
+    "description": "Invoke a SageMaker endpoint. Sends one request to a SageMaker real-time endpoint and returns the model's answer (within about a minute). Use the payload format the model expects. Endpoints you may call:\n{exposed}\nFor long or batch work use start_async_inference instead. An answer larger than 5 MB comes back truncated (truncated=true, bodyBytes). On failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator. A ModelError (the container rejected the input) is not retryable: change the input.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -123,7 +123,7 @@ export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
   },
   {
     "name": "start_async_inference",
-    "description": "Start an async inference job. Queues one request on a SageMaker async endpoint (long inputs, slow models, minutes of work) and returns at once with a handle; it never waits for the model. Then call get_async_inference_result with the handle after checkAfterSeconds. Async endpoints:\n{exposed}\nOn failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
+    "description": "Start an async inference job. Queues one request on a SageMaker async endpoint (long inputs, slow models, minutes of work) and returns at once with a handle; it never waits for the model. Then call get_async_inference_result with the handle after checkAfterSeconds. The handle expires {handleTtlSeconds} s after the start (handleExpiresAt); a job that may queue and run longer (requestTtlSeconds + invocationTimeoutSeconds) is refused. Async endpoints:\n{exposed}\nOn failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -254,7 +254,7 @@ export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
   },
   {
     "name": "start_training",
-    "description": "Start a training run. Starts a SageMaker pipeline execution (training takes minutes to hours) and returns at once with a handle. Pass a sessionId of your choosing and reuse it on retries: the same pipeline, parameters and sessionId from the same caller never start a second run; without a sessionId each call may start a new run. Then poll get_training_status (or get_training_result) with the handle after checkAfterSeconds. Pipelines:\n{exposed}\nOn failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
+    "description": "Start a training run. Starts a SageMaker pipeline execution (training takes minutes to hours) and returns at once with a handle. Pass a sessionId of your choosing and reuse it on retries: the same pipeline, parameters and sessionId from the same caller never start a second run; without a sessionId each call may start a new run. Then poll get_training_status (or get_training_result) with the handle after checkAfterSeconds. The handle expires {handleTtlSeconds} s after the start (handleExpiresAt). Pipelines:\n{exposed}\nOn failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
     "inputSchema": {
       "type": "object",
       "properties": {

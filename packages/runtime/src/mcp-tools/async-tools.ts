@@ -6,10 +6,11 @@
 import * as z from 'zod';
 import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
-import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
+import { ERROR_NOTE, jsonSafe, redactInPlace, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { maxWaitSecondsSchema, waitUntilDone, WaitRequestContext } from './waiting';
 import { AsyncJobOutput, AsyncJobsDeps, AsyncJobState, AsyncJobTimeoutError, getAsyncJob, submitAsyncJob, waitForAsyncJob } from '../async-jobs';
-import { McpAsyncEndpointSpec, MCP_TOOL_NAMES } from '../contract/mcp';
+import { DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS } from '../contract/async';
+import { DEFAULT_HANDLE_TTL_SECONDS, McpAsyncEndpointSpec, MCP_TOOL_NAMES } from '../contract/mcp';
 
 export const startAsyncInputSchema = z.object({
   endpointName: z.string().min(1).describe('Name of an allow-listed async endpoint.'),
@@ -23,6 +24,7 @@ export const startAsyncInputSchema = z.object({
 
 export const startAsyncOutputSchema = z.object({
   handle: z.string().describe('Opaque; pass it to get_async_inference_result.'),
+  handleExpiresAt: z.string().describe('When the handle stops opening (ISO-8601): after the job\'s queue time and run time can have passed.'),
   status: z.literal('pending'),
   endpointName: z.string(),
   submittedAt: z.string(),
@@ -91,6 +93,14 @@ function outputOf(o: AsyncJobOutput | undefined) {
   return { contentType: o.contentType, json: o.json, text: o.text, truncated: o.truncated, sizeBytes: o.sizeBytes, location: o.location };
 }
 
+/** The error object SageMaker wrote for a failed job, its text redacted as error messages are (not its location). */
+function redactedFailure(o: ReturnType<typeof outputOf>) {
+  if (!o) return undefined;
+  const copy = jsonSafe({ json: o.json, text: o.text });
+  redactInPlace(copy, true);
+  return { ...o, ...copy };
+}
+
 function endpointSpec(ctx: ToolContext, name: string): McpAsyncEndpointSpec {
   const all = ctx.config.asyncEndpoints ?? [];
   const spec = all.find((e) => e.name === name);
@@ -101,6 +111,15 @@ function endpointSpec(ctx: ToolContext, name: string): McpAsyncEndpointSpec {
 export async function startAsyncTool(ctx: ToolContext, args: z.infer<typeof startAsyncInputSchema>): Promise<ToolResult> {
   try {
     const spec = endpointSpec(ctx, args.endpointName);
+    // The job may queue RequestTTLSeconds and then run InvocationTimeoutSeconds: a handle expiring earlier could never
+    // read its result, so such a start is refused before anything is submitted.
+    const timeout = args.invocationTimeoutSeconds ?? spec.invocationTimeoutSeconds ?? DEFAULT_INVOCATION_TIMEOUT_SECONDS;
+    const ttl = args.requestTtlSeconds ?? spec.requestTtlSeconds ?? DEFAULT_REQUEST_TTL_SECONDS;
+    if (ttl + timeout > ctx.handles.ttlSeconds) {
+      throw new ToolRefusal('HandleWouldExpire', `This job may take up to ${ttl + timeout} s (requestTtlSeconds ${ttl} in the queue + `
+        + `invocationTimeoutSeconds ${timeout}), but handles of this server expire after ${ctx.handles.ttlSeconds} s: pass a `
+        + `requestTtlSeconds of at most ${Math.max(0, ctx.handles.ttlSeconds - timeout)} (and at least twice the timeout), or ask the operator for a longer handleTtl.`);
+    }
     const p = args.payload;
     const job = await submitAsyncJob({
       endpointName: spec.name,
@@ -109,9 +128,10 @@ export async function startAsyncTool(ctx: ToolContext, args: z.infer<typeof star
       invocationTimeoutSeconds: args.invocationTimeoutSeconds,
       requestTtlSeconds: args.requestTtlSeconds,
     }, deps(ctx, spec));
-    const handle = ctx.handles.seal('async', { e: spec.name, id: job.jobId, o: job.outputLocation, f: job.failureLocation } satisfies AsyncHandle);
+    const { handle, expiresAt } = ctx.handles.issue('async', { e: spec.name, id: job.jobId, o: job.outputLocation, f: job.failureLocation } satisfies AsyncHandle);
     return toolResult({
       handle,
+      handleExpiresAt: expiresAt,
       status: 'pending',
       endpointName: spec.name,
       submittedAt: job.submittedAt,
@@ -148,7 +168,7 @@ export async function getAsyncTool(ctx: ToolContext, args: z.infer<typeof getAsy
       case 'completed':
         return toolResult({ status: 'completed', endpointName: spec.name, completedAt: state.completedAt, output: outputOf(state.output) });
       case 'failed':
-        return toolResult({ status: 'failed', endpointName: spec.name, completedAt: state.completedAt, failureReason: state.failureReason, output: outputOf(state.failure) });
+        return toolResult({ status: 'failed', endpointName: spec.name, completedAt: state.completedAt, failureReason: state.failureReason, output: redactedFailure(outputOf(state.failure)) });
     }
   } catch (err) {
     return toolFailure(err);
@@ -177,7 +197,9 @@ export function registerAsyncTools(server: ToolRegistrar, ctx: ToolContext): voi
   server.registerTool(MCP_TOOL_NAMES.START_ASYNC_INFERENCE, {
     title: 'Start an async inference job',
     description: 'Queues one request on a SageMaker async endpoint (long inputs, slow models, minutes of work) and returns at once '
-      + `with a handle; it never waits for the model. Then call get_async_inference_result with the handle after checkAfterSeconds. Async endpoints:\n${list}\n${ERROR_NOTE}`,
+      + 'with a handle; it never waits for the model. Then call get_async_inference_result with the handle after checkAfterSeconds. '
+      + `The handle expires ${ctx.config.handleTtlSeconds ?? DEFAULT_HANDLE_TTL_SECONDS} s after the start (handleExpiresAt); a job that may queue and run longer `
+      + `(requestTtlSeconds + invocationTimeoutSeconds) is refused. Async endpoints:\n${list}\n${ERROR_NOTE}`,
     inputSchema: startAsyncInputSchema,
     outputSchema: startAsyncOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

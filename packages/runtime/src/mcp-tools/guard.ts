@@ -10,7 +10,7 @@ import type { ToolRegistrar } from './invoke-tools';
 import { toolFailure, ToolResult } from './results';
 import { DEFAULT_TOOL_DEADLINE_MS, DeadlineExceededError, withDeadline } from '../bounded';
 import { MCP_TOOL_NAMES } from '../contract/mcp';
-import { maskAccount, redactForAgent } from '../errors';
+import { maskAccount, redactForAgent, redactSigning } from '../errors';
 import { DEFAULT_DEADLINE_MS as DEFAULT_INVOKE_DEADLINE_MS } from '../invoke';
 
 /** `invoke_endpoint` answers its own (more specific) deadline error first; the tool deadline is this much later. */
@@ -34,7 +34,9 @@ export function agentFacingFailure(ctx: ToolContext, tool: string, result: ToolR
   const error = { ...(result.structuredContent ?? safeParse(result.content[0]?.text)) } as Record<string, unknown>;
   const correlationId = randomUUID();
   try {
-    (ctx.config.log ?? stderrLog)({ tool, correlationId, caller: ctx.caller, error });
+    // The log keeps ARNs and account ids for the operator, never signing material (../errors redactSigning).
+    const logged = Object.fromEntries(Object.entries(error).map(([k, v]) => [k, typeof v === 'string' ? redactSigning(v) : v]));
+    (ctx.config.log ?? stderrLog)({ tool, correlationId, caller: ctx.caller, error: logged });
   } catch {
     // A failing log sink must not turn an answer into a crash.
   }

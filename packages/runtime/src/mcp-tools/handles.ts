@@ -47,8 +47,19 @@ export class MissingHandleKeyError extends Error {
 
 export type HandleKind = 'async' | 'training';
 
+/**
+ * How far a sealed expiry may lie beyond now + TTL and still open: the clock skew tolerated between the instance that
+ * sealed a handle and the one that opens it. A handle claiming more (a clock far ahead, or a TTL since shortened) is
+ * refused, so no instance's clock can extend a handle's life.
+ */
+export const HANDLE_CLOCK_SKEW_MS = 60_000;
+
 export interface HandleCodec {
+  /** Seconds each handle stays valid. */
+  readonly ttlSeconds: number;
   seal(kind: HandleKind, payload: Record<string, unknown>): string;
+  /** Like `seal`, with the handle's expiry (ISO-8601) to tell the agent. */
+  issue(kind: HandleKind, payload: Record<string, unknown>): { readonly handle: string; readonly expiresAt: string };
   /** The payload, or InvalidHandleError / HandleExpiredError. */
   open<T>(kind: HandleKind, handle: string): T;
 }
@@ -74,16 +85,21 @@ export function createHandleCodec(secret?: string, options: HandleCodecOptions =
   const key = secret ? createHash('sha256').update(`cdk-sagemaker-mcp/handles/v1\0${secret}`).digest() : randomBytes(32);
   const ttlMs = (options.ttlSeconds ?? DEFAULT_HANDLE_TTL_SECONDS) * 1000;
   const now = options.now ?? Date.now;
+  const issue = (kind: HandleKind, payload: Record<string, unknown>) => {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    // The kind and the version are authenticated: a training handle never opens as an async one.
+    cipher.setAAD(Buffer.from(`${VERSION}:${kind}`));
+    const expiresAt = now() + ttlMs;
+    const sealed = JSON.stringify({ x: expiresAt, p: payload });
+    const body = Buffer.concat([cipher.update(sealed, 'utf8'), cipher.final()]);
+    const handle = Buffer.concat([Buffer.from([VERSION]), iv, body, cipher.getAuthTag()]).toString('base64url');
+    return { handle, expiresAt: new Date(expiresAt).toISOString() };
+  };
   return {
-    seal(kind, payload) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      // The kind and the version are authenticated: a training handle never opens as an async one.
-      cipher.setAAD(Buffer.from(`${VERSION}:${kind}`));
-      const sealed = JSON.stringify({ x: now() + ttlMs, p: payload });
-      const body = Buffer.concat([cipher.update(sealed, 'utf8'), cipher.final()]);
-      return Buffer.concat([Buffer.from([VERSION]), iv, body, cipher.getAuthTag()]).toString('base64url');
-    },
+    ttlSeconds: ttlMs / 1000,
+    issue,
+    seal: (kind, payload) => issue(kind, payload).handle,
     open<T>(kind: HandleKind, handle: string): T {
       if (typeof handle !== 'string' || !/^[A-Za-z0-9_-]+$/.test(handle)) throw new InvalidHandleError(kind, 'not a handle string');
       const raw = Buffer.from(handle, 'base64url');
@@ -102,7 +118,12 @@ export function createHandleCodec(secret?: string, options: HandleCodecOptions =
         throw new InvalidHandleError(kind, 'it was not issued by this server');
       }
       if (typeof opened.x !== 'number' || typeof opened.p !== 'object' || opened.p === null) throw new InvalidHandleError(kind, 'malformed');
-      if (now() >= opened.x) throw new HandleExpiredError(kind, new Date(opened.x).toISOString());
+      const at = now();
+      if (at >= opened.x) throw new HandleExpiredError(kind, new Date(opened.x).toISOString());
+      if (opened.x > at + ttlMs + HANDLE_CLOCK_SKEW_MS) {
+        throw new InvalidHandleError(kind, `its expiry ${new Date(opened.x).toISOString()} lies beyond what this server issues (now + ${ttlMs / 1000} s): `
+          + 'sealed by a clock that runs ahead, or before the handle lifetime was shortened');
+      }
       return opened.p as T;
     },
   };

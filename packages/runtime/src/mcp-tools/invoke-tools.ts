@@ -12,6 +12,15 @@ import { MCP_TOOL_NAMES, MODEL_FAMILIES } from '../contract/mcp';
 import { invokeEndpoint } from '../invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../payloads';
 
+/**
+ * The largest `invoke_endpoint` result, measured as a Lambda front door carries it: the serialized result
+ * (structuredContent and its one text copy) escaped once more as the string body of a function URL or API Gateway
+ * result. 5 MB leaves room for the JSON-RPC envelope, SSE framing and headers below Lambda's 6 MB response payload
+ * limit (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html). A larger answer is truncated,
+ * flagged `truncated` with its `bodyBytes`; use start_async_inference for large outputs.
+ */
+export const MAX_INVOKE_RESULT_BYTES = 5_000_000;
+
 const csvValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const invokeInputSchema = z.object({
@@ -56,8 +65,10 @@ export const invokeOutputSchema = z.object({
   invokedProductionVariant: z.string().optional(),
   json: z.unknown().optional().describe('The response parsed as JSON, when it is JSON.'),
   csv: z.array(z.array(z.string())).optional().describe('The response parsed as CSV rows, when it is CSV.'),
-  text: z.string().describe('The response body as text.'),
+  text: z.string().optional().describe('The response body as text, when it is neither JSON nor CSV (or was truncated).'),
   generatedText: z.string().optional().describe('For prompt payloads: the generated text, when recognised.'),
+  truncated: z.boolean().optional().describe(`True when the answer was larger than the result cap (${MAX_INVOKE_RESULT_BYTES} bytes): text then holds its beginning only.`),
+  bodyBytes: z.number().int().optional().describe('The size of the whole response body, when truncated.'),
   attempts: z.number().int().describe('HTTP attempts made, retries included.'),
 });
 
@@ -177,20 +188,38 @@ export async function invokeTool(ctx: ToolContext, args: InvokeArgs): Promise<To
         generatedText = undefined;
       }
     }
-    return toolResult({
+    const head = {
       endpointName: endpoint.name,
       inferenceComponentName: args.inferenceComponentName,
       targetModel: args.targetModel,
       contentType: out.contentType,
       invokedProductionVariant: out.invokedProductionVariant,
-      json,
-      csv,
-      text,
-      generatedText,
-      attempts: out.attempts,
-    });
+    };
+    // The answer once: parsed (json or csv) when it parses, else as text (the MCP text block repeats it once, as the
+    // spec's compatibility advice for structured content says).
+    const asText = json === undefined && csv === undefined ? text : undefined;
+    const whole = toolResult({ ...head, json, csv, text: asText, generatedText, attempts: out.attempts });
+    return invokeResultBytes(whole) <= MAX_INVOKE_RESULT_BYTES ? whole : truncatedResult(head, text, out.body.length, out.attempts);
   } catch (err) {
     return toolFailure(err, { endpointName: args.endpointName, contentType });
+  }
+}
+
+/** The bytes `result` takes inside a Lambda result's string body (see MAX_INVOKE_RESULT_BYTES). */
+export function invokeResultBytes(result: ToolResult): number {
+  return Buffer.byteLength(JSON.stringify(JSON.stringify(result)));
+}
+
+/** The beginning of the answer as text, as long as fits MAX_INVOKE_RESULT_BYTES, flagged `truncated`. */
+function truncatedResult(head: Record<string, unknown>, text: string, bodyBytes: number, attempts: number): ToolResult {
+  let keep = text.length;
+  for (;;) {
+    let part = text.slice(0, keep);
+    if (/[\ud800-\udbff]$/.test(part)) part = part.slice(0, -1); // never half a surrogate pair
+    const result = toolResult({ ...head, text: part, truncated: true, bodyBytes, attempts });
+    const size = invokeResultBytes(result);
+    if (size <= MAX_INVOKE_RESULT_BYTES) return result;
+    keep = Math.floor(keep * (MAX_INVOKE_RESULT_BYTES / size) * 0.98);
   }
 }
 
@@ -229,7 +258,8 @@ export function registerInvokeTools(server: ToolRegistrar, ctx: ToolContext): vo
       description: 'Sends one request to a SageMaker real-time endpoint and returns the model\'s answer (within about a minute). '
         + 'Use the payload format the model expects. Endpoints you may call:\n'
         + `${endpointList(ctx)}\n`
-        + `For long or batch work use start_async_inference instead. ${ERROR_NOTE} A ModelError (the container rejected the input) is not retryable: change the input.`,
+        + `For long or batch work use start_async_inference instead. An answer larger than ${MAX_INVOKE_RESULT_BYTES / 1e6} MB comes back `
+        + `truncated (truncated=true, bodyBytes). ${ERROR_NOTE} A ModelError (the container rejected the input) is not retryable: change the input.`,
       inputSchema: invokeInputSchema,
       outputSchema: invokeOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },

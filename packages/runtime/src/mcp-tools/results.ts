@@ -3,7 +3,7 @@
  * failures as `isError: true` with the `ToolError` shape of ../errors, so an agent can decide whether to retry.
  */
 import * as z from 'zod';
-import { ErrorContext, isTransient, SageMakerMcpError, toToolError, ToolError } from '../errors';
+import { ErrorContext, isTransient, redactForAgent, SageMakerMcpError, toToolError, ToolError } from '../errors';
 
 /** The result shape of `tools/call` (kept structural so this module does not depend on the SDK's types). */
 export interface ToolResult {
@@ -18,8 +18,37 @@ export function jsonSafe<T>(value: T): T {
   return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) as T;
 }
 
+/** Keys whose string values are failure reasons AWS (or a container) wrote: redacted like error messages. */
+const FAILURE_KEYS = new Set(['failureReason']);
+
+/**
+ * Redacts (../errors `redactForAgent`: ARNs, account ids, signatures, key ids) the strings of `value` in place: every
+ * string when `all`, else only those under FAILURE_KEYS. Walked without recursion (a model's JSON may nest deep).
+ */
+export function redactInPlace(value: unknown, all = false): void {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const entries = node as Record<string, unknown>;
+    for (const key of Object.keys(entries)) {
+      const v = entries[key];
+      if (typeof v === 'string') {
+        if (all || FAILURE_KEYS.has(key)) entries[key] = redactForAgent(v);
+      } else {
+        stack.push(v);
+      }
+    }
+  }
+}
+
+/**
+ * A successful result: the JSON-safe data, with failure reasons (a failed endpoint's, pipeline step's or async job's)
+ * redacted as errors are (docs/reliability.md), as `structuredContent` and its one text copy.
+ */
 export function toolResult(data: Record<string, unknown>): ToolResult {
   const safe = jsonSafe(data);
+  redactInPlace(safe);
   return { content: [{ type: 'text', text: JSON.stringify(safe) }], structuredContent: safe };
 }
 

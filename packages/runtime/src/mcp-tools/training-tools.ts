@@ -9,7 +9,7 @@ import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { maxWaitSecondsSchema, waitUntilDone, WaitRequestContext } from './waiting';
-import { MCP_TOOL_NAMES, McpPipelineSpec } from '../contract/mcp';
+import { DEFAULT_HANDLE_TTL_SECONDS, MCP_TOOL_NAMES, McpPipelineSpec } from '../contract/mcp';
 import { FINAL_PIPELINE_STATUSES, SESSION_ID_PATTERN } from '../contract/pipelines';
 import { getModelProvenance } from '../lineage';
 import { getTrainingResultByExecution, getTrainingStatus, startTraining } from '../pipelines';
@@ -24,6 +24,7 @@ export const startTrainingInputSchema = z.object({
 
 export const startTrainingOutputSchema = z.object({
   handle: z.string().describe('Opaque; pass it to get_training_status / get_training_result.'),
+  handleExpiresAt: z.string().describe('When the handle stops opening (ISO-8601).'),
   status: z.literal('Executing'),
   pipelineName: z.string(),
   sessionId: z.string(),
@@ -118,8 +119,8 @@ export async function startTrainingTool(ctx: ToolContext, args: z.infer<typeof s
     // The caller is part of the idempotency token: another caller reusing this sessionId starts its own run.
     const request = { pipelineName: spec.name, parameters: args.parameters, sessionId, caller: ctx.caller };
     const started = await startTraining(request, { sagemaker: ctx.clients.sagemaker });
-    const handle = ctx.handles.seal('training', { p: spec.name, x: started.executionArn, s: sessionId } satisfies TrainingHandle);
-    return toolResult({ handle, status: 'Executing', pipelineName: spec.name, sessionId, checkAfterSeconds: ctx.config.trainingCheckAfterSeconds ?? 60 });
+    const { handle, expiresAt } = ctx.handles.issue('training', { p: spec.name, x: started.executionArn, s: sessionId } satisfies TrainingHandle);
+    return toolResult({ handle, handleExpiresAt: expiresAt, status: 'Executing', pipelineName: spec.name, sessionId, checkAfterSeconds: ctx.config.trainingCheckAfterSeconds ?? 60 });
   } catch (err) {
     return toolFailure(err);
   }
@@ -213,7 +214,8 @@ export function registerTrainingTools(server: ToolRegistrar, ctx: ToolContext): 
       description: 'Starts a SageMaker pipeline execution (training takes minutes to hours) and returns at once with a handle. '
         + 'Pass a sessionId of your choosing and reuse it on retries: the same pipeline, parameters and sessionId from the same caller never start a second run; '
         + 'without a sessionId each call may start a new run. Then poll get_training_status '
-        + `(or get_training_result) with the handle after checkAfterSeconds. Pipelines:\n${list}\n${ERROR_NOTE}`,
+        + `(or get_training_result) with the handle after checkAfterSeconds. The handle expires ${ctx.config.handleTtlSeconds ?? DEFAULT_HANDLE_TTL_SECONDS} s after the start `
+        + `(handleExpiresAt). Pipelines:\n${list}\n${ERROR_NOTE}`,
       inputSchema: startTrainingInputSchema,
       outputSchema: startTrainingOutputSchema,
       // Idempotent only when the caller passes the same sessionId (stateless HTTP has no MCP session to fall back on).

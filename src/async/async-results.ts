@@ -91,7 +91,7 @@ export class AsyncResults extends Construct {
       sid: 'OnlyTheResultTopicsSend',
       effect: iam.Effect.DENY,
       principals: [new iam.AnyPrincipal()],
-      actions: ['sqs:SendMessage'],
+      actions: [IAM_ACTION.sqs.SendMessage],
       resources: [this.queue.queueArn],
       conditions: { ArnNotEquals: { 'aws:SourceArn': [props.successTopic.topicArn, props.errorTopic.topicArn] } },
     }));

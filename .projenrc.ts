@@ -395,9 +395,10 @@ node22.exec([
 project.gitignore.addPatterns('/.node22/');
 
 // Real clients and the official conformance suite, which need Node 22 (the conformance CLI uses fs.globSync, the
-// Strands Agents SDK declares node >= 22): test/clients/, on the same fetched Node 22, bounded to 4 minutes.
+// Strands Agents SDK declares node >= 22, MCP Inspector 2.x node >= 22.19): test/clients/, on the same fetched Node 22,
+// bounded to 4 minutes.
 const clients = project.addTask('test:clients', {
-  description: 'Run the MCP conformance suite (@modelcontextprotocol/conformance) and the real-client tests (Strands Agents SDK) on Node 22',
+  description: 'Run the MCP conformance suite (@modelcontextprotocol/conformance) and the real-client tests (Strands Agents SDK, MCP Inspector 2.x) on Node 22',
 });
 clients.spawn(project.bundler.bundleTask);
 clients.exec(`test -x .node22/package/bin/node || (rm -rf .node22 && mkdir .node22 && cd .node22 && npm pack ${NODE22} --silent >/dev/null && tar xzf *.tgz && rm *.tgz)`);

@@ -21,7 +21,8 @@ let config: string;
 
 interface Run { code: number; stdout: string; stderr: string }
 /** `inspector --cli [-e ...] node <bundle> mcp -c <config> <method args>`, resolved with its exit code (never rejected). */
-const inspector = (opts: { e?: string[]; config?: string; env?: NodeJS.ProcessEnv }, ...methodArgs: string[]) => new Promise<Run>((resolve, reject) => {
+type Opts = { e?: string[]; config?: string; env?: NodeJS.ProcessEnv };
+const inspector = (opts: Opts, ...methodArgs: string[]) => new Promise<Run>((resolve, reject) => {
   const e = (opts.e ?? []).flatMap((kv) => ['-e', kv]);
   const args = [INSPECTOR, '--cli', ...e, process.execPath, bundle, 'mcp', '-c', opts.config ?? config, ...methodArgs];
   execFile(process.execPath, args, { timeout: 30_000, cwd: dir, env: opts.env ?? process.env }, (err, stdout, stderr) => {

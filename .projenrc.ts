@@ -107,6 +107,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     // a second MCP client that no one here wrote: the MCP Inspector's CLI package (1.0.3 declares no engines and runs on
     // Node 20, test/mcp/cli.test.ts; the full Inspector 2.x, @modelcontextprotocol/inspector, needs Node >= 22.19)
     '@modelcontextprotocol/inspector-cli@1.0.3',
+    // the current MCP Inspector (2.x: Node >= 22.19), its CLI mode run by test/clients/inspector.test.ts on Node 22
+    '@modelcontextprotocol/inspector@2.12.0',
     // real clients and the official conformance suite (Node 22, test:clients / test:conformance)
     '@strands-agents/sdk@1.19.0',
     '@modelcontextprotocol/conformance@0.1.16',
@@ -142,7 +144,7 @@ const project = new awscdk.AwsCdkConstructLibrary({
       workerGracefulExitTimeout: 5_000,
       // Node's environment plus the template-check engines kept warm per worker, and no synth-time validation.
       testEnvironment: '<rootDir>/test/support/jest-environment.ts',
-      // test/clients/ (the conformance suite, the Strands Agents SDK) needs Node 22: `npx projen test:clients`.
+      // test/clients/ (the conformance suite, the Strands Agents SDK, MCP Inspector 2.x) needs Node 22: `npx projen test:clients`.
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/clients/'],
     },
   },
@@ -393,9 +395,10 @@ node22.exec([
 project.gitignore.addPatterns('/.node22/');
 
 // Real clients and the official conformance suite, which need Node 22 (the conformance CLI uses fs.globSync, the
-// Strands Agents SDK declares node >= 22): test/clients/, on the same fetched Node 22, bounded to 4 minutes.
+// Strands Agents SDK declares node >= 22, MCP Inspector 2.x node >= 22.19): test/clients/, on the same fetched Node 22,
+// bounded to 4 minutes.
 const clients = project.addTask('test:clients', {
-  description: 'Run the MCP conformance suite (@modelcontextprotocol/conformance) and the real-client tests (Strands Agents SDK) on Node 22',
+  description: 'Run the MCP conformance suite (@modelcontextprotocol/conformance) and the real-client tests (Strands Agents SDK, MCP Inspector 2.x) on Node 22',
 });
 clients.spawn(project.bundler.bundleTask);
 clients.exec(`test -x .node22/package/bin/node || (rm -rf .node22 && mkdir .node22 && cd .node22 && npm pack ${NODE22} --silent >/dev/null && tar xzf *.tgz && rm *.tgz)`);

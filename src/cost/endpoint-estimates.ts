@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
 import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, ServerlessCostEstimate, SharedGpuCostComparison, VariantCostEstimate } from './cost-types';
-import { buildComparison, buildEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, NOT_IN_TABLE, priceOf, round, serverlessPriceOf, validatePrices } from './private/estimates';
 import { PriceTable } from './price-table';
+import { buildComparison, buildEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, NOT_IN_TABLE, priceOf, round, serverlessPriceOf, validatePrices } from './private/estimates';
 import { PropValidator } from '../core/validation';
 
 /**

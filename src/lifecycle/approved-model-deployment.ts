@@ -16,7 +16,6 @@ import { FunctionNetworkOptions } from '../core/function-network';
 import { IAM_ACTION, iamActionsFor } from '../core/iam-actions';
 import { ModelPackageSourceOptions, ModelSource } from '../core/model-source';
 import { acknowledgeGrantWildcards } from '../core/nag';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 import { PropValidator } from '../core/validation';
 import {
   DEPLOY_FINAL_STACK_STATUSES,
@@ -29,6 +28,7 @@ import {
   MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE,
   STACK_STATUS_CHANGE_DETAIL_TYPE,
 } from '../private/contract.generated';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
 /** What the deployment handler reports, one metric data point each (`metricOutcome`). */
 export enum DeploymentOutcome {

@@ -151,8 +151,14 @@ function resourcesOf({ op, input }: SentOperation): string[] {
 
 /** The IAM service prefix of each SDK client (its signing name: https://docs.aws.amazon.com/service-authorization/latest/reference/reference_policies_actions-resources-contextkeys.html). */
 const IAM_PREFIX_BY_CLIENT: Record<string, string> = {
-  SageMakerRuntime: 'sagemaker', SageMaker: 'sagemaker', SageMakerFeatureStoreRuntime: 'sagemaker', S3: 's3', DynamoDB: 'dynamodb', Athena: 'athena',
-  CloudFormation: 'cloudformation', SNS: 'sns',
+  SageMakerRuntime: 'sagemaker',
+  SageMaker: 'sagemaker',
+  SageMakerFeatureStoreRuntime: 'sagemaker',
+  S3: 's3',
+  DynamoDB: 'dynamodb',
+  Athena: 'athena',
+  CloudFormation: 'cloudformation',
+  SNS: 'sns',
 };
 
 /** Operations whose IAM action is not named after them, each as AWS documents it. */

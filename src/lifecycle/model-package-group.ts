@@ -74,14 +74,21 @@ abstract class ModelPackageGroupBase extends Resource implements IModelPackageGr
     return versionsArn(this, this.modelPackageGroupName);
   }
 
+  /** DescribeModelPackageGroup on this group: what registering and describing both need. */
+  private grantDescribeGroup(grantee: iam.IGrantable): iam.Grant {
+    const actions = [IAM_ACTION.sagemaker.DescribeModelPackageGroup];
+    return iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [this.modelPackageGroupArn] });
+  }
+
   public grantRegister(grantee: iam.IGrantable): iam.Grant {
-    const grant = iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.sagemaker.CreateModelPackage], resourceArns: [this.modelPackageVersionsArn] })
-      .combine(iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.sagemaker.DescribeModelPackageGroup], resourceArns: [this.modelPackageGroupArn] }));
+    const versions = [this.modelPackageVersionsArn];
+    const grant = iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.sagemaker.CreateModelPackage], resourceArns: versions })
+      .combine(this.grantDescribeGroup(grantee));
     return acknowledgeGrantWildcards(this, grant, VERSIONS_REASON);
   }
 
   public grantDescribe(grantee: iam.IGrantable): iam.Grant {
-    const grant = iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.sagemaker.DescribeModelPackageGroup], resourceArns: [this.modelPackageGroupArn] })
+    const grant = this.grantDescribeGroup(grantee)
       .combine(iam.Grant.addToPrincipal({ grantee, actions: iamActionsFor('SageMaker.DescribeModelPackage'), resourceArns: [this.modelPackageVersionsArn] }))
       .combine(iam.Grant.addToPrincipal({ grantee, actions: iamActionsFor('SageMaker.ListModelPackages'), resourceArns: ['*'] }));
     return acknowledgeGrantWildcards(this, grant, `ListModelPackages has no required resource type: IAM authorizes it on * only. ${VERSIONS_REASON}`);

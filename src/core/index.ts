@@ -3,7 +3,7 @@ export * from './instance-type';
 export { AcceleratorKind, InstanceSpecs } from './instance-specs';
 export type { InstanceSpec } from './instance-specs';
 export { ContainerImage, ModelData, ModelSource } from './model-source';
-export type { ContainerImageConfig, ContainerModelOptions, ModelDataConfig, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
+export type { ContainerImageConfig, ContainerModelOptions, ModelDataConfig, ModelPackageSourceOptions, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
 export { SageMakerEndpointBase } from './endpoint-base';
 export type { EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes } from './endpoint-base';
 export * from './production-variant';

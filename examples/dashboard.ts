@@ -5,7 +5,7 @@ import { SageMakerMcpDashboard } from '../src/operations';
 import { RealtimeEndpoint } from '../src/realtime';
 
 /**
- * One dashboard for the whole example stack: the MCP server's tools, every endpoint (the JumpStart one too), the
+ * One dashboard for the whole example stack: the MCP server's tools, every endpoint (the JumpStart and serverless ones too), the
  * feature group, the training pipeline and its router, the alarms they created and the cost estimate
  * (docs/operations.md). `npx projen demo` draws its layout to cdk.out/dashboard.svg.
  */
@@ -16,6 +16,7 @@ export function addDashboardExample(
     server,
     realtimeEndpoints: [exposed.realtime, ...(jumpStart ? [jumpStart] : [])],
     asyncEndpoints: [exposed.async],
+    serverlessEndpoints: exposed.serverless ? [exposed.serverless] : [],
     sharedGpuEndpoints: [exposed.sharedGpu],
     featureGroups: [exposed.featureGroup],
     pipelines: [exposed.pipelines.pipeline],

@@ -4,12 +4,13 @@ import { Construct, IConstruct } from 'constructs';
 import { LazyTextWidget, SubtreeAlarmsWidget, displayName } from './dashboard-widgets';
 import { AsyncEndpoint } from '../async';
 import { AsyncResults } from '../async/async-results';
-import { CostEstimateOptions, VariantCostEstimate } from '../cost';
+import { CostEstimateOptions, EndpointCostEstimate } from '../cost';
 import { FeatureGroup } from '../feature-store';
 import { McpToolServer } from '../mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../pipelines';
 import { RECORD_METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS } from '../private/metric-names';
 import { RealtimeEndpoint } from '../realtime';
+import { ServerlessEndpoint } from '../serverless';
 import { InferenceComponent, SharedGpuEndpoint } from '../shared-gpu';
 
 /** Props of `SageMakerMcpDashboard`. */
@@ -34,6 +35,12 @@ export interface SageMakerMcpDashboardProps {
    * @default - none
    */
   readonly asyncEndpoints?: AsyncEndpoint[];
+  /**
+   * Serverless endpoints: a row each (invocations, model latency, errors, cold starts), then concurrency and memory use
+   * and, with provisioned concurrency, its executions against its range and the requests that spilled over.
+   * @default - none
+   */
+  readonly serverlessEndpoints?: ServerlessEndpoint[];
   /**
    * Shared-GPU endpoints: a row per inference component (copies against their scaling range).
    * @default - none
@@ -74,7 +81,8 @@ const GRAPH_HEIGHT = 6;
  * constructs created; the MCP server's tools (calls and errors per tool, Sum; latency p50 and p99); each endpoint
  * variant or inference component (invocations, Sum; model latency p50/p99; 4xx, 5xx and model errors, Sum; instances or
  * copies against their min and max); each async endpoint's backlog (Average), age of the oldest request (Maximum),
- * HasBacklogWithoutCapacity (Maximum) and result dead letters (Maximum); feature groups; pipeline runs by outcome and
+ * HasBacklogWithoutCapacity (Maximum) and result dead letters (Maximum); each serverless endpoint's invocations, model
+ * latency, errors, cold starts (ModelSetupTime), concurrency and memory use and provisioned concurrency; feature groups; pipeline runs by outcome and
  * the routers' recorded/duplicate/refused events and dead letters (Sum, Maximum); and a text widget with the dated cost
  * estimate. Every graph uses one period (`period`, 5 minutes by default). Add your own with `addWidgets`.
  * docs/operations.md shows the layout.
@@ -89,7 +97,8 @@ export class SageMakerMcpDashboard extends Construct {
     this.period = props.period ?? Duration.minutes(5);
     this.dashboard = new cloudwatch.Dashboard(this, 'Resource', { dashboardName: props.dashboardName, defaultInterval: Duration.hours(3) });
     const subjects = (): IConstruct[] => [
-      ...(props.server ? [props.server] : []), ...props.realtimeEndpoints ?? [], ...props.asyncEndpoints ?? [], ...props.sharedGpuEndpoints ?? [],
+      ...(props.server ? [props.server] : []), ...props.realtimeEndpoints ?? [], ...props.asyncEndpoints ?? [], ...props.serverlessEndpoints ?? [],
+      ...props.sharedGpuEndpoints ?? [],
       ...props.featureGroups ?? [], ...props.pipelines ?? [], ...props.pipelineRouters ?? [],
     ];
     const minutes = this.period.toMinutes();
@@ -105,6 +114,7 @@ export class SageMakerMcpDashboard extends Construct {
       for (const variant of e.variantNames) this.addVariant(e, variant);
     }
     for (const e of props.asyncEndpoints ?? []) this.addAsync(e);
+    for (const e of props.serverlessEndpoints ?? []) this.addServerless(e);
     for (const e of props.sharedGpuEndpoints ?? []) {
       for (const c of e.inferenceComponents) this.addComponent(c);
     }
@@ -190,6 +200,43 @@ export class SageMakerMcpDashboard extends Construct {
     return this.graph(title, recorder ? recordMetrics(recorder.functionName, this.period) : [], 6);
   }
 
+  /**
+   * A serverless endpoint, from the metrics AWS publishes for one (an exhaustive list, which has no
+   * InvocationModelErrors: https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-monitoring.html),
+   * dimensions EndpointName and VariantName like a realtime variant's.
+   */
+  private addServerless(e: ServerlessEndpoint): void {
+    const name = displayName(e);
+    const o = { period: this.period };
+    this.dashboard.addWidgets(
+      this.graph(`${name}: invocations (Sum)`, [e.metricInvocations({ ...o, statistic: 'Sum' })], 6),
+      this.graph(`${name}: model latency p50 / p99 (µs)`, [e.metricModelLatency({ ...o, statistic: 'p50', label: 'p50' }), e.metricModelLatency({ ...o, statistic: 'p99', label: 'p99' })], 6),
+      this.graph(`${name}: errors (Sum)`, [
+        e.metricInvocation4XXErrors({ ...o, statistic: 'Sum', label: '4xx' }), e.metricInvocation5XXErrors({ ...o, statistic: 'Sum', label: '5xx' }),
+      ], 6),
+      this.graph(`${name}: cold starts (ModelSetupTime SampleCount) and setup time (Maximum, µs)`,
+        [e.metricModelSetupTime({ ...o, statistic: 'SampleCount', label: 'cold starts' })], 6, {
+          right: [e.metricModelSetupTime({ ...o, statistic: 'Maximum', label: 'setup time max' })],
+        }),
+    );
+    const provisioned = e.provisionedConcurrency !== undefined;
+    const width = provisioned ? 6 : 12;
+    this.dashboard.addWidgets(
+      this.graph(`${name}: concurrency utilization (Maximum, 0-1)`, [
+        e.metricConcurrentExecutionsUtilization({ ...o, label: 'of maxConcurrency' }),
+        ...(provisioned ? [e.metricProvisionedConcurrencyUtilization({ ...o, label: 'of provisioned concurrency' })] : []),
+      ], width, { leftYAxis: { min: 0, max: 1 } }),
+      this.graph(`${name}: memory utilization (Average, %)`, [e.metricMemoryUtilization({ ...o, statistic: 'Average' })], width, { leftYAxis: { min: 0 } }),
+      ...(provisioned ? [
+        this.capacityGraph(`${name}: provisioned concurrency executions (Maximum)`, e.metricProvisionedConcurrencyExecutions({ ...o, label: 'executions' }),
+          e._scaledProvisionedConcurrency, e.provisionedConcurrency),
+        this.graph(`${name}: provisioned / spillover invocations (Sum)`, [
+          e.metricProvisionedConcurrencyInvocations({ ...o, label: 'provisioned' }), e.metricProvisionedConcurrencySpilloverInvocations({ ...o, label: 'spillover' }),
+        ], 6),
+      ] : []),
+    );
+  }
+
   private addComponent(c: InferenceComponent): void {
     const name = displayName(c);
     const o = { period: this.period };
@@ -245,23 +292,26 @@ function recordMetrics(functionName: string, period: Duration, prefix = ''): clo
     new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { [METRIC_DIMENSIONS.SERVICE]: functionName }, statistic: 'Sum', period, label: `${prefix}${label}` }));
 }
 
-/** The cost text: each endpoint's dated estimate (or why there is none). */
+/** The cost text: each endpoint's dated estimate (or why there is none), one line per variant plus the serverless line. */
 function costMarkdown(props: SageMakerMcpDashboardProps): string {
   const lines: string[] = [];
-  const add = (name: string, estimate: () => VariantCostEstimate) => {
+  const add = (name: string, estimate: () => EndpointCostEstimate, variantInName: boolean) => {
     try {
       const e = estimate();
-      lines.push(`- **${name}**: ${e.priceKnown
-        ? `${e.minInstances}-${e.maxInstances} × ${e.instanceType}: $${e.monthlyAtMinUsd}-$${e.monthlyAtMaxUsd} per month (price as of ${e.priceAsOf})`
-        : `${e.minInstances}-${e.maxInstances} × ${e.instanceType}: price not in the price table of ${e.priceAsOf}`}`);
+      for (const v of e.variants) {
+        const range = `${v.minInstances}-${v.maxInstances} × ${v.instanceType}`;
+        lines.push(`- **${variantInName && v.variantName ? `${name}/${v.variantName}` : name}**: ${v.priceKnown
+          ? `${range}: $${v.monthlyAtMinUsd}-$${v.monthlyAtMaxUsd} per month (price as of ${v.priceAsOf})`
+          : `${range}: price not in the price table of ${v.priceAsOf}`}`);
+      }
+      if (e.serverless) lines.push(`- **${name}**: ${e.serverless.summary}`);
     } catch (err) {
       lines.push(`- **${name}**: no estimate (${(err as Error).message.split('\n').slice(-1)[0].replace(/^\s*- /, '')})`);
     }
   };
-  for (const e of props.realtimeEndpoints ?? []) {
-    e.variantNames.forEach((variant, i) => add(`${displayName(e)}/${variant}`, () => e.costEstimate(props.costEstimate).variants[i]));
-  }
-  for (const e of props.asyncEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate).variants[0]);
-  for (const e of props.sharedGpuEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate).variants[0]);
+  for (const e of props.realtimeEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate), true);
+  for (const e of props.asyncEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
+  for (const e of props.serverlessEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
+  for (const e of props.sharedGpuEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
   return ['### Cost estimate (on-demand hosting, an estimate, not a bill; docs/cost.md)', ...(lines.length ? lines : ['No endpoints.'])].join('\n');
 }

@@ -253,10 +253,6 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /**
-   * Adds alarms on a variant: p99 model latency above a threshold, and/or the 5xx share of requests above a percentage.
-   * Both treat missing data (no traffic) as not breaching; `alarmActions` run when they fire.
-   */
-  /**
    * The variant's scalable instance count, if `autoScaleInstanceCount` (or `autoScaling`) registered it: for the
    * library's own dashboard, which draws its range.
    * @internal
@@ -265,6 +261,10 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     return this.scaledVariants.get(variantName);
   }
 
+  /**
+   * Adds alarms on a variant: p99 model latency above a threshold, and/or the 5xx share of requests above a percentage.
+   * Both treat missing data (no traffic) as not breaching; `alarmActions` run when they fire.
+   */
   public addAlarms(options: RealtimeEndpointAlarmOptions): RealtimeEndpointAlarms {
     const variantName = options.variantName ?? this.defaultVariantName;
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' alarms`);

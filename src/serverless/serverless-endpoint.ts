@@ -130,10 +130,16 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
    * @default - undefined when the model already exists
    */
   public readonly cfnModel?: sagemaker.CfnModel;
+  /** The most invocations the endpoint processes at once. */
+  public readonly maxConcurrency: number;
+  /**
+   * The executions kept warm (the starting point when `autoScaling` scales them).
+   *
+   * @default - undefined: on-demand only
+   */
+  public readonly provisionedConcurrency?: number;
   protected readonly defaultVariantName: string;
 
-  private readonly provisionedConcurrency?: number;
-  private readonly maxConcurrency: number;
   private scaledConcurrency?: ScalableProvisionedConcurrency;
 
   constructor(scope: Construct, id: string, props: ServerlessEndpointProps) {
@@ -216,6 +222,15 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   }
 
   /**
+   * The provisioned concurrency as registered with Application Auto Scaling, if `autoScaleProvisionedConcurrency` (or
+   * `autoScaling`) registered it: for the library's own dashboard, which draws its range.
+   * @internal
+   */
+  public get _scaledProvisionedConcurrency(): ScalableProvisionedConcurrency | undefined {
+    return this.scaledConcurrency;
+  }
+
+  /**
    * What the endpoint costs (`EndpointCostEstimate`, the shape every endpoint kind returns): its provisioned concurrency
    * per hour and per month (730 h) at its fewest and most units (its autoscaling range, or `provisionedConcurrency`),
    * and the per-request model's price per second of compute, at its memory size, from the same price table as the
@@ -239,6 +254,45 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
    */
   public metricProvisionedConcurrencyUtilization(props?: EndpointMetricOptions): cloudwatch.Metric {
     return this.metric('ServerlessProvisionedConcurrencyUtilization', { statistic: 'Maximum', period: Duration.minutes(1), ...props });
+  }
+
+  /**
+   * The time SageMaker takes to launch compute for a request (`ModelSetupTime`, microseconds): a cold start. Its
+   * SampleCount is the number of cold starts (serverless metrics:
+   * https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-monitoring.html).
+   *
+   * @default - Average over 5 minutes
+   */
+  public metricModelSetupTime(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metric('ModelSetupTime', { statistic: 'Average', ...props });
+  }
+
+  /**
+   * Concurrent executions divided by `maxConcurrency` (`ServerlessConcurrentExecutionsUtilization`, 0-1): near 1,
+   * further requests are throttled.
+   *
+   * @default - Maximum over 1 minute
+   */
+  public metricConcurrentExecutionsUtilization(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metric('ServerlessConcurrentExecutionsUtilization', { statistic: 'Maximum', period: Duration.minutes(1), ...props });
+  }
+
+  /**
+   * Concurrent executions handled by the provisioned concurrency (`ServerlessProvisionedConcurrencyExecutions`, Count).
+   *
+   * @default - Maximum over 1 minute
+   */
+  public metricProvisionedConcurrencyExecutions(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metric('ServerlessProvisionedConcurrencyExecutions', { statistic: 'Maximum', period: Duration.minutes(1), ...props });
+  }
+
+  /**
+   * Requests served by the provisioned concurrency (`ServerlessProvisionedConcurrencyInvocations`).
+   *
+   * @default - Sum over 5 minutes
+   */
+  public metricProvisionedConcurrencyInvocations(props?: EndpointMetricOptions): cloudwatch.Metric {
+    return this.metric('ServerlessProvisionedConcurrencyInvocations', { statistic: 'Sum', ...props });
   }
 
   /**

@@ -1,12 +1,15 @@
-import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { App, Size, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addAllExamples } from '../../examples/app';
 import { pricesFromOfferFile } from '../../packages/runtime/src/prices';
+import { ContainerImage, ModelData, ModelSource } from '../../src/core';
 import { PriceTable } from '../../src/cost';
 import { McpToolServer } from '../../src/mcp';
 import { SageMakerMcpDashboard } from '../../src/operations';
 import { RealtimeEndpoint } from '../../src/realtime';
+import { ServerlessEndpoint } from '../../src/serverless';
 import { sageMakerOfferFile } from '../support/price-list';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
@@ -47,6 +50,37 @@ describe('SageMakerMcpDashboard', () => {
     expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/backlog \(Average\) and oldest request/), expect.stringMatching(/backlog without capacity; result dead letters/)]));
   });
 
+  test('each serverless endpoint: invocations, latency, 4xx/5xx, cold starts, concurrency, memory, provisioned concurrency against its range', () => {
+    const name = 'LeadScoring';
+    for (const suffix of ['invocations (Sum)', 'model latency p50 / p99 (µs)', 'errors (Sum)', 'cold starts (ModelSetupTime SampleCount) and setup time (Maximum, µs)',
+      'concurrency utilization (Maximum, 0-1)', 'memory utilization (Average, %)', 'provisioned concurrency executions (Maximum)',
+      'provisioned / spillover invocations (Sum)']) {
+      expect(titles).toContain(`${name}: ${suffix}`);
+    }
+    const metricsOf = (suffix: string) => widgets.find((w) => w.properties.title === `${name}: ${suffix}`).properties.metrics as any[][];
+    const nameAndStat = (m: any[]) => [m[1], m[m.length - 1].stat];
+    // Serverless endpoints publish no InvocationModelErrors (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-monitoring.html).
+    expect(metricsOf('errors (Sum)').map((m) => m[1])).toEqual(['Invocation4XXErrors', 'Invocation5XXErrors']);
+    expect(metricsOf('cold starts (ModelSetupTime SampleCount) and setup time (Maximum, µs)').map(nameAndStat))
+      .toEqual([['ModelSetupTime', 'SampleCount'], ['ModelSetupTime', 'Maximum']]);
+    expect(metricsOf('concurrency utilization (Maximum, 0-1)').map(nameAndStat))
+      .toEqual([['ServerlessConcurrentExecutionsUtilization', 'Maximum'], ['ServerlessProvisionedConcurrencyUtilization', 'Maximum']]);
+    expect(metricsOf('provisioned / spillover invocations (Sum)').map((m) => m[1]))
+      .toEqual(['ServerlessProvisionedConcurrencyInvocations', 'ServerlessProvisionedConcurrencySpilloverInvocations']);
+    const executions = widgets.find((w) => w.properties.title === `${name}: provisioned concurrency executions (Maximum)`);
+    expect(executions.properties.metrics[0].slice(0, 2)).toEqual(['AWS/SageMaker', 'ServerlessProvisionedConcurrencyExecutions']);
+    const endpoint = stack.node.findAll().find((c): c is ServerlessEndpoint => c instanceof ServerlessEndpoint)!;
+    const range = endpoint._scaledProvisionedConcurrency!;
+    expect(executions.properties.annotations.horizontal.map((a: any) => a.value)).toEqual([range.minCapacity, range.maxCapacity]);
+    expect([range.minCapacity, range.maxCapacity]).toEqual([1, 4]);
+    // Every serverless graph is of this endpoint's variant (EndpointName, VariantName).
+    const serverlessMetrics = widgets.filter((w) => w.properties.title?.startsWith(`${name}: `)).flatMap((w) => w.properties.metrics as any[][]);
+    expect(serverlessMetrics.length).toBeGreaterThan(10);
+    for (const m of serverlessMetrics) expect(m.slice(2, 6)).toEqual(['EndpointName', expect.stringMatching(/^<Fn::GetAtt>$/), 'VariantName', 'AllTraffic']);
+    const cost = widgets.find((w) => w.type === 'text' && /^### Cost estimate/.test(w.properties.markdown)).properties.markdown;
+    expect(cost).toContain(`- **${name}**: No complete estimate for Serverless Inference (2048 MiB, 1-4 provisioned concurrency)`);
+  });
+
   test('pipeline runs by outcome, router outcomes and dead letters, the alarm status of every alarm, the dated cost text', () => {
     const runs = widgets.find((w) => w.properties.title === 'Pipeline runs by outcome (Sum)');
     expect(runs.properties.metrics.map((m: any[]) => m[1])).toEqual(['ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionStopped']);
@@ -79,6 +113,37 @@ describe('SageMakerMcpDashboard', () => {
     const mine = Object.entries<any>(body).find(([id, r]) => r.Type === 'AWS::CloudWatch::Dashboard' && id.startsWith('Priced'))![1];
     const joined = JSON.stringify(mine.Properties.DashboardBody);
     expect(joined).toContain('per month (price as of 2026-11-20)');
+  });
+});
+
+describe('SageMakerMcpDashboard, an on-demand serverless endpoint', () => {
+  const s = new Stack(new App(), 'OnDemand', { env: ENV });
+  const model = ModelSource.fromContainer(ContainerImage.sklearn('1.2-1'), { modelData: ModelData.fromBucket(s3.Bucket.fromBucketName(s, 'Artifacts', 'mcp-artifacts'), 'score/model.tar.gz') });
+  const endpoint = new ServerlessEndpoint(s, 'Score', { model, memorySize: Size.gibibytes(1), maxConcurrency: 5, endpointName: 'lead-score' });
+  new SageMakerMcpDashboard(s, 'D', { serverlessEndpoints: [endpoint], costEstimate: { serverlessComputePerSecondUsd: 0.00002 } });
+  const template = Template.fromStack(s);
+
+  test('no provisioned-concurrency graphs; concurrency and memory use take the row; the serverless cost line is priced', () => {
+    // The graphs carry the stack's region as a token (GraphWidget's default), so the body is an Fn::Join of strings (matched in order).
+    const part = (re: string) => Match.stringLikeRegexp(re);
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', {
+      DashboardBody: {
+        'Fn::Join': ['', Match.arrayWith([
+          part('"title":"Score: cold starts \\(ModelSetupTime SampleCount\\) and setup time \\(Maximum, µs\\)"'),
+          part('"metrics":\\[\\["AWS/SageMaker","ServerlessConcurrentExecutionsUtilization","EndpointName","lead-score","VariantName","AllTraffic"'),
+          part('- \\*\\*Score\\*\\*: Estimate \\(prices given by caller\\): Serverless Inference 1024 MiB in us-east-1: \\$0.00002 per second'),
+        ])],
+      },
+    });
+    const joined = Object.values<any>(template.findResources('AWS::CloudWatch::Dashboard'))[0].Properties.DashboardBody['Fn::Join'][1]
+      .map((x: any) => (typeof x === 'string' ? x : 'us-east-1')).join('');
+    const body = JSON.parse(joined);
+    const widthOf = (title: string) => body.widgets.find((w: any) => w.properties.title === `Score: ${title}`).width;
+    expect([widthOf('concurrency utilization (Maximum, 0-1)'), widthOf('memory utilization (Average, %)')]).toEqual([12, 12]);
+    expect(body.widgets.filter((w: any) => /provisioned/.test(w.properties.title ?? ''))).toEqual([]);
+    expect(endpoint._scaledProvisionedConcurrency).toBeUndefined();
+    expect(endpoint.metricModelSetupTime().statistic).toBe('Average');
+    expect(endpoint.metricProvisionedConcurrencyExecutions().period.toMinutes()).toBe(1);
   });
 });
 

@@ -11,6 +11,7 @@ import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/mode
 import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
+import { ModelFamily } from '../core/model-family.generated';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
@@ -184,7 +185,7 @@ export class InferenceComponent extends InferenceComponentBase {
    *
    * @default - unknown
    */
-  public readonly modelFamily?: string;
+  public readonly modelFamily?: ModelFamily;
 
   /** The AWS::SageMaker::InferenceComponent. */
   public readonly cfnInferenceComponent: sagemaker.CfnInferenceComponent;

@@ -53,7 +53,7 @@ describe('invokeEndpoint with inferenceComponentName (real SDK client, local run
     const result = await invokeEndpoint({
       endpointName: ENDPOINT,
       inferenceComponentName: llama.inferenceComponentName,
-      ...payloadForFamily(llama.modelFamily as ModelFamily, 'Say hi', { maxNewTokens: 256 }),
+      ...payloadForFamily(llama.modelFamily!.name as ModelFamily, 'Say hi', { maxNewTokens: 256 }),
     }, { client });
 
     // THEN
@@ -100,7 +100,7 @@ describe('JumpStart payload builders follow the component model\'s family', () =
       await invokeEndpoint({
         endpointName: ENDPOINT,
         inferenceComponentName: ic.inferenceComponentName,
-        ...payloadForFamily(ic.modelFamily as ModelFamily, 'Summarize the ticket', { maxNewTokens: 128, system: 'Be brief.' }),
+        ...payloadForFamily(ic.modelFamily!.name as ModelFamily, 'Summarize the ticket', { maxNewTokens: 128, system: 'Be brief.' }),
       }, { client });
     }
 

@@ -60,7 +60,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   }
 
   /**
-   * Imports an async endpoint by ARN (its name is parsed from the ARN, so it is lowercase); see `fromEndpointName`.
+   * Imports an async endpoint by ARN (its name is the ARN's resource name; grants use the ARN lowercased); see
+   * `fromEndpointName`.
    */
   public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IAsyncEndpoint {
     return importAsyncEndpoint(scope, id, { endpointArn });

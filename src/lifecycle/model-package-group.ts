@@ -64,7 +64,7 @@ export interface ModelPackageGroupProps {
 }
 
 /** Why a grant on `model-package/<group>/*` is as narrow as it can be. */
-export const VERSIONS_REASON = 'Scoped to the versions of this one group (model-package/<group>/*): SageMaker numbers each version it registers, so their ARNs are not known at deploy time.';
+const VERSIONS_REASON = 'Scoped to the versions of this one group (model-package/<group>/*): SageMaker numbers each version it registers, so their ARNs are not known at deploy time.';
 
 abstract class ModelPackageGroupBase extends Resource implements IModelPackageGroup {
   public abstract readonly modelPackageGroupName: string;

@@ -246,7 +246,7 @@ describe('ModelSource', () => {
     }).bind(stack, { role: r, instanceType: InstanceType.ML_G5_2XLARGE });
     renderModel(stack, 'Model', config, r);
     // THEN
-    expect(config.modelFamily).toBe('tgi');
+    expect(config.modelFamily).toBe(ModelFamily.TGI);
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::Model', {
       EnableNetworkIsolation: true,
       PrimaryContainer: { Environment: { HF_MODEL_ID: '/opt/ml/model' } },

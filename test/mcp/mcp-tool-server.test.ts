@@ -110,7 +110,7 @@ describe('McpToolServer', () => {
     expect(spec).toEqual({
       realtimeEndpoints: [
         { name: 'churn-xgb', description: 'churn' },
-        { name: 'shared-gpu', inferenceComponents: ['llama3-8b'], componentModelFamilies: [{ component: 'llama3-8b', modelFamily: ModelFamily.LLAMA3 }] },
+        { name: 'shared-gpu', inferenceComponents: ['llama3-8b'], componentModelFamilies: [{ component: 'llama3-8b', modelFamily: 'llama3' }] },
       ],
       asyncEndpoints: [],
       featureGroups: [{ schema: USERS, allowWrites: false }],
@@ -132,12 +132,13 @@ describe('McpToolServer', () => {
     const vllm = endpoint('Vllm', HuggingFaceHubModel.of('Qwen/Qwen2.5-7B-Instruct', { task: 'text-generation', textGenerationServer: TextGenerationServer.VLLM, containerVersion: '0.21' }));
     const tgi = endpoint('Tgi', HuggingFaceHubModel.of('org/model', { task: 'text-generation', containerVersion: '3.3' }));
     const tei = endpoint('Tei', HuggingFaceHubModel.of('BAAI/bge-base-en-v1.5', { task: 'feature-extraction', containerVersion: '1.8' }));
-    expect([vllm.modelFamily, tgi.modelFamily, tei.modelFamily]).toEqual(['openai', 'tgi', 'tei']);
+    // TEI embeddings have no payload family (the invoke tool builds no embedding body): undefined, not 'tei'.
+    expect([vllm.modelFamily, tgi.modelFamily, tei.modelFamily]).toEqual([ModelFamily.OPENAI, ModelFamily.TGI, undefined]);
     expect(RealtimeEndpoint.fromEndpointName(stack, 'Imported', 'x').modelFamily).toBeUndefined();
     const serverless = new ServerlessEndpoint(stack, 'Small', {
       endpointName: 'small', memorySize: Size.gibibytes(2), maxConcurrency: 5, model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.6.0-transformers4.51-cpu-py312-ubuntu22.04'), { modelFamily: ModelFamily.MISTRAL }),
     });
-    expect(serverless.modelFamily).toBe('mistral');
+    expect(serverless.modelFamily).toBe(ModelFamily.MISTRAL);
     // WHEN
     new McpToolServer(stack, 'Mcp', {
       realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi, modelFamily: ModelFamily.LLAMA3 }, { endpoint: tei }],
@@ -210,6 +211,13 @@ describe('McpToolServer', () => {
     const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
     const spec = parseMcpServerSpec<any>(Object.values<any>(fn)[0].Properties.Environment.Variables[MCP_ENV.SPEC]);
     expect(spec.featureGroups).toEqual([{ schema: USERS, allowWrites: false }]);
+  });
+
+  test('fails if an async endpoint imported by name or ARN (no bucket) is exposed, naming the import to use', () => {
+    const stack = new Stack(new App(), 'AsyncByName', { env: { account: '123456789012', region: 'us-east-1' } });
+    expect(() => new McpToolServer(stack, 'Mcp', {
+      asyncEndpoints: [{ endpoint: AsyncEndpoint.fromEndpointName(stack, 'Doc', 'doc-async') }],
+    })).toThrow("asyncEndpoints[0].endpoint: got 'doc-async' imported by name or ARN (no bucket known), expected an async endpoint with its bucket and prefixes: import it with AsyncEndpoint.fromAsyncEndpointAttributes");
   });
 
   test('fails if trainingResults is given without pipelines', () => {

@@ -205,7 +205,7 @@ test('the table covers at least 40 cases over every construct', () => {
   expect(rows.length).toBeGreaterThanOrEqual(40);
   expect(new Set(rows.map(([construct]) => construct))).toEqual(new Set([
     'RealtimeEndpoint', 'AsyncEndpoint', 'SharedGpuEndpoint', 'InferenceComponent', 'JumpStartModel', 'FeatureGroup',
-    'TrainingPipeline', 'PipelineDefinition', 'PipelineEventRouter', 'McpToolServer', 'InstanceType', 'ModelData', 'ContainerImage',
+    'TrainingPipeline', 'PipelineDefinition', 'PipelineEventRouter', 'McpToolServer', 'InstanceType', 'ModelData', 'ContainerImage', 'ModelFamily',
   ]));
 });
 

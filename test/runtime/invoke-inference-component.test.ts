@@ -85,10 +85,10 @@ describe('invokeEndpoint with inferenceComponentName (real SDK client, local run
 
 describe('JumpStart payload builders follow the component model\'s family', () => {
   test('each component carries the family its JumpStart model id implies', () => {
-    expect(components.llama.modelFamily).toBe('llama3');
-    expect(components.llama.modelFamily).toBe(familyOfModelId('meta-textgeneration-llama-3-70b-instruct'));
-    expect(components.mistral.modelFamily).toBe('mistral');
-    expect(components.mistral.modelFamily).toBe(familyOfModelId('huggingface-llm-mistral-7b-instruct'));
+    expect(components.llama.modelFamily?.name).toBe('llama3');
+    expect(components.llama.modelFamily?.name).toBe(familyOfModelId('meta-textgeneration-llama-3-70b-instruct'));
+    expect(components.mistral.modelFamily?.name).toBe('mistral');
+    expect(components.mistral.modelFamily?.name).toBe(familyOfModelId('huggingface-llm-mistral-7b-instruct'));
   });
 
   test('Llama 3 gets a Messages API body, Mistral an [INST] prompt, each routed to its component', async () => {

@@ -312,7 +312,9 @@ class ImportedEndpoint extends SageMakerEndpointBase {
 /**
  * The name and (lowercase) ARN of an endpoint imported by name and/or ARN, validated (every kind's `from*` imports).
  */
-export function importedEndpointIdentity(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): { endpointName: string; endpointArn: string } {
+export function importedEndpointIdentity(
+  scope: Construct, id: string, attrs: SageMakerEndpointAttributes,
+): { endpointName: string; endpointArn: string } {
   const v = new PropValidator(`imported endpoint '${id}'`);
   v.check(attrs.endpointName !== undefined || attrs.endpointArn !== undefined, 'endpointName/endpointArn', undefined,
     'at least one of endpointName or endpointArn');

@@ -11,8 +11,8 @@ import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/mode
 import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
-import { ModelFamily } from '../core/model-family.generated';
 import { createExecutionRole, renderModel } from '../core/model';
+import { ModelFamily } from '../core/model-family.generated';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';

@@ -286,8 +286,11 @@ project.addTask('rollouts:diagram', {
 // The construct library's mirror of the runtime's zod contract (src/private/contract.generated.ts); a jest test fails
 // when the committed file is stale.
 project.addTask('contract:generate', {
-  description: 'Regenerate src/private/contract.generated.ts from the runtime package\'s zod contract (packages/runtime/src/contract)',
-  exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-contract.ts',
+  description: 'Regenerate src/private/contract.generated.ts, src/core/model-family.generated.ts and the family table of docs/realtime.md from the runtime package\'s contract (packages/runtime/src/contract)',
+  steps: [
+    { exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-contract.ts' },
+    { exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-model-family.ts' },
+  ],
 });
 // The AgentCore Gateway tool schemas of McpToolServer.addToGateway (src/mcp/private/gateway-tools.generated.ts), from
 // the runtime's own zod input schemas; a jest test fails when the committed file is stale.

@@ -3,6 +3,7 @@ import { MultiModelExample } from './multi-model';
 import { operationsFor } from './operations';
 import { PipelinesExample } from './pipelines';
 import { AsyncEndpoint } from '../src/async';
+import { ModelFamily } from '../src/core';
 import { FeatureGroup } from '../src/feature-store';
 import { McpToolServer } from '../src/mcp';
 import { RealtimeEndpoint } from '../src/realtime';
@@ -29,7 +30,7 @@ export function addMcpExample(stack: Stack, exposed: McpExampleInputs): McpToolS
   const components = exposed.sharedGpu.node.findAll().filter((c): c is InferenceComponent => c instanceof InferenceComponent);
   return new McpToolServer(stack, 'McpToolServer', {
     realtimeEndpoints: [
-      { endpoint: exposed.realtime, modelFamily: 'llama3', description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' },
+      { endpoint: exposed.realtime, modelFamily: ModelFamily.LLAMA3, description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' },
       ...(exposed.multiModel ? [{
         endpoint: exposed.multiModel.endpoint,
         targetModels: exposed.multiModel.targetModels,

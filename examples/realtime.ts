@@ -1,7 +1,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { operationsFor } from './operations';
-import { ContainerImage, InstanceType, ModelData, ModelSource } from '../src/core';
+import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource } from '../src/core';
 import { RealtimeEndpoint } from '../src/realtime';
 import { Rollout, RolloutCapacity } from '../src/rollouts';
 
@@ -18,7 +18,7 @@ function tgiModel(artifacts: s3.IBucket, prefix: string): ModelSource {
   return ModelSource.fromContainer(TGI, {
     modelData: ModelData.fromBucket(artifacts, prefix),
     environment: { HF_MODEL_ID: '/opt/ml/model', SM_NUM_GPUS: '1', MAX_INPUT_TOKENS: '4096', MAX_TOTAL_TOKENS: '8192' },
-    modelFamily: 'llama3',
+    modelFamily: ModelFamily.LLAMA3,
   });
 }
 

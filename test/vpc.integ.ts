@@ -14,7 +14,7 @@ import { operationsFor } from '../examples/operations';
 import { addPipelinesExample } from '../examples/pipelines';
 import { AsyncEndpoint, AsyncWorkload } from '../src/async';
 import { SageMakerMcpChecks } from '../src/checks';
-import { ContainerImage, InstanceType, ModelData, ModelSource, MultiModelSource } from '../src/core';
+import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource, MultiModelSource } from '../src/core';
 import { createEncryptedLogGroup, createKey } from '../src/core/encryption';
 import { McpToolServer } from '../src/mcp';
 import { SageMakerVpcEndpoints, SageMakerVpcEndpointService } from '../src/network';
@@ -41,7 +41,7 @@ export function addIsolatedMcpStack(stack: Stack): McpToolServer {
     ...network,
     model: ModelSource.fromContainer(
       ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04'),
-      { modelData: ModelData.fromBucket(artifacts, 'llama-3-8b-instruct/'), environment: { HF_MODEL_ID: '/opt/ml/model' }, modelFamily: 'llama3' },
+      { modelData: ModelData.fromBucket(artifacts, 'llama-3-8b-instruct/'), environment: { HF_MODEL_ID: '/opt/ml/model' }, modelFamily: ModelFamily.LLAMA3 },
     ),
     instanceType: InstanceType.ML_G5_2XLARGE,
     modelDataDownloadTimeout: Duration.minutes(20),
@@ -74,7 +74,7 @@ export function addIsolatedMcpStack(stack: Stack): McpToolServer {
   return new McpToolServer(stack, 'McpToolServer', {
     vpc,
     realtimeEndpoints: [
-      { endpoint: chat, modelFamily: 'llama3', description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' },
+      { endpoint: chat, modelFamily: ModelFamily.LLAMA3, description: 'Llama 3 8B Instruct chat (TGI): use a prompt payload' },
       { endpoint: perTenant, targetModels: tenants.targetModels, description: 'Churn probability per tenant (XGBoost): csv rows' },
     ],
     asyncEndpoints: [{ endpoint: docs, description: 'Summarizes long documents (BART): json payload {"inputs": "<text>"}' }],

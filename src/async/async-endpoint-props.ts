@@ -32,8 +32,13 @@ export enum AsyncNotificationTopic {
 
 /** An async inference endpoint: created here or imported. */
 export interface IAsyncEndpoint extends ISageMakerEndpoint {
-  /** The bucket inputs are uploaded to and SageMaker writes outputs and failures to. */
-  readonly bucket: s3.IBucket;
+  /**
+   * The bucket inputs are uploaded to and SageMaker writes outputs and failures to.
+   *
+   * @default - unknown for an endpoint imported by name or ARN: `grantSubmit`, `grantReadResults`, `runtimeEnvironment`
+   * and `bindToFunction` then throw (import with `AsyncEndpoint.fromAsyncEndpointAttributes` to use them)
+   */
+  readonly bucket?: s3.IBucket;
   /** Key prefix of uploaded inputs (ends with `/`). */
   readonly inputPrefix: string;
   /** Key prefix of outputs (ends with `/`). */

@@ -20,7 +20,7 @@ import { AsyncEndpointBase } from './private/async-endpoint-base';
 import { DEFAULT_EXPIRATION, defaultWorkload, validatePrefixes, WORKLOAD_RANGES } from './private/async-validation';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { addAlarmActions, createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, endpointArnForName, ISageMakerEndpoint, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, endpointArnForName, importedEndpointIdentity } from '../core/endpoint-base';
 import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
@@ -50,20 +50,21 @@ import { secondScalingCall } from '../private/scaling-resources';
  */
 export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable {
   /**
-   * Imports an async endpoint by name (exact case; the ARN is built lowercase): invoke grants and variant metrics. The
-   * async grants and metrics (`grantSubmit`, `grantReadResults`, backlog metrics) need its bucket and prefixes: use
+   * Imports an async endpoint by name (exact case; the ARN is built lowercase): invoke grants, variant and backlog
+   * metrics. A name does not say where the endpoint's inputs and outputs live, so `bucket` is undefined and
+   * `grantSubmit`, `grantReadResults`, `runtimeEnvironment` and `bindToFunction` throw: use
    * `fromAsyncEndpointAttributes` for those.
    */
-  public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISageMakerEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+  public static fromEndpointName(scope: Construct, id: string, endpointName: string): IAsyncEndpoint {
+    return importAsyncEndpoint(scope, id, { endpointName });
   }
 
   /**
-   * Imports an async endpoint by ARN (its name is parsed from the ARN, so it is lowercase): invoke grants and variant
-   * metrics; see `fromEndpointName`.
+   * Imports an async endpoint by ARN (its name is the ARN's resource name; grants use the ARN lowercased); see
+   * `fromEndpointName`.
    */
-  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISageMakerEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+  public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IAsyncEndpoint {
+    return importAsyncEndpoint(scope, id, { endpointArn });
   }
 
   /** An async endpoint defined elsewhere (for grants, metrics and the runtime environment). */
@@ -72,25 +73,17 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     v.pattern('endpointName', attrs.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     validatePrefixes(v, attrs.inputPrefix ?? 'inputs/', attrs.outputPrefix ?? 'outputs/', attrs.failurePrefix ?? 'failures/');
     v.throwIfInvalid();
-    class Import extends AsyncEndpointBase {
-      public readonly endpointName = attrs.endpointName;
-      public readonly endpointArn = endpointArnForName(scope, attrs.endpointName);
-      public readonly bucket = attrs.bucket;
-      public readonly inputPrefix = attrs.inputPrefix ?? 'inputs/';
-      public readonly outputPrefix = attrs.outputPrefix ?? 'outputs/';
-      public readonly failurePrefix = attrs.failurePrefix ?? 'failures/';
-      public readonly jobTable = attrs.jobTable;
-      public readonly encryptionKey = attrs.encryptionKey;
-      protected readonly defaultVariantName = attrs.variantName ?? DEFAULT_VARIANT_NAME;
-      protected readonly defaultInvocationTimeoutSeconds = DEFAULT_INVOCATION_TIMEOUT_SECONDS;
-      protected readonly defaultRequestTtlSeconds = DEFAULT_REQUEST_TTL_SECONDS;
-    }
-    return new Import(scope, id);
+    return importAsyncEndpoint(scope, id, attrs);
   }
 
   public readonly endpointName: string;
   public readonly endpointArn: string;
-  public readonly bucket: s3.IBucket;
+  /**
+   * The bucket inputs are uploaded to and SageMaker writes outputs and failures to (the one given, or the one created).
+   *
+   * @default - always set for a created endpoint (optional only because one imported by name or ARN cannot know it)
+   */
+  public readonly bucket?: s3.IBucket;
   public readonly inputPrefix: string;
   public readonly outputPrefix: string;
   public readonly failurePrefix: string;
@@ -164,6 +157,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   protected readonly defaultInvocationTimeoutSeconds: number;
   protected readonly defaultRequestTtlSeconds: number;
   private readonly key: kms.IKey;
+  /** The bucket (`bucket`, never undefined here). */
+  private readonly ioBucket: s3.IBucket;
   private scaling?: BacklogScaling;
   private update?: EndpointUpdateProps;
   /** The variant's instance type and fixed instance count, for `costEstimate`. */
@@ -240,7 +235,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     this.key = props.encryptionKey ?? createKey(this, 'Key', `Async inference data of ${this.node.path}`);
     this.encryptionKey = this.key;
     this.role = props.role ?? createExecutionRole(this, 'Role', `Runs the model of async endpoint ${this.node.path}`);
-    this.bucket = props.bucket ?? this.createBucket(props.serverAccessLogsBucket);
+    this.ioBucket = props.bucket ?? this.createBucket(props.serverAccessLogsBucket);
+    this.bucket = this.ioBucket;
     this.addLifecycleRules(props, outputExpiration);
 
     this.successTopic = new sns.Topic(this, 'SuccessTopic', { masterKey: this.key, enforceSSL: true });
@@ -253,7 +249,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     if (network.vpcConfig && !modelConfig.modelName) grantVpcAccess(this.role);
     const { modelName, model } = renderModel(this, 'Model', modelConfig, this.role, network);
     this.cfnModel = model;
-    const s3Url = (prefix: string) => `s3://${this.bucket.bucketName}/${prefix.replace(/\/$/, '')}`;
+    const s3Url = (prefix: string) => `s3://${this.ioBucket.bucketName}/${prefix.replace(/\/$/, '')}`;
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: [renderProductionVariant(this.variantName, modelName, props)],
       kmsKeyId: endpointConfigKmsKeyId(this.key, [props.instanceType]),
@@ -361,14 +357,14 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   }
 
   private addLifecycleRules(props: AsyncEndpointProps, outputExpiration: Duration): void {
-    if (!(this.bucket instanceof s3.Bucket)) return;
+    if (!(this.ioBucket instanceof s3.Bucket)) return;
     const rules: Array<[string, string, Duration]> = [
       ['ExpireInputs', this.inputPrefix, props.inputExpiration ?? DEFAULT_EXPIRATION.input],
       ['ExpireOutputs', this.outputPrefix, outputExpiration],
       ['ExpireFailures', this.failurePrefix, props.failureExpiration ?? DEFAULT_EXPIRATION.failure],
     ];
     for (const [id, prefix, expiration] of rules) {
-      this.bucket.addLifecycleRule({ id: `${this.node.id}${id}`, prefix, expiration, abortIncompleteMultipartUploadAfter: Duration.days(1) });
+      this.ioBucket.addLifecycleRule({ id: `${this.node.id}${id}`, prefix, expiration, abortIncompleteMultipartUploadAfter: Duration.days(1) });
     }
   }
 
@@ -379,15 +375,15 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     const policy = new iam.Policy(this, 'AsyncIoPolicy', {
       roles: [role],
       statements: [
-        new iam.PolicyStatement({ actions: [IAM_ACTION.s3.GetObject], resources: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
+        new iam.PolicyStatement({ actions: [IAM_ACTION.s3.GetObject], resources: [this.ioBucket.arnForObjects(`${this.inputPrefix}*`)] }),
         new iam.PolicyStatement({
           actions: [IAM_ACTION.s3.PutObject, IAM_ACTION.s3.AbortMultipartUpload],
-          resources: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
+          resources: [this.ioBucket.arnForObjects(`${this.outputPrefix}*`), this.ioBucket.arnForObjects(`${this.failurePrefix}*`)],
         }),
         new iam.PolicyStatement({ actions: [IAM_ACTION.sns.Publish], resources: [this.successTopic.topicArn, this.errorTopic.topicArn] }),
       ],
     });
-    const keyArns = [...new Set([this.key, this.bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))].map((k) => k.keyArn);
+    const keyArns = [...new Set([this.key, this.ioBucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))].map((k) => k.keyArn);
     // Decrypt: inputs (and topic data keys); GenerateDataKey: outputs, failures and SNS messages under SSE.
     policy.addStatements(new iam.PolicyStatement({ actions: [IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.GenerateDataKey], resources: keyArns }));
     acknowledgePolicyWildcards(policy, [
@@ -452,4 +448,29 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       maxInstances: this.scaling?.capacity.maxCapacity ?? initialInstanceCount,
     }], options);
   }
+}
+
+/** What an import of an async endpoint may know: all of `AsyncEndpointAttributes` by attributes, a name or ARN otherwise. */
+interface AsyncImport extends Partial<Omit<AsyncEndpointAttributes, 'endpointName'>> {
+  readonly endpointName?: string;
+  readonly endpointArn?: string;
+}
+
+/** An imported async endpoint: grants and metrics; the bucket-bound members need `bucket` (AsyncEndpointBase). */
+function importAsyncEndpoint(scope: Construct, id: string, attrs: AsyncImport): IAsyncEndpoint {
+  const { endpointName, endpointArn } = importedEndpointIdentity(scope, id, attrs);
+  class Import extends AsyncEndpointBase {
+    public readonly endpointName = endpointName;
+    public readonly endpointArn = endpointArn;
+    public readonly bucket = attrs.bucket;
+    public readonly inputPrefix = attrs.inputPrefix ?? 'inputs/';
+    public readonly outputPrefix = attrs.outputPrefix ?? 'outputs/';
+    public readonly failurePrefix = attrs.failurePrefix ?? 'failures/';
+    public readonly jobTable = attrs.jobTable;
+    public readonly encryptionKey = attrs.encryptionKey;
+    protected readonly defaultVariantName = attrs.variantName ?? DEFAULT_VARIANT_NAME;
+    protected readonly defaultInvocationTimeoutSeconds = DEFAULT_INVOCATION_TIMEOUT_SECONDS;
+    protected readonly defaultRequestTtlSeconds = DEFAULT_REQUEST_TTL_SECONDS;
+  }
+  return new Import(scope, id);
 }

@@ -12,6 +12,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { iamActionsFor } from './iam-actions';
+import { ModelFamily } from './model-family.generated';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from './validation';
 
 /** The variant name SageMaker's tools use for a single-variant endpoint; the default of every endpoint here. */
@@ -50,7 +51,7 @@ export interface ISageMakerEndpoint extends IResource {
    * Hugging Face Hub model, or a container source given `modelFamily`). `McpToolServer` uses it for `prompt` payloads
    * when the endpoint's entry names none.
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
 
   /** Grants `actions` on this endpoint's ARN only. */
   grant(grantee: iam.IGrantable, ...actions: string[]): iam.Grant;
@@ -181,31 +182,14 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    * Imports an endpoint by name and/or ARN. Capability constructs expose this as `fromEndpointName`/`fromEndpointArn`.
    */
   public static fromSageMakerEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
-    const v = new PropValidator(`imported endpoint '${id}'`);
-    v.check(attrs.endpointName !== undefined || attrs.endpointArn !== undefined, 'endpointName/endpointArn', undefined,
-      'at least one of endpointName or endpointArn');
-    v.pattern('endpointName', attrs.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
-    let nameFromArn: string | undefined;
-    if (attrs.endpointArn !== undefined && !Token.isUnresolved(attrs.endpointArn)) {
-      const m = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:endpoint\/([a-zA-Z0-9-]{1,63})$/.exec(attrs.endpointArn);
-      v.check(m !== null, 'endpointArn', attrs.endpointArn, 'an endpoint ARN such as arn:aws:sagemaker:us-east-1:123456789012:endpoint/my-endpoint');
-      nameFromArn = m?.[1];
-    }
-    v.throwIfInvalid();
-
-    const endpointName = attrs.endpointName
-      ?? nameFromArn
-      ?? Stack.of(scope).splitArn(attrs.endpointArn!, ArnFormat.SLASH_RESOURCE_NAME).resourceName!;
-    const endpointArn = attrs.endpointArn !== undefined
-      ? lowercaseEndpointArn(attrs.endpointArn)
-      : endpointArnForName(scope, endpointName);
+    const { endpointName, endpointArn } = importedEndpointIdentity(scope, id, attrs);
     return new ImportedEndpoint(scope, id, endpointName, endpointArn, attrs.defaultVariantName ?? DEFAULT_VARIANT_NAME);
   }
 
   public abstract readonly endpointName: string;
   public abstract readonly endpointArn: string;
   /** Set by an endpoint that binds its model source (the default variant's `ModelSourceConfig.modelFamily`). */
-  protected boundModelFamily?: string;
+  protected boundModelFamily?: ModelFamily;
   /** The variant that metrics default to when `variantName` is not given. */
   protected abstract readonly defaultVariantName: string;
 
@@ -225,7 +209,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
     return this.grant(grantee, ...iamActionsFor('SageMakerRuntime.InvokeEndpoint', 'SageMakerRuntime.InvokeEndpointWithResponseStream'));
   }
 
-  public get modelFamily(): string | undefined {
+  public get modelFamily(): ModelFamily | undefined {
     return this.boundModelFamily;
   }
 
@@ -323,6 +307,33 @@ class ImportedEndpoint extends SageMakerEndpointBase {
   ) {
     super(scope, id);
   }
+}
+
+/**
+ * The name and (lowercase) ARN of an endpoint imported by name and/or ARN, validated (every kind's `from*` imports).
+ */
+export function importedEndpointIdentity(
+  scope: Construct, id: string, attrs: SageMakerEndpointAttributes,
+): { endpointName: string; endpointArn: string } {
+  const v = new PropValidator(`imported endpoint '${id}'`);
+  v.check(attrs.endpointName !== undefined || attrs.endpointArn !== undefined, 'endpointName/endpointArn', undefined,
+    'at least one of endpointName or endpointArn');
+  v.pattern('endpointName', attrs.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
+  let nameFromArn: string | undefined;
+  if (attrs.endpointArn !== undefined && !Token.isUnresolved(attrs.endpointArn)) {
+    const m = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:endpoint\/([a-zA-Z0-9-]{1,63})$/.exec(attrs.endpointArn);
+    v.check(m !== null, 'endpointArn', attrs.endpointArn, 'an endpoint ARN such as arn:aws:sagemaker:us-east-1:123456789012:endpoint/my-endpoint');
+    nameFromArn = m?.[1];
+  }
+  v.throwIfInvalid();
+
+  const endpointName = attrs.endpointName
+    ?? nameFromArn
+    ?? Stack.of(scope).splitArn(attrs.endpointArn!, ArnFormat.SLASH_RESOURCE_NAME).resourceName!;
+  const endpointArn = attrs.endpointArn !== undefined
+    ? lowercaseEndpointArn(attrs.endpointArn)
+    : endpointArnForName(scope, endpointName);
+  return { endpointName, endpointArn };
 }
 
 /**

@@ -1,4 +1,5 @@
 export * from './instance-type';
+export * from './model-family.generated';
 // Named where a file also holds internal helpers (lib/index.js exports exactly the jsii API: test/api/surface.test.ts).
 export { AcceleratorKind, InstanceSpecs } from './instance-specs';
 export type { InstanceSpec } from './instance-specs';

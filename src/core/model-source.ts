@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { dlcAccountFor, dlcRegions, ecrDomainSuffix } from './dlc-accounts';
 import { IAM_ACTION } from './iam-actions';
 import { InstanceType } from './instance-type';
+import { ModelFamily } from './model-family.generated';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
 import * as images from '../private/images/catalog-images';
@@ -324,11 +325,11 @@ export interface ModelSourceConfig {
    */
   readonly enableNetworkIsolation?: boolean;
   /**
-   * The payload family the runtime's builders should use (`tgi`, `llama3`, `mistral`, `falcon`, `openai`, ...).
+   * The payload family the MCP invoke tool builds for this model (a `ModelFamily`).
    *
    * @default - unknown
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
   /**
    * Accelerator devices (GPUs, Neuron devices) of one instance of the bound instance type the model needs, for an
    * inference component's default `acceleratorCount`. JumpStart models derive it from their size and precision.
@@ -378,11 +379,11 @@ export interface ContainerModelOptions {
    */
   readonly enableNetworkIsolation?: boolean;
   /**
-   * The payload family the runtime's builders should use (`tgi`, `llama3`, `mistral`, `falcon`, `openai`, ...).
+   * The payload family the MCP invoke tool builds for this model (`ModelFamily.LLAMA3`, ...).
    *
    * @default - unknown
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
 }
 
 /** Options of a model created from a versioned model package (`ModelSource.fromModelPackage`). */
@@ -414,11 +415,11 @@ export interface ModelPackageSourceOptions {
    */
   readonly images?: ContainerImage[];
   /**
-   * The payload family the runtime's builders should use.
+   * The payload family the MCP invoke tool builds for this model (`ModelFamily.LLAMA3`, ...).
    *
    * @default - unknown
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
 }
 
 /** Where an endpoint's model comes from: a container (with optional artifacts), an existing model, or JumpStart. */

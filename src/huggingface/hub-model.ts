@@ -13,6 +13,7 @@ import {
 } from './private/containers';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
+import { ModelFamily } from '../core/model-family.generated';
 import { ContainerImage, ModelData, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source';
 import { PropValidator } from '../core/validation';
 import { ImageProcessor } from '../images/image-options';
@@ -143,8 +144,13 @@ export class HuggingFaceHubModel extends ModelSource {
   public readonly container: string;
   /** The container version (catalog version or alias). */
   public readonly containerVersion: string;
-  /** The payload family for the runtime: `tgi` (TGI), `openai` (vLLM), `tei` (embeddings), `huggingface` (transformers). */
-  public readonly modelFamily: string;
+  /**
+   * The payload family the MCP invoke tool builds: `ModelFamily.TGI` (TGI) or `ModelFamily.OPENAI` (vLLM).
+   *
+   * @returns undefined for the TEI (embeddings) and transformers containers, whose bodies the invoke tool does not build
+   * (`container` says which serves the model: docs/realtime.md)
+   */
+  public readonly modelFamily?: ModelFamily;
   /** The instance type used when the endpoint names none: the smallest that fits when the size is known. */
   public readonly defaultInstanceType: InstanceType;
   /** The environment variables that carry the Hub token (empty without `hubToken`). */
@@ -191,7 +197,7 @@ export class HuggingFaceHubModel extends ModelSource {
     this.modelFamily = MODEL_FAMILY[this.kind];
     this.tokenEnvironmentVariables = options.hubToken ? tokenVariables(this.kind) : [];
     if (options.parameterBillions !== undefined) {
-      this.requirement = memoryRequirement(this.modelFamily, options.parameterBillions, options.precision ?? JumpStartPrecision.FP16);
+      this.requirement = memoryRequirement(this.kind, options.parameterBillions, options.precision ?? JumpStartPrecision.FP16);
     }
     const fitting = this.requirement && minimumFittingInstance(this.requirement, [])?.instanceType;
     this.defaultInstanceType = InstanceType.of(fitting ?? (this.kind === 'transformers' ? 'ml.m5.xlarge' : this.kind === 'tei' ? 'ml.g5.xlarge' : 'ml.g5.2xlarge'));

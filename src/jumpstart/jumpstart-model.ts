@@ -20,6 +20,7 @@ import { acceleratorsNeeded, fits, MemoryRequirement, memoryRequirement, minimum
 import { IAM_ACTION } from '../core/iam-actions';
 import { InstanceSpec, instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
+import { ModelFamily } from '../core/model-family.generated';
 import { grantEcrPull, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source';
 import { PropValidator, show } from '../core/validation';
 
@@ -133,8 +134,18 @@ export class JumpStartModel extends ModelSource {
   public readonly defaultInstanceType: InstanceType;
   /** The instance types this version supports. */
   public readonly supportedInstanceTypes: string[];
-  /** The payload family hint (`llama3`, `llama2`, `mistral`, `falcon`, `tgi`, `lmi`, `stable-diffusion`, `huggingface`, ...). */
-  public readonly modelFamily: string;
+  /**
+   * What the model id and its container say the model is: `llama3`, `llama2`, `mistral`, `falcon`, `tgi`, `lmi`,
+   * `stable-diffusion`, `text-to-image` or `huggingface`. Wider than `modelFamily`, which is set only when the MCP
+   * invoke tool builds the model's request body.
+   */
+  public readonly modelKind: string;
+  /**
+   * The payload family the MCP invoke tool builds for the model (`ModelFamily.LLAMA3`, ...).
+   *
+   * @returns undefined when the model's kind is none of them (Llama 2, Stable Diffusion, LMI, ...: docs/realtime.md)
+   */
+  public readonly modelFamily?: ModelFamily;
   /** The precision used for sizing. */
   public readonly precision: JumpStartPrecision;
   /** What the model needs from its instance. */
@@ -170,11 +181,12 @@ export class JumpStartModel extends ModelSource {
     this.requiresEula = this.entry.eulaKey !== undefined;
     this.gated = this.entry.gated;
     const repository = this.imageRepository();
-    this.modelFamily = deriveModelFamily(modelId, repository);
+    this.modelKind = deriveModelFamily(modelId, repository);
+    this.modelFamily = ModelFamily.all().find((f) => f.name === this.modelKind);
     const catalogPrecision = defaultPrecision(modelId, this.entry.environment);
     this.precision = options.precision ?? catalogPrecision;
     const billions = parameterBillions(modelId);
-    this.requirement = memoryRequirement(this.modelFamily, billions, this.precision,
+    this.requirement = memoryRequirement(this.modelKind, billions, this.precision,
       { instanceType: this.entry.defaultInstanceType, precision: catalogPrecision });
     this.resourceRequirements = {
       precision: this.precision,

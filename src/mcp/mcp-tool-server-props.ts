@@ -6,6 +6,7 @@ import { McpApiGatewayOptions } from './mcp-api-gateway';
 import { IAsyncEndpoint } from '../async/async-endpoint-props';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { FunctionNetworkOptions } from '../core/function-network';
+import { ModelFamily } from '../core/model-family.generated';
 import { IFeatureGroup } from '../feature-store/feature-group-props';
 import { IModelPackageGroup } from '../lifecycle/model-package-group';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
@@ -30,12 +31,12 @@ export interface McpRealtimeEndpointOptions {
    */
   readonly description?: string;
   /**
-   * Payload family for `prompt` payloads: `tgi`, `llama3`, `mistral`, `falcon` or `openai` (OpenAI completions: vLLM).
+   * Payload family for `prompt` payloads (`ModelFamily.LLAMA3`, ...; docs/realtime.md lists them).
    *
-   * @default - the endpoint's own `modelFamily` (its JumpStart or Hugging Face Hub model's) when it is one of those; else
-   * the `tgi` request shape
+   * @default - the endpoint's own `modelFamily` (its JumpStart or Hugging Face Hub model's) when it has one; else the
+   * `tgi` request shape
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
   /**
    * The target models the agent may name on a multi-model endpoint (e.g. a `MultiModelSource`'s `targetModels`);
    * `invoke_endpoint` then requires one of them and refuses any other, and the server's role may invoke the endpoint
@@ -59,9 +60,9 @@ export interface McpServerlessEndpointOptions {
   /**
    * Payload family for `prompt` payloads (as for realtime endpoints).
    *
-   * @default - the endpoint's own `modelFamily` when it is one the invoke tool builds; else the `tgi` request shape
+   * @default - the endpoint's own `modelFamily` when it has one; else the `tgi` request shape
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
 }
 
 /** An inference component of a shared-GPU endpoint, exposed through `invoke_endpoint`. */
@@ -74,11 +75,11 @@ export interface McpInferenceComponentOptions {
    */
   readonly description?: string;
   /**
-   * Payload family for `prompt` payloads (`tgi`, `llama3`, `mistral`, `falcon`, `openai`).
+   * Payload family for `prompt` payloads (`ModelFamily.LLAMA3`, ...).
    *
    * @default - the component's own model family when it is an `InferenceComponent` that knows it, else `tgi`
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
 }
 
 /** An async endpoint exposed through `start_async_inference` and `get_async_inference_result`. */

@@ -1,6 +1,7 @@
 import { IResource } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { ModelFamily } from '../core/model-family.generated';
 
 /** An inference component: one model deployed on a shared endpoint. */
 export interface IInferenceComponent extends IResource {
@@ -25,11 +26,11 @@ export interface IInferenceComponent extends IResource {
   readonly endpointArn: string;
 
   /**
-   * The payload family of the model, for the runtime's request builders (`llama3`, `tgi`, ...).
+   * The payload family of the model, for the MCP invoke tool (`ModelFamily.LLAMA3`, ...).
    *
    * @default - unknown
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
 
   /**
    * Grants `sagemaker:InvokeEndpoint` and `sagemaker:InvokeEndpointWithResponseStream` (streaming is an IAM action of its
@@ -153,9 +154,9 @@ export interface InferenceComponentAttributes {
   /** The name of the endpoint it runs on. */
   readonly endpointName: string;
   /**
-   * The payload family of the model (`llama3`, `tgi`, ...).
+   * The payload family of the model (`ModelFamily.LLAMA3`, ...).
    *
    * @default - unknown
    */
-  readonly modelFamily?: string;
+  readonly modelFamily?: ModelFamily;
 }

@@ -12,6 +12,7 @@ import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole, renderModel } from '../core/model';
+import { ModelFamily } from '../core/model-family.generated';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
@@ -184,7 +185,7 @@ export class InferenceComponent extends InferenceComponentBase {
    *
    * @default - unknown
    */
-  public readonly modelFamily?: string;
+  public readonly modelFamily?: ModelFamily;
 
   /** The AWS::SageMaker::InferenceComponent. */
   public readonly cfnInferenceComponent: sagemaker.CfnInferenceComponent;

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
 import { App, Size, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as lib from '../../src';
@@ -35,6 +37,22 @@ describe.each(ENDPOINT_CLASSES)('%s', (name, cls) => {
   });
 });
 
+// The return types live in the .jsii assembly (`npx projen compile`; a todo on a fresh clone without one).
+const assemblyPath = join(__dirname, '..', '..', '.jsii');
+const typedCheck = 'every from* of every kind returns that kind\'s own interface (I<Kind>), per the .jsii assembly';
+if (!existsSync(assemblyPath)) {test.todo(typedCheck);} else {
+  test(typedCheck, () => {
+    type Method = { name: string; static?: boolean; returns?: { type: { fqn?: string } } };
+    const types = (JSON.parse(readFileSync(assemblyPath, 'utf8')) as { types: Record<string, { methods?: Method[] }> }).types;
+    const returns = ENDPOINT_CLASSES.flatMap(([name]) => (types[`cdk-sagemaker-mcp.${name}`].methods ?? [])
+      .filter((m) => m.static && /^from[A-Z]/.test(m.name))
+      .map((m) => ({ method: `${name}.${m.name}`, returns: m.returns?.type.fqn })));
+    expect(returns.length).toBeGreaterThanOrEqual(ENDPOINT_CLASSES.length * 3);
+    const wrong = returns.filter((r) => r.returns !== `cdk-sagemaker-mcp.I${r.method.split('.')[0]}`);
+    expect(wrong).toEqual([]);
+  });
+}
+
 test('every import of a shared-GPU endpoint is an ISharedGpuEndpoint: components can be added to one imported by ARN', () => {
   const stack = new Stack(new App(), 'Stack', { env: { account: '123456789012', region: 'us-east-1' } });
   const endpoint = lib.SharedGpuEndpoint.fromEndpointArn(stack, 'ByArn', 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/shared');
@@ -42,6 +60,13 @@ test('every import of a shared-GPU endpoint is an ISharedGpuEndpoint: components
   const component = new lib.InferenceComponent(stack, 'Chat', { endpoint, model: lib.ModelSource.fromContainer(image), acceleratorCount: 1, minMemory: Size.mebibytes(1024) });
   expect(stack.resolve(component.endpointName)).toBe('shared');
   expect(stack.resolve(endpoint.variantName)).toBe('AllTraffic');
+});
+
+test('an async endpoint imported by name or ARN is an IAsyncEndpoint: backlog metrics by name, and no bucket to guess', () => {
+  const stack = new Stack(new App(), 'Stack', { env: { account: '123456789012', region: 'us-east-1' } });
+  const endpoint = lib.AsyncEndpoint.fromEndpointArn(stack, 'ByArn', 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/doc-async');
+  expect(endpoint.metricApproximateBacklogSize().dimensions).toEqual({ EndpointName: 'doc-async' });
+  expect(endpoint.bucket).toBeUndefined();
 });
 
 test('the unreleased deprecated alias SharedGpuEndpoint.fromEndpointAttributes is gone', () => {

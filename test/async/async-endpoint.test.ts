@@ -6,7 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ASYNC_ENV } from '../../packages/runtime/src/contract/async';
-import { AsyncEndpoint, AsyncEndpointProps, AsyncNotificationTopic, AsyncWorkload } from '../../src/async';
+import { AsyncEndpoint, AsyncEndpointProps, AsyncNotificationTopic, AsyncWorkload, IAsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { templateSnapshot } from '../support/snapshot';
 
@@ -535,6 +535,21 @@ describe('grants', () => {
     expect(stack.resolve(byName.endpointArn)).toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:endpoint/doc-async']] });
     expect(byArn.endpointArn).toBe('arn:aws:sagemaker:us-east-1:123456789012:endpoint/doc-async');
     expect(byName.metricInvocations().dimensions).toEqual({ EndpointName: 'Doc-Async', VariantName: 'AllTraffic' });
+  });
+
+  test('fromEndpointName and fromEndpointArn return an IAsyncEndpoint: backlog metrics work, bucket-bound members name the import to use', () => {
+    const stack = new Stack(new App(), 'Test', { env: ENV });
+    const byName: IAsyncEndpoint = AsyncEndpoint.fromEndpointName(stack, 'ByName', 'Doc-Async');
+    const byArn: IAsyncEndpoint = AsyncEndpoint.fromEndpointArn(stack, 'ByArn', 'arn:aws:sagemaker:us-east-1:123456789012:endpoint/Doc-Async');
+    expect(byName.metricApproximateBacklogSize().dimensions).toEqual({ EndpointName: 'Doc-Async' });
+    expect(byArn.metricApproximateBacklogSize().dimensions).toEqual({ EndpointName: 'Doc-Async' });
+    expect([byName.bucket, byName.inputPrefix, byName.outputPrefix]).toEqual([undefined, 'inputs/', 'outputs/']);
+    const user = new iam.User(stack, 'User');
+    const refusal = /AsyncEndpoint 'Test\/ByName'\.grantSubmit: got an endpoint imported by name or ARN \(no bucket known\), expected one with its bucket and prefixes: import it with AsyncEndpoint\.fromAsyncEndpointAttributes/;
+    expect(() => byName.grantSubmit(user)).toThrow(refusal);
+    expect(() => byArn.grantReadResults(user)).toThrow(/ByArn'\.grantReadResults: got an endpoint imported by name or ARN/);
+    expect(() => byName.runtimeEnvironment).toThrow(/ByName'\.runtimeEnvironment: got an endpoint imported by name or ARN/);
+    expect(() => AsyncEndpoint.fromEndpointArn(stack, 'Bad', 'arn:aws:s3:::bucket')).toThrow(/endpointArn: got 'arn:aws:s3:::bucket', expected an endpoint ARN/);
   });
 
   test('exposes its L1s: cfnEndpoint, cfnEndpointConfig, and cfnModel (none for an existing model)', () => {

@@ -5,7 +5,7 @@ import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Fact, FactName, RegionInfo } from 'aws-cdk-lib/region-info';
-import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
+import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource } from '../../src/core';
 import { dlcAccountFor, dlcRegions } from '../../src/core/dlc-accounts';
 import { renderModel } from '../../src/core/model';
 
@@ -242,11 +242,11 @@ describe('ModelSource', () => {
     const r = role(stack);
     // WHEN
     const config = ModelSource.fromContainer(ContainerImage.fromDlc(TGI_REPO, TGI_TAG), {
-      environment: { HF_MODEL_ID: '/opt/ml/model' }, enableNetworkIsolation: true, modelFamily: 'tgi',
+      environment: { HF_MODEL_ID: '/opt/ml/model' }, enableNetworkIsolation: true, modelFamily: ModelFamily.TGI,
     }).bind(stack, { role: r, instanceType: InstanceType.ML_G5_2XLARGE });
     renderModel(stack, 'Model', config, r);
     // THEN
-    expect(config.modelFamily).toBe('tgi');
+    expect(config.modelFamily).toBe(ModelFamily.TGI);
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::Model', {
       EnableNetworkIsolation: true,
       PrimaryContainer: { Environment: { HF_MODEL_ID: '/opt/ml/model' } },

@@ -53,7 +53,7 @@ describe('each grant method leaves a user\'s function cdk-nag clean (AwsSolution
     const endpoint = asyncEndpoint(stack);
     endpoint.bindToFunction(fn);
     // WHEN the user adds their own wildcard
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [endpoint.bucket.arnForObjects('user-data/*')] }));
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [endpoint.bucket!.arnForObjects('user-data/*')] }));
     const report = nagReport(app);
     // THEN only the user's wildcard is reported
     const bucket = logicalId(endpoint.bucket as any);

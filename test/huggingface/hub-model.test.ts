@@ -6,6 +6,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { SageMakerMcpChecks } from '../../src/checks';
 import { InstanceType } from '../../src/core/instance-type';
 import { renderModel } from '../../src/core/model';
+import { ModelFamily } from '../../src/core/model-family.generated';
 import { ModelData } from '../../src/core/model-source';
 import { HuggingFaceHubModel, HuggingFaceHubModelOptions, TextGenerationServer } from '../../src/huggingface';
 import { JumpStartPrecision } from '../../src/jumpstart';
@@ -32,7 +33,7 @@ describe('HuggingFaceHubModel', () => {
     expect(props.PrimaryContainer.Environment).toEqual({
       HF_MODEL_ID: 'mistralai/Mistral-7B-Instruct-v0.3', SM_NUM_GPUS: '4', MAX_INPUT_TOKENS: '4096', MAX_TOTAL_TOKENS: '8192',
     });
-    expect(source.modelFamily).toBe('tgi');
+    expect(source.modelFamily).toBe(ModelFamily.TGI);
     expect(source.container).toBe('tgi');
     expectValidTemplate(stack);
   });
@@ -44,7 +45,7 @@ describe('HuggingFaceHubModel', () => {
     expect(props.PrimaryContainer.Environment).toEqual({
       HF_MODEL_ID: 'Qwen/Qwen2.5-7B-Instruct', SM_VLLM_MODEL: 'Qwen/Qwen2.5-7B-Instruct', SM_VLLM_TENSOR_PARALLEL_SIZE: '1', SM_VLLM_MAX_MODEL_LEN: '8192',
     });
-    expect(source.modelFamily).toBe('openai');
+    expect(source.modelFamily).toBe(ModelFamily.OPENAI);
   });
 
   test('a revision pin goes to each container\'s documented variable: HF_MODEL_REVISION, or SM_VLLM_REVISION for vLLM', () => {
@@ -67,7 +68,8 @@ describe('HuggingFaceHubModel', () => {
     const cpu = synth('BAAI/bge-base-en-v1.5', { task: 'sentence-similarity', containerVersion: '1.8' }, 'ml.c5.2xlarge');
     expect(cpu.props.PrimaryContainer.Image).toMatch(/\/tei-cpu:2\.0\.1-tei1\.8\.2-cpu-py310-ubuntu22\.04$/);
     expect(cpu.props.PrimaryContainer.Environment).toEqual({ HF_MODEL_ID: 'BAAI/bge-base-en-v1.5' });
-    expect(cpu.source.modelFamily).toBe('tei');
+    // TEI embeddings: no payload family the invoke tool builds; `container` says TEI.
+    expect([cpu.source.modelFamily, cpu.source.container]).toEqual([undefined, 'tei']);
   });
 
   test('other tasks run on the transformers container with HF_TASK', () => {
@@ -75,7 +77,7 @@ describe('HuggingFaceHubModel', () => {
       { task: 'text-classification', containerVersion: '4.51' }, 'ml.m5.xlarge');
     expect(props.PrimaryContainer.Image).toMatch(/\/huggingface-pytorch-inference:2\.6\.0-transformers4\.51-cpu-py312-ubuntu22\.04$/);
     expect(props.PrimaryContainer.Environment).toEqual({ HF_MODEL_ID: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english', HF_TASK: 'text-classification' });
-    expect(source.modelFamily).toBe('huggingface');
+    expect([source.modelFamily, source.container]).toEqual([undefined, 'transformers']);
   });
 
   test('parameter count sizes the default instance and rejects an undersized one', () => {

@@ -3,6 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { InstanceType } from '../../src/core/instance-type';
 import { renderModel } from '../../src/core/model';
+import { ModelFamily } from '../../src/core/model-family.generated';
 import { JumpStartModel, JumpStartModelOptions, JumpStartPrecision } from '../../src/jumpstart';
 import { expectValidTemplate } from '../support/template-checks';
 
@@ -124,18 +125,22 @@ describe('JumpStartModel resolution', () => {
 
   test('exposes family, default and supported instance types and resource requirements', () => {
     const model = JumpStartModel.of(LLAMA3_8B, { version: '2.2.0' });
-    expect(model.modelFamily).toBe('llama3');
+    expect(model.modelFamily).toBe(ModelFamily.LLAMA3);
+    expect(model.modelKind).toBe('llama3');
     expect(model.supportedInstanceTypes).toContain('ml.g5.2xlarge');
     expect(model.resourceRequirements).toMatchObject({ precision: JumpStartPrecision.FP16, parameterBillions: 8 });
     expect(model.resourceRequirements.minAcceleratorMemoryGiB).toBeGreaterThan(24);
     expect(model.acceleratorsRequired(InstanceType.of('ml.g5.12xlarge'))).toBe(2);
     expect(model.minimumInstanceType()).toBe('ml.g5.12xlarge');
     expect(model.eulaUrl('us-east-1')).toBe('https://jumpstart-cache-prod-us-east-1.s3.us-east-1.amazonaws.com/fmhMetadata/eula/llama3Eula.txt');
-    expect(JumpStartModel.of('huggingface-llm-mistral-7b-instruct').modelFamily).toBe('mistral');
-    expect(JumpStartModel.of('huggingface-llm-falcon-40b-bf16').modelFamily).toBe('falcon');
-    expect(JumpStartModel.of('model-txt2img-stabilityai-stable-diffusion-v2-1-base').modelFamily).toBe('stable-diffusion');
-    expect(JumpStartModel.of('huggingface-llm-gemma-7b-instruct').modelFamily).toBe('tgi');
-    expect(JumpStartModel.of('huggingface-llm-qwen2-7b-instruct').modelFamily).toBe('lmi');
+    expect(JumpStartModel.of('huggingface-llm-mistral-7b-instruct').modelFamily).toBe(ModelFamily.MISTRAL);
+    expect(JumpStartModel.of('huggingface-llm-falcon-40b-bf16').modelFamily).toBe(ModelFamily.FALCON);
+    expect(JumpStartModel.of('huggingface-llm-gemma-7b-instruct').modelFamily).toBe(ModelFamily.TGI);
+    // Kinds the invoke tool builds no body for have no family; modelKind keeps the hint.
+    const sd = JumpStartModel.of('model-txt2img-stabilityai-stable-diffusion-v2-1-base');
+    expect([sd.modelFamily, sd.modelKind]).toEqual([undefined, 'stable-diffusion']);
+    const qwen = JumpStartModel.of('huggingface-llm-qwen2-7b-instruct');
+    expect([qwen.modelFamily, qwen.modelKind]).toEqual([undefined, 'lmi']);
   });
 
   test('INT4 on a TGI container sets HF_MODEL_QUANTIZE; on another container it warns', () => {

@@ -8,6 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { acknowledgeDefaultGatewayUserPool } from '../../examples/agentcore-gateway';
+import { ModelFamily } from '../../src/core';
 import { FeatureGroup } from '../../src/feature-store';
 import { McpToolServer } from '../../src/mcp';
 import { MCP_GATEWAY_ENV } from '../../src/mcp/gateway-contract';
@@ -22,7 +23,7 @@ function gatewayStack(authorizerConfiguration?: agentcore.IGatewayAuthorizerConf
   const app = new App();
   const stack = new Stack(app, 'Gw', { env: ENV });
   const server = new McpToolServer(stack, 'Tools', {
-    realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb'), description: 'churn model', modelFamily: 'tgi' }],
+    realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb'), description: 'churn model', modelFamily: ModelFamily.TGI }],
     featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'Users', 'users'), schema: userKeyedSchema('users', { name: 'calls', type: 'Integral' }) }],
   });
   const gateway = new agentcore.Gateway(stack, 'Gateway', { authorizerConfiguration });

@@ -13,7 +13,7 @@ import { addSharedGpuExample } from '../../examples/shared-gpu';
 import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { parseMcpServerSpec } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint } from '../../src/async';
-import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import { ContainerImage, InstanceType, ModelFamily, ModelSource } from '../../src/core';
 import { FeatureGroup } from '../../src/feature-store';
 import { HuggingFaceHubModel, TextGenerationServer } from '../../src/huggingface';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
@@ -35,7 +35,7 @@ function importedStack() {
     realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb'), description: 'churn' }],
     inferenceComponents: [{
       component: InferenceComponent.fromInferenceComponentAttributes(stack, 'Llama', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-gpu' }),
-      modelFamily: 'llama3',
+      modelFamily: ModelFamily.LLAMA3,
     }],
     featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'Users', 'users'), schema: USERS }],
     pipelines: [{ pipeline: TrainingPipeline.fromPipelineName(stack, 'Churn Training', 'churn-training'), overridableParameters: ['MaxRounds'] }],
@@ -132,15 +132,16 @@ describe('McpToolServer', () => {
     const vllm = endpoint('Vllm', HuggingFaceHubModel.of('Qwen/Qwen2.5-7B-Instruct', { task: 'text-generation', textGenerationServer: TextGenerationServer.VLLM, containerVersion: '0.21' }));
     const tgi = endpoint('Tgi', HuggingFaceHubModel.of('org/model', { task: 'text-generation', containerVersion: '3.3' }));
     const tei = endpoint('Tei', HuggingFaceHubModel.of('BAAI/bge-base-en-v1.5', { task: 'feature-extraction', containerVersion: '1.8' }));
-    expect([vllm.modelFamily, tgi.modelFamily, tei.modelFamily]).toEqual(['openai', 'tgi', 'tei']);
+    // TEI embeddings have no payload family (the invoke tool builds no embedding body): undefined, not 'tei'.
+    expect([vllm.modelFamily, tgi.modelFamily, tei.modelFamily]).toEqual([ModelFamily.OPENAI, ModelFamily.TGI, undefined]);
     expect(RealtimeEndpoint.fromEndpointName(stack, 'Imported', 'x').modelFamily).toBeUndefined();
     const serverless = new ServerlessEndpoint(stack, 'Small', {
-      endpointName: 'small', memorySize: Size.gibibytes(2), maxConcurrency: 5, model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.6.0-transformers4.51-cpu-py312-ubuntu22.04'), { modelFamily: 'mistral' }),
+      endpointName: 'small', memorySize: Size.gibibytes(2), maxConcurrency: 5, model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.6.0-transformers4.51-cpu-py312-ubuntu22.04'), { modelFamily: ModelFamily.MISTRAL }),
     });
-    expect(serverless.modelFamily).toBe('mistral');
+    expect(serverless.modelFamily).toBe(ModelFamily.MISTRAL);
     // WHEN
     new McpToolServer(stack, 'Mcp', {
-      realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi, modelFamily: 'llama3' }, { endpoint: tei }],
+      realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi, modelFamily: ModelFamily.LLAMA3 }, { endpoint: tei }],
       serverlessEndpoints: [{ endpoint: serverless }],
     });
     // THEN the entry's own choice wins; tei has no prompt builder, so the tool's default applies
@@ -182,19 +183,20 @@ describe('McpToolServer', () => {
       featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'G', 'g') }],
       timeout: Duration.seconds(30),
       reservedConcurrentExecutions: 0,
-      realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'E', 'e'), modelFamily: 'gpt' }],
-    })).toThrow(/3 problems|4 problems/);
+      realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'E', 'e') }],
+    })).toThrow(/3 problems/);
+    // A family is a ModelFamily: a name the contract does not know fails where it is named.
+    expect(() => ModelFamily.of('gpt')).toThrow("ModelFamily.of: got \"gpt\", expected one of 'tgi', 'llama3', 'mistral', 'falcon', 'openai'");
     try {
       new McpToolServer(stack, 'Bad2', {
         featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'G2', 'g2') }],
         timeout: Duration.seconds(30),
-        realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'E2', 'e2'), modelFamily: 'gpt' }],
+        realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'E2', 'e2') }],
       });
       throw new Error('expected a validation error');
     } catch (e) {
       const message = (e as Error).message;
       expect(message).toContain('timeout: got 30, expected an integer between 75 and 900 seconds');
-      expect(message).toContain("realtimeEndpoints[0].modelFamily: got 'gpt', expected one of tgi, llama3, mistral, falcon, openai");
       expect(message).toContain("featureGroups[0].schema: got nothing, expected the schema of imported feature group 'g2'");
     }
   });
@@ -209,6 +211,13 @@ describe('McpToolServer', () => {
     const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
     const spec = parseMcpServerSpec<any>(Object.values<any>(fn)[0].Properties.Environment.Variables[MCP_ENV.SPEC]);
     expect(spec.featureGroups).toEqual([{ schema: USERS, allowWrites: false }]);
+  });
+
+  test('fails if an async endpoint imported by name or ARN (no bucket) is exposed, naming the import to use', () => {
+    const stack = new Stack(new App(), 'AsyncByName', { env: { account: '123456789012', region: 'us-east-1' } });
+    expect(() => new McpToolServer(stack, 'Mcp', {
+      asyncEndpoints: [{ endpoint: AsyncEndpoint.fromEndpointName(stack, 'Doc', 'doc-async') }],
+    })).toThrow("asyncEndpoints[0].endpoint: got 'doc-async' imported by name or ARN (no bucket known), expected an async endpoint with its bucket and prefixes: import it with AsyncEndpoint.fromAsyncEndpointAttributes");
   });
 
   test('fails if trainingResults is given without pipelines', () => {

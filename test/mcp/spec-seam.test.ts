@@ -32,7 +32,7 @@ import {
 import { PipelineRouterEnvSchema, RESULTS_QUEUE_URL_ENV } from '../../packages/runtime/src/contract/pipelines';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
-import { ContainerImage, InstanceType, ModelData, ModelSource, MultiModelSource } from '../../src/core';
+import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource, MultiModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
@@ -113,12 +113,12 @@ function buildAllKinds() {
   const server = new McpToolServer(stack, 'Mcp', {
     serverName: 'seam',
     realtimeEndpoints: [
-      { endpoint: realtime, description: 'chat', modelFamily: 'llama3' },
-      { endpoint: jumpStart, description: 'mistral from JumpStart', modelFamily: 'mistral' },
+      { endpoint: realtime, description: 'chat', modelFamily: ModelFamily.LLAMA3 },
+      { endpoint: jumpStart, description: 'mistral from JumpStart', modelFamily: ModelFamily.MISTRAL },
       { endpoint: mme, description: 'one churn model per tenant', targetModels: multiModel.targetModels },
     ],
     serverlessEndpoints: [{ endpoint: serverless, description: 'churn, serverless' }],
-    inferenceComponents: components.map((component) => ({ component, description: 'shared', modelFamily: 'tgi' })),
+    inferenceComponents: components.map((component) => ({ component, description: 'shared', modelFamily: ModelFamily.TGI })),
     asyncEndpoints: [{ endpoint: asyncEndpoint, description: 'long jobs' }],
     featureGroups: [{ featureGroup, allowWrites: true, description: 'users' }],
     pipelines: [{ pipeline: pipelines.pipeline, description: 'retrain' }],

@@ -8,7 +8,7 @@ import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncEndpoint, AsyncNotificationTopic } from '../../src/async';
-import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
+import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource } from '../../src/core';
 import { Feature, FeatureGroup, FeatureGroupThroughput, OnlineStoreStorageType } from '../../src/feature-store';
 import { JumpStartModel } from '../../src/jumpstart';
 import { McpToolServer } from '../../src/mcp';
@@ -174,7 +174,7 @@ const rows: Row[] = [
   ['McpToolServer', 'timeout 30 s (below the invoke deadline)', (s) => mcpServer(s, { timeout: Duration.seconds(30) }), /timeout/, /got 30\b/, /between 75 and 900 seconds/],
   ['McpToolServer', 'reservedConcurrentExecutions 0', (s) => mcpServer(s, { reservedConcurrentExecutions: 0 }), /reservedConcurrentExecutions/, /got 0\b/, /an integer >= 1/],
   ['McpToolServer', 'memorySize 64 MiB', (s) => mcpServer(s, { memorySize: Size.mebibytes(64) }), /memorySize/, /got 64\b/, /between 128 and 10240 MiB/],
-  ['McpToolServer', 'an unknown model family', (s) => new McpToolServer(s, 'Mcp', { realtimeEndpoints: [{ endpoint: realtime(s), modelFamily: 'gpt' }] }), /realtimeEndpoints\[0\]\.modelFamily/, /'gpt'/, /one of tgi, llama3, mistral, falcon/],
+  ['ModelFamily', 'an unknown model family', () => ModelFamily.of('gpt'), /ModelFamily\.of/, /"gpt"/, /one of 'tgi', 'llama3', 'mistral', 'falcon', 'openai'/],
   ['McpToolServer', 'nothing to expose', (s) => new McpToolServer(s, 'Mcp', {}), /props/, /no endpoints, components, async endpoints, feature groups or pipelines/, /at least one thing to expose/],
 
   // -- InstanceType / ModelData / ContainerImage
@@ -205,7 +205,7 @@ test('the table covers at least 40 cases over every construct', () => {
   expect(rows.length).toBeGreaterThanOrEqual(40);
   expect(new Set(rows.map(([construct]) => construct))).toEqual(new Set([
     'RealtimeEndpoint', 'AsyncEndpoint', 'SharedGpuEndpoint', 'InferenceComponent', 'JumpStartModel', 'FeatureGroup',
-    'TrainingPipeline', 'PipelineDefinition', 'PipelineEventRouter', 'McpToolServer', 'InstanceType', 'ModelData', 'ContainerImage',
+    'TrainingPipeline', 'PipelineDefinition', 'PipelineEventRouter', 'McpToolServer', 'InstanceType', 'ModelData', 'ContainerImage', 'ModelFamily',
   ]));
 });
 

@@ -53,7 +53,7 @@ describe('invokeEndpoint with inferenceComponentName (real SDK client, local run
     const result = await invokeEndpoint({
       endpointName: ENDPOINT,
       inferenceComponentName: llama.inferenceComponentName,
-      ...payloadForFamily(llama.modelFamily as ModelFamily, 'Say hi', { maxNewTokens: 256 }),
+      ...payloadForFamily(llama.modelFamily!.name as ModelFamily, 'Say hi', { maxNewTokens: 256 }),
     }, { client });
 
     // THEN
@@ -85,10 +85,10 @@ describe('invokeEndpoint with inferenceComponentName (real SDK client, local run
 
 describe('JumpStart payload builders follow the component model\'s family', () => {
   test('each component carries the family its JumpStart model id implies', () => {
-    expect(components.llama.modelFamily).toBe('llama3');
-    expect(components.llama.modelFamily).toBe(familyOfModelId('meta-textgeneration-llama-3-70b-instruct'));
-    expect(components.mistral.modelFamily).toBe('mistral');
-    expect(components.mistral.modelFamily).toBe(familyOfModelId('huggingface-llm-mistral-7b-instruct'));
+    expect(components.llama.modelFamily?.name).toBe('llama3');
+    expect(components.llama.modelFamily?.name).toBe(familyOfModelId('meta-textgeneration-llama-3-70b-instruct'));
+    expect(components.mistral.modelFamily?.name).toBe('mistral');
+    expect(components.mistral.modelFamily?.name).toBe(familyOfModelId('huggingface-llm-mistral-7b-instruct'));
   });
 
   test('Llama 3 gets a Messages API body, Mistral an [INST] prompt, each routed to its component', async () => {
@@ -100,7 +100,7 @@ describe('JumpStart payload builders follow the component model\'s family', () =
       await invokeEndpoint({
         endpointName: ENDPOINT,
         inferenceComponentName: ic.inferenceComponentName,
-        ...payloadForFamily(ic.modelFamily as ModelFamily, 'Summarize the ticket', { maxNewTokens: 128, system: 'Be brief.' }),
+        ...payloadForFamily(ic.modelFamily!.name as ModelFamily, 'Summarize the ticket', { maxNewTokens: 128, system: 'Be brief.' }),
       }, { client });
     }
 

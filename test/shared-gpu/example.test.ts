@@ -13,7 +13,7 @@ describe('examples/shared-gpu', () => {
     const endpoint = addSharedGpuExample(stack);
 
     // THEN
-    expect(endpoint.inferenceComponents.map((c) => [c.acceleratorCount, c.minMemory.toMebibytes(), c.modelFamily])).toEqual([
+    expect(endpoint.inferenceComponents.map((c) => [c.acceleratorCount, c.minMemory.toMebibytes(), c.modelFamily?.name])).toEqual([
       [2, 98304, 'llama3'],
       [1, 49152, 'mistral'],
     ]);

@@ -1,7 +1,7 @@
 import { App, CfnParameter, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import { ContainerImage, InstanceType, ModelFamily, ModelSource } from '../../src/core';
 import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
 import { CopyScalingTarget, InferenceComponent, SharedGpuEndpoint, SharedGpuEndpointProps } from '../../src/shared-gpu';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
@@ -160,7 +160,7 @@ describe('InferenceComponent', () => {
     Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::InferenceComponent', {
       Specification: Match.objectLike({ ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 2, MinMemoryRequiredInMb: 98304 } }),
     });
-    expect(ic.modelFamily).toBe('llama3');
+    expect(ic.modelFamily).toBe(ModelFamily.LLAMA3);
     expect(ic.acceleratorCount).toBe(2);
   });
 

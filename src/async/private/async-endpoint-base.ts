@@ -17,7 +17,7 @@ import { IAsyncEndpoint } from '../async-endpoint-props';
  * @internal
  */
 export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements IAsyncEndpoint {
-  public abstract readonly bucket: s3.IBucket;
+  public abstract readonly bucket?: s3.IBucket;
   public abstract readonly inputPrefix: string;
   public abstract readonly outputPrefix: string;
   public abstract readonly failurePrefix: string;
@@ -29,7 +29,7 @@ export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements
   public get runtimeEnvironment(): { [key: string]: string } {
     const env: { [key: string]: string } = {
       [ASYNC_ENV.ENDPOINT_NAME]: this.endpointName,
-      [ASYNC_ENV.INPUT_BUCKET]: this.bucket.bucketName,
+      [ASYNC_ENV.INPUT_BUCKET]: this.requireBucket('runtimeEnvironment').bucketName,
       [ASYNC_ENV.INPUT_PREFIX]: this.inputPrefix,
       [ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS]: String(this.defaultInvocationTimeoutSeconds),
       [ASYNC_ENV.REQUEST_TTL_SECONDS]: String(this.defaultRequestTtlSeconds),
@@ -48,29 +48,31 @@ export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements
   }
 
   public grantSubmit(grantee: iam.IGrantable): iam.Grant {
+    const bucket = this.requireBucket('grantSubmit');
     let grant = this.grant(grantee, IAM_ACTION.sagemaker.InvokeEndpointAsync);
     grant = grant.combine(acknowledgeGrantWildcards(this,
-      iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.s3.PutObject], resourceArns: [this.bucket.arnForObjects(`${this.inputPrefix}*`)] }),
+      iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.s3.PutObject], resourceArns: [bucket.arnForObjects(`${this.inputPrefix}*`)] }),
       'Async inference inputs: one new object per request under the endpoint\'s input prefix only; keys are generated per request (IAsyncEndpoint.grantSubmit).',
     ));
-    const key = this.bucket.encryptionKey?.grant(grantee, IAM_ACTION.kms.GenerateDataKey);
+    const key = bucket.encryptionKey?.grant(grantee, IAM_ACTION.kms.GenerateDataKey);
     return key ? grant.combine(key) : grant;
   }
 
   public grantReadResults(grantee: iam.IGrantable): iam.Grant {
+    const bucket = this.requireBucket('grantReadResults');
     let grant = acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee,
       actions: [IAM_ACTION.s3.GetObject],
-      resourceArns: [this.bucket.arnForObjects(`${this.outputPrefix}*`), this.bucket.arnForObjects(`${this.failurePrefix}*`)],
+      resourceArns: [bucket.arnForObjects(`${this.outputPrefix}*`), bucket.arnForObjects(`${this.failurePrefix}*`)],
     }), 'Async inference results: SageMaker writes one object per request under the endpoint\'s output and failure prefixes only, with generated keys (IAsyncEndpoint.grantReadResults).');
     // Without ListBucket, GetObject on a missing key (a job still pending) is 403 instead of 404.
     grant = grant.combine(iam.Grant.addToPrincipal({
       grantee,
       actions: [IAM_ACTION.s3.ListBucket],
-      resourceArns: [this.bucket.bucketArn],
+      resourceArns: [bucket.bucketArn],
       conditions: { StringLike: { 's3:prefix': [`${this.outputPrefix}*`, `${this.failurePrefix}*`] } },
     }));
-    for (const key of new Set([this.encryptionKey, this.bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))) {
+    for (const key of new Set([this.encryptionKey, bucket.encryptionKey].filter((k): k is kms.IKey => k !== undefined))) {
       grant = grant.combine(key.grant(grantee, IAM_ACTION.kms.Decrypt));
     }
     if (this.jobTable) {
@@ -99,6 +101,15 @@ export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements
 
   public metricInvocationFailures(props?: EndpointMetricOptions): cloudwatch.Metric {
     return this.metric('InvocationFailures', { statistic: 'Sum', ...props });
+  }
+
+  /** The bucket, or a clear error for an endpoint imported by name or ARN (which cannot know it). */
+  private requireBucket(member: string): s3.IBucket {
+    if (!this.bucket) {
+      throw new Error(`AsyncEndpoint '${this.node.path}'.${member}: got an endpoint imported by name or ARN (no bucket known), `
+        + 'expected one with its bucket and prefixes: import it with AsyncEndpoint.fromAsyncEndpointAttributes');
+    }
+    return this.bucket;
   }
 
   /** The async backlog metrics have the EndpointName dimension only. */

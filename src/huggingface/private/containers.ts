@@ -1,3 +1,4 @@
+import { ModelFamily } from '../../core/model-family.generated';
 import { latestVersion } from '../../private/images/catalog';
 import { ImageKey } from '../../private/images/catalog-format';
 
@@ -7,14 +8,17 @@ export type HubContainer = 'tgi' | 'vllm' | 'tei' | 'transformers';
 export const TEXT_GENERATION_TASKS = ['text-generation', 'text2text-generation'];
 export const EMBEDDING_TASKS = ['feature-extraction', 'sentence-similarity'];
 
-/** The runtime payload family of each container (what the MCP tool server's invoke builders read). */
-export const MODEL_FAMILY: Record<HubContainer, string> = {
-  tgi: 'tgi',
+/**
+ * The payload family of each container (what the MCP tool server's invoke builders read): none for TEI and transformers,
+ * whose bodies the invoke tool does not build (packages/runtime/src/payloads.ts).
+ */
+export const MODEL_FAMILY: Record<HubContainer, ModelFamily | undefined> = {
+  tgi: ModelFamily.TGI,
   // vLLM's SageMaker server takes OpenAI completion bodies, not TGI's `inputs` (see openAiCompletionPayload in
   // packages/runtime/src/payloads.ts).
-  vllm: 'openai',
-  tei: 'tei',
-  transformers: 'huggingface',
+  vllm: ModelFamily.OPENAI,
+  tei: undefined,
+  transformers: undefined,
 };
 
 /** The catalog image of a container for a processor. */

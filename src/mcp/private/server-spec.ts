@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { AsyncEndpoint } from '../../async/async-endpoint';
 import { IAM_ACTION, iamActionsFor } from '../../core/iam-actions';
 import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../core/validation';
-import { ASYNC_ENV, McpServerSpec, MODEL_FAMILIES } from '../../private/contract.generated';
+import { ASYNC_ENV, McpServerSpec } from '../../private/contract.generated';
 import { RealtimeEndpoint } from '../../realtime/realtime-endpoint';
 import { ServerlessEndpoint } from '../../serverless/serverless-endpoint';
 import { SharedGpuEndpoint } from '../../shared-gpu/shared-gpu-endpoint';
@@ -13,8 +13,6 @@ import { McpToolServerProps } from '../mcp-tool-server-props';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 
-/** A construct's own payload family (a model source's), if it is one the invoke tool can build; else undefined. */
-const buildableFamily = (family?: string) => ((MODEL_FAMILIES as readonly string[]).includes(family ?? '') ? family : undefined);
 
 interface SharedEndpointSpec {
   name: string;
@@ -40,28 +38,31 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
   ];
   // The runtime invokes realtime and serverless endpoints alike (InvokeEndpoint), so both land in its invoke list.
   const realtime = entries.map(({ prop, e }) => {
-    v.oneOf(`${prop}.modelFamily`, e.modelFamily, MODEL_FAMILIES);
     for (const t of e.targetModels ?? []) {
       v.pattern(`${prop}.targetModels`, t, TARGET_MODEL_PATTERN, TARGET_MODEL_EXPECTED);
     }
     const targetModels = e.targetModels && e.targetModels.length > 0 ? [...e.targetModels] : undefined;
     // The entry's family, else the endpoint's own.
-    const modelFamily = e.modelFamily ?? buildableFamily(e.endpoint.modelFamily);
+    const modelFamily = (e.modelFamily ?? e.endpoint.modelFamily)?.name;
     return { name: e.endpoint.endpointName, description: e.description, modelFamily, targetModels };
   });
   const byEndpoint = new Map<string, SharedEndpointSpec>();
-  (props.inferenceComponents ?? []).forEach((c, i) => {
-    v.oneOf(`inferenceComponents[${i}].modelFamily`, c.modelFamily, MODEL_FAMILIES);
-    const own = buildableFamily(c.component.modelFamily);
+  (props.inferenceComponents ?? []).forEach((c) => {
     const entry: SharedEndpointSpec = byEndpoint.get(c.component.endpointName)
       ?? { name: c.component.endpointName, inferenceComponents: [], componentModelFamilies: [] };
     entry.inferenceComponents.push(c.component.inferenceComponentName);
-    const family = c.modelFamily ?? own;
+    const family = (c.modelFamily ?? c.component.modelFamily)?.name;
     if (family) entry.componentModelFamilies.push({ component: c.component.inferenceComponentName, modelFamily: family });
     if (c.description) entry.description = [entry.description, `${c.component.inferenceComponentName}: ${c.description}`].filter(Boolean).join('; ');
     byEndpoint.set(c.component.endpointName, entry);
   });
-  const asyncEndpoints = (props.asyncEndpoints ?? []).map((a) => {
+  const asyncEndpoints = (props.asyncEndpoints ?? []).flatMap((a, i) => {
+    if (!a.endpoint.bucket) {
+      v.add(`asyncEndpoints[${i}].endpoint: got '${a.endpoint.endpointName}' imported by name or ARN (no bucket known), expected an async `
+        + 'endpoint with its bucket and prefixes: import it with AsyncEndpoint.fromAsyncEndpointAttributes');
+      return [];
+    }
+    const bucket = a.endpoint.bucket;
     // The endpoint's own submission defaults (e.g. a 30-minute invocationTimeout), as its runtimeEnvironment states
     // them: without them the tool would submit with the library's 900 s default.
     const env = a.endpoint.runtimeEnvironment;
@@ -70,15 +71,15 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
       if (value === undefined) return undefined;
       return Token.isUnresolved(value) ? Token.asNumber(value) : Number(value);
     };
-    return {
+    return [{
       name: a.endpoint.endpointName,
       description: a.description,
-      inputBucket: a.endpoint.bucket.bucketName,
+      inputBucket: bucket.bucketName,
       inputPrefix: a.endpoint.inputPrefix,
       jobTableName: a.endpoint.jobTable?.tableName,
       invocationTimeoutSeconds: seconds(ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS),
       requestTtlSeconds: seconds(ASYNC_ENV.REQUEST_TTL_SECONDS),
-    };
+    }];
   });
   const featureGroups = (props.featureGroups ?? []).map((g, i) => {
     const schema = g.schema ?? g.featureGroup.schema;

@@ -4,6 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { endpointArnForName } from '../../core/endpoint-base';
 import { iamActionsFor } from '../../core/iam-actions';
+import { ModelFamily } from '../../core/model-family.generated';
 import { IInferenceComponent, InferenceComponentAttributes } from '../inference-component-interface';
 
 /**
@@ -16,7 +17,7 @@ export abstract class InferenceComponentBase extends Resource implements IInfere
   public abstract readonly inferenceComponentArn: string;
   public abstract readonly endpointName: string;
   public abstract readonly endpointArn: string;
-  public abstract readonly modelFamily?: string;
+  public abstract readonly modelFamily?: ModelFamily;
 
   public grantInvoke(grantee: iam.IGrantable): iam.Grant {
     return iam.Grant.addToPrincipal({

@@ -46,6 +46,19 @@ const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min}
  */
 export const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
 
+/**
+ * What each payload family's request body is (packages/runtime/src/payloads.ts `payloadForFamily`). The construct
+ * library's `ModelFamily` class and the family table of docs/realtime.md are generated from these two constants
+ * (`npx projen contract:generate`).
+ */
+export const MODEL_FAMILY_DESCRIPTIONS: { readonly [F in typeof MODEL_FAMILIES[number]]: string } = {
+  tgi: 'Text Generation Inference `/generate` body: `{"inputs": prompt, "parameters": {...}}` (TGI containers, most JumpStart `huggingface-llm-*` models)',
+  llama3: 'Llama 3 through the Messages API: `{"messages": [{role, content}], "max_tokens": n}` (JumpStart `meta-textgeneration-llama-3*`)',
+  mistral: 'Mistral/Mixtral instruct: an `[INST] ... [/INST]` prompt in a TGI body (JumpStart `huggingface-llm-mistral-*`, `-mixtral-*`)',
+  falcon: 'Falcon: a TGI `inputs` body (JumpStart `huggingface-llm-falcon*`)',
+  openai: 'OpenAI completions body vLLM\'s SageMaker server takes: `{"prompt", "max_tokens", "temperature"}` (Hugging Face Hub models served by vLLM)',
+};
+
 /** A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call. */
 export const McpRealtimeEndpointSpecSchema = z.object({
   name: z.string().min(1).describe('The endpoint name.'),

@@ -114,6 +114,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@modelcontextprotocol/conformance@0.1.16',
     // benchmarks only: the catalog we compare against
     '@cdklabs/generative-ai-cdk-constructs',
+    // benchmarks only: the nearest peer for synth cost (bench/realtime.bench.ts). The registry's newest is 2.159.1-alpha.0
+    // (no 2.276.0-alpha.0 is published); it peers on aws-cdk-lib ^2.159.1, which the tested 2.276.0 satisfies.
+    '@aws-cdk/aws-sagemaker-alpha@2.159.1-alpha.0',
     // benchmarks only: AWS's own runner of stdio MCP servers on Lambda, measured against the bundled handler
     '@aws/run-mcp-servers-with-aws-lambda@0.5.21',
     // demo only: draws the synthesized app (Graphviz compiled to WebAssembly) and rasterizes the SVG to PNG

@@ -5,28 +5,25 @@
  *   child processes, alternated, timed inside the child (node start-up excluded);
  * - synth: 1, 10 and 50 autoscaled endpoints with RealtimeEndpoint against the same stacks written with raw L1s
  *   (role + policy, CfnModel, CfnEndpointConfig, CfnEndpoint, CfnScalableTarget, CfnScalingPolicy), interleaved in one
- *   process, each run a fresh App through `app.synth()`.
+ *   process, each run a fresh App through `app.synth()` (twins in bench/twins/);
+ * - whole process: 50 autoscaled endpoints with RealtimeEndpoint, with raw L1s and with `@aws-cdk/aws-sagemaker-alpha`
+ *   (the nearest peer), each twin bundled alone and run in fresh child processes, interleaved; each child reports its own
+ *   CPU (user + system) and peak RSS, so the ratios are what a user's `cdk synth` pays, start-up and module load included.
  */
 import { execFileSync } from 'child_process';
 import { mkdirSync } from 'fs';
 import { dirname, join } from 'path';
-import { App, Stack } from 'aws-cdk-lib';
-import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as s3 from 'aws-cdk-lib/aws-s3';
-import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { buildSync } from 'esbuild';
 import { Bench, BenchRow, interleavedMs, median } from './harness';
-import { ContainerImage, InstanceType, ModelData, ModelSource } from '../src/core';
-import { RealtimeEndpoint } from '../src/realtime';
+import { synthOurs } from './twins/ours';
+import { synthRaw } from './twins/raw';
 
 const ROOT = join(__dirname, '..');
 const OURS_MODULE = join(ROOT, '.bench-out', 'realtime', 'index.js');
 const COLD_RUNS = 7;
 const SYNTH_RUNS = 5;
-const ENV = { account: '123456789012', region: 'us-east-1' };
-const REPO = 'huggingface-pytorch-tgi-inference';
-const TAG = '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04';
+const PROCESS_RUNS = 7;
+const PROCESS_ENDPOINTS = 50;
 
 /** Bundles our module and returns the aws-cdk-lib/constructs module paths it imports. */
 function bundleOurs(): string[] {
@@ -55,81 +52,38 @@ console.log(Number(process.hrtime.bigint() - t0) / 1e6);`;
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: ROOT }).trim());
 }
 
-/** N autoscaled endpoints with our construct. */
-function synthOurs(n: number): void {
-  const app = new App();
-  const stack = new Stack(app, 'Ours', { env: ENV });
-  const bucket = s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts');
-  for (let i = 0; i < n; i++) {
-    new RealtimeEndpoint(stack, `Endpoint${i}`, {
-      endpointName: `chat-${i}`,
-      model: ModelSource.fromContainer(ContainerImage.fromDlc(REPO, TAG), { modelData: ModelData.fromBucket(bucket, `model-${i}/`) }),
-      instanceType: InstanceType.ML_G5_2XLARGE,
-      autoScaling: {},
-    });
-  }
-  app.synth();
+/** What one child process measures of itself after synthesizing: whole-process CPU (user + system) and peak RSS. */
+interface ProcessCost { readonly cpuMs: number; readonly maxRssMiB: number }
+
+const TWINS = { ours: 'synthOurs', raw: 'synthRaw', alpha: 'synthAlpha' } as const;
+type Twin = keyof typeof TWINS;
+
+/** Bundles each twin into its own script (aws-cdk-lib, constructs and the alpha external), so a child loads only its own. */
+function bundleTwin(twin: Twin): string {
+  const outfile = join(ROOT, '.bench-out', 'twins', `${twin}.js`);
+  buildSync({
+    stdin: {
+      contents: `import { ${TWINS[twin]} } from './bench/twins/${twin}';
+${TWINS[twin]}(Number(process.argv[2]));
+const u = process.resourceUsage();
+console.log(JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssMiB: u.maxRSS / 1024 }));
+`,
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile,
+    logLevel: 'error',
+    external: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', '@aws-cdk/aws-sagemaker-alpha'],
+  });
+  return outfile;
 }
 
-/** The same N endpoints written by hand with L1s: what RealtimeEndpoint renders. */
-function synthRaw(n: number): void {
-  const app = new App();
-  const stack = new Stack(app, 'Raw', { env: ENV });
-  for (let i = 0; i < n; i++) {
-    const role = new iam.CfnRole(stack, `Role${i}`, {
-      assumeRolePolicyDocument: {
-        Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }],
-      },
-    });
-    const policy = new iam.CfnPolicy(stack, `Policy${i}`, {
-      policyName: `model-${i}`,
-      roles: [role.ref],
-      policyDocument: {
-        Version: '2012-10-17',
-        Statement: [
-          { Effect: 'Allow', Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'], Resource: `arn:${stack.partition}:logs:${stack.region}:${stack.account}:log-group:/aws/sagemaker/*` },
-          { Effect: 'Allow', Action: 'cloudwatch:PutMetricData', Resource: '*', Condition: { StringLike: { 'cloudwatch:namespace': ['/aws/sagemaker/*', 'AWS/SageMaker'] } } },
-          { Effect: 'Allow', Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'], Resource: `arn:${stack.partition}:ecr:${stack.region}:763104351884:repository/${REPO}` },
-          { Effect: 'Allow', Action: 'ecr:GetAuthorizationToken', Resource: '*' },
-          { Effect: 'Allow', Action: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'], Resource: [`arn:${stack.partition}:s3:::model-artifacts`, `arn:${stack.partition}:s3:::model-artifacts/model-${i}/*`] },
-        ],
-      },
-    });
-    const model = new sagemaker.CfnModel(stack, `Model${i}`, {
-      executionRoleArn: role.attrArn,
-      primaryContainer: {
-        image: `763104351884.dkr.ecr.us-east-1.amazonaws.com/${REPO}:${TAG}`,
-        modelDataSource: { s3DataSource: { s3Uri: `s3://model-artifacts/model-${i}/`, s3DataType: 'S3Prefix', compressionType: 'None' } },
-      },
-    });
-    model.addResourceDependency(policy);
-    const config = new sagemaker.CfnEndpointConfig(stack, `Config${i}`, {
-      productionVariants: [{ variantName: 'AllTraffic', modelName: model.attrModelName, instanceType: 'ml.g5.2xlarge', initialInstanceCount: 1, initialVariantWeight: 1 }],
-    });
-    const endpoint = new sagemaker.CfnEndpoint(stack, `Endpoint${i}`, { endpointName: `chat-${i}`, endpointConfigName: config.attrEndpointConfigName });
-    endpoint.addResourceDependency(policy);
-    const target = new appscaling.CfnScalableTarget(stack, `Target${i}`, {
-      serviceNamespace: 'sagemaker',
-      resourceId: `endpoint/chat-${i}/variant/AllTraffic`,
-      scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
-      minCapacity: 1,
-      maxCapacity: 8,
-    });
-    target.addResourceDependency(endpoint);
-    new appscaling.CfnScalingPolicy(stack, `Policy${i}Scaling`, {
-      policyName: 'AllTraffic-invocations-per-instance',
-      policyType: 'TargetTrackingScaling',
-      scalingTargetId: target.ref,
-      targetTrackingScalingPolicyConfiguration: {
-        targetValue: 70,
-        scaleOutCooldown: 60,
-        scaleInCooldown: 300,
-        predefinedMetricSpecification: { predefinedMetricType: 'SageMakerVariantInvocationsPerInstance' },
-      },
-    });
-  }
-  app.synth();
+function childCost(script: string, n: number): ProcessCost {
+  const out = execFileSync(process.execPath, [script, String(n)], { encoding: 'utf8', cwd: ROOT });
+  return JSON.parse(out.trim().split('\n').pop()!);
 }
 
 export const bench: Bench = {
@@ -162,6 +116,55 @@ export const bench: Bench = {
         note: `median of ${SYNTH_RUNS} interleaved runs`,
       });
     }
+    rows.push(...processRows());
     return rows;
   },
 };
+
+/**
+ * Whole process, as a user's `cdk synth` pays it: each twin bundled alone, run in fresh child processes, the three
+ * interleaved (the order rotates each round so that a slow moment of the shared machine lands on every side).
+ */
+export function processRows(): BenchRow[] {
+  const rows: BenchRow[] = [];
+  const scripts = { ours: bundleTwin('ours'), raw: bundleTwin('raw'), alpha: bundleTwin('alpha') };
+  const costs: Record<Twin, ProcessCost[]> = { ours: [], raw: [], alpha: [] };
+  const order: Twin[] = ['ours', 'raw', 'alpha'];
+  for (const twin of order) childCost(scripts[twin], PROCESS_ENDPOINTS); // warm the file cache
+  for (let i = 0; i < PROCESS_RUNS; i++) {
+    for (let k = 0; k < order.length; k++) {
+      const twin = order[(i + k) % order.length];
+      costs[twin].push(childCost(scripts[twin], PROCESS_ENDPOINTS));
+    }
+  }
+  const cpu = (t: Twin) => median(costs[t].map((c) => c.cpuMs));
+  const rss = (t: Twin) => median(costs[t].map((c) => c.maxRssMiB));
+  const note = `whole process (node start-up, module load, synth), median of ${PROCESS_RUNS} interleaved fresh processes`;
+  for (const [twin, label] of [['ours', 'RealtimeEndpoint'], ['alpha', '@aws-cdk/aws-sagemaker-alpha']] as const) {
+    rows.push({
+      name: `${label}, ${PROCESS_ENDPOINTS} autoscaled endpoints: process CPU`,
+      ours: cpu(twin),
+      baseline: cpu('raw'),
+      unit: 'ms',
+      baselineLabel: 'raw L1 resources',
+      note,
+    });
+    rows.push({
+      name: `${label}, ${PROCESS_ENDPOINTS} autoscaled endpoints: peak RSS`,
+      ours: rss(twin),
+      baseline: rss('raw'),
+      unit: 'MiB',
+      baselineLabel: 'raw L1 resources',
+      note: `${note}; ${(rss(twin) - rss('raw')).toFixed(1)} MiB over raw`,
+    });
+  }
+  rows.push({
+    name: `RealtimeEndpoint against @aws-cdk/aws-sagemaker-alpha, ${PROCESS_ENDPOINTS} autoscaled endpoints: process CPU`,
+    ours: cpu('ours'),
+    baseline: cpu('alpha'),
+    unit: 'ms',
+    baselineLabel: '@aws-cdk/aws-sagemaker-alpha',
+    note,
+  });
+  return rows;
+}

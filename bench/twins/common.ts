@@ -1,0 +1,4 @@
+/** What the synth twins (ours, raw L1s, the alpha peer) share: one account/region and one DLC image. */
+export const ENV = { account: '123456789012', region: 'us-east-1' };
+export const REPO = 'huggingface-pytorch-tgi-inference';
+export const TAG = '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04';

@@ -80,7 +80,7 @@ export function apiDiff(root: string, updated: string, allowed = join(root, ALLO
     rmSync(runDir, { recursive: true, force: true });
   }
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.split('\n').filter((l) => !l.startsWith('!!')).join('\n').trim();
-  if (r.status === 0) return { ok: true, report: `${out ? `${out}\n` : ''}api:diff: no undeclared breaking change against ${BASELINE_DIR}/.jsii` };
+  if (r.status === 0) return { ok: true, report: `${out ? `${out}\n` : ''}api:diff: no undeclared breaking change against ${BASELINE_DIR}/${BASELINE_FILE}` };
   return { ok: false, report: `${out}\n\napi:diff FAILED (jsii-diff exit ${r.status}).\n${HOW_TO_DECLARE}` };
 }
 

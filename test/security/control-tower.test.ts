@@ -16,6 +16,7 @@ import { IPolicyValidationContextBeta1 } from 'aws-cdk-lib';
 import { CONTROL_TOWER_EXCEPTIONS, ControlTowerException, renderExceptionsTable } from './control-tower-exceptions';
 import { buildDemoApp } from '../../examples/app';
 import { iamReferenceProblems, iamStatements } from '../support/iam-reference';
+import { templateProblems } from '../support/template-checks';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { diffSnapshot } = require('../../scripts/integ-diff') as { diffSnapshot(snapshot: string, fresh: string): string[] };
 
@@ -92,13 +93,15 @@ function freshDir(name: string): string {
 }
 
 beforeAll(() => {
-  // Synthesize as the CLI does, with aws-cdk-lib's synth-time validation (its report is part of each integ snapshot);
-  // test/support/jest-environment.ts turns it off for the other suites.
-  const validation = process.env.CDK_VALIDATION;
-  delete process.env.CDK_VALIDATION;
+  // The demo has no snapshot: it keeps the tests' realm setting (no synth-time schema validation, which only warned and
+  // is most of a synth's CPU); the test below runs the template checks on its templates instead. The integ apps synthesize as the CLI does, with
+  // aws-cdk-lib's synth-time validation (its report is part of each integ snapshot); test/support/jest-environment.ts
+  // turns it off for the other suites.
   const demoDir = freshDir('demo');
   demoOutdir = demoDir;
   buildDemoApp(demoDir).app.synth();
+  const validation = process.env.CDK_VALIDATION;
+  delete process.env.CDK_VALIDATION;
   const integs = readdirSync(TEST_DIR).filter((f) => f.endsWith('.integ.ts')).sort();
   const stackTraceLimit = Error.stackTraceLimit;
   process.env.CDK_CONTEXT_JSON = JSON.stringify(CLI_CONTEXT);
@@ -124,6 +127,12 @@ beforeAll(() => {
 
 afterAll(() => {
   for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
+});
+
+test('every template of the demo passes the template checks (CloudFormation schemas, the SageMaker API\'s enums and ranges)', () => {
+  const problems = readdirSync(demoOutdir).filter((n) => n.endsWith('.template.json'))
+    .flatMap((f) => templateProblems(JSON.parse(readFileSync(join(demoOutdir, f), 'utf8'))).map((p) => `${f}: ${p}`));
+  expect(problems).toEqual([]);
 });
 
 test('every IAM statement of the demo and integ apps fits AWS\'s Service Authorization Reference (actions, condition keys, ARNs)', () => {

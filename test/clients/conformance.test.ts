@@ -14,7 +14,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { buildSync } from 'esbuild';
-import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
+import { setBundledServerEnv } from '../mcp/bundled-server-lambda';
 import { functionUrlEvent } from '../mcp/function-url-event';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
@@ -103,14 +103,10 @@ test('the CLI\'s streamable HTTP server passes the suite with its baseline', asy
 
 test('the bundled Lambda handler behind a stand-in function URL passes the suite with its baseline', async () => {
   // GIVEN the bundle, configured as McpToolServer configures it
-  Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-    [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 'churn-xgb' }] }),
-    [MCP_ENV.HANDLE_KEY_SECRET_ARN]: secrets.putSecret('mcp-handle-key', 'conformance-handle-key'),
+  setBundledServerEnv({
+    secretsEndpoint: secrets.endpoint,
+    handleKeySecretArn: secrets.putSecret('mcp-handle-key', 'conformance-handle-key'),
+    spec: { realtimeEndpoints: [{ name: 'churn-xgb' }] },
   });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const handler: (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2> = require('../../assets/mcp/server.lambda/index.js').handler;

@@ -17,6 +17,37 @@ import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 
+/** What sets the bundled server's environment apart in a test: the stand-ins it reaches and what it serves. */
+export interface BundledServerEnvOptions {
+  /** The local Secrets Manager's endpoint, where the handle key is read at cold start. */
+  readonly secretsEndpoint: string;
+  /** The handle-key secret's ARN (MCP_HANDLE_KEY_SECRET_ARN). */
+  readonly handleKeySecretArn: string;
+  /** The server spec (MCP_SERVER_SPEC), as McpToolServer writes it. */
+  readonly spec: object;
+  /** @default 'us-east-1' */
+  readonly region?: string;
+  /** More endpoint overrides, e.g. AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME. */
+  readonly endpoints?: Record<string, string>;
+}
+
+/**
+ * Sets the env vars McpToolServer gives its function, pointed at local stand-ins (the SDK's standard
+ * AWS_ENDPOINT_URL_<SERVICE>), with the stand-ins' credentials and the logger silenced: call it before the bundle loads.
+ */
+export function setBundledServerEnv(o: BundledServerEnvOptions): void {
+  Object.assign(process.env, {
+    AWS_REGION: o.region ?? 'us-east-1',
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    ...o.endpoints,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: o.secretsEndpoint,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    [MCP_ENV.SPEC]: JSON.stringify(o.spec),
+    [MCP_ENV.HANDLE_KEY_SECRET_ARN]: o.handleKeySecretArn,
+  });
+}
+
 /** How the stand-in front door turns HTTP into invocations: `E` the event it hands the function, `R` the result. */
 export interface StandInFrontDoor<E, R> {
   /** The name the MCP client announces. */
@@ -49,15 +80,11 @@ export function useBundledServerLambda<E, R>(frontDoor: StandInFrontDoor<E, R>):
     server.runtime = await startSageMakerRuntimeServer();
     server.secrets = await startSecretsManagerServer();
     const handleKeyArn = server.secrets.putSecret('mcp-handle-key', 'bundled-server-test-handle-key');
-    Object.assign(process.env, {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: server.runtime.endpoint,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: server.secrets.endpoint,
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 'churn-xgb', description: 'churn model' }] }),
-      [MCP_ENV.HANDLE_KEY_SECRET_ARN]: handleKeyArn,
+    setBundledServerEnv({
+      secretsEndpoint: server.secrets.endpoint,
+      handleKeySecretArn: handleKeyArn,
+      spec: { realtimeEndpoints: [{ name: 'churn-xgb', description: 'churn model' }] },
+      endpoints: { AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: server.runtime.endpoint },
     });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     server.handler = require('../../assets/mcp/server.lambda/index.js').handler;

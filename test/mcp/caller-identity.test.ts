@@ -10,11 +10,10 @@ import { AddressInfo } from 'net';
 import { hostname, userInfo } from 'os';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
+import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
-import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { processCallerIdentity } from '../../packages/runtime/src/mcp-tools/caller';
 import { trainingRequestToken } from '../../packages/runtime/src/pipelines';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 
@@ -43,15 +42,11 @@ describe('start_training through the bundled Lambda: the caller is part of the i
     // The handler reads its handle key from Secrets Manager at cold start (never from its environment).
     secrets = await startSecretsManagerServer();
     const handleKeyArn = secrets.putSecret('mcp-handle-key', 'caller-identity-test-key');
-    Object.assign(process.env, {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      AWS_ENDPOINT_URL_SAGEMAKER: control.endpoint,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      [MCP_ENV.SPEC]: JSON.stringify({ pipelines: [{ name: 'churn-training' }] }),
-      [MCP_ENV.HANDLE_KEY_SECRET_ARN]: handleKeyArn,
+    setBundledServerEnv({
+      secretsEndpoint: secrets.endpoint,
+      handleKeySecretArn: handleKeyArn,
+      spec: { pipelines: [{ name: 'churn-training' }] },
+      endpoints: { AWS_ENDPOINT_URL_SAGEMAKER: control.endpoint },
     });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     handler = require('../../assets/mcp/server.lambda/index.js').handler;

@@ -8,10 +8,10 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
+import { setBundledServerEnv } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
 import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { createHandleCodec, createSageMakerMcpServer, HandleExpiredError, MissingHandleKeyError } from '../../packages/runtime/src/mcp-server';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 
@@ -65,15 +65,11 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_ENDPOINT_URL_SAGEMAKER: control.endpoint,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-    [MCP_ENV.SPEC]: JSON.stringify(SPEC),
-    [MCP_ENV.HANDLE_KEY_SECRET_ARN]: keyArn,
+  setBundledServerEnv({
+    secretsEndpoint: secrets.endpoint,
+    handleKeySecretArn: keyArn,
+    spec: SPEC,
+    endpoints: { AWS_ENDPOINT_URL_SAGEMAKER: control.endpoint },
   });
 });
 

@@ -15,8 +15,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { buildSync } from 'esbuild';
+import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
-import { MCP_ENV, GATEWAY_MCP_PROTOCOL_VERSIONS } from '../../packages/runtime/src/contract/mcp';
+import { GATEWAY_MCP_PROTOCOL_VERSIONS } from '../../packages/runtime/src/contract/mcp';
 import { createSageMakerMcpHandler, MCP_PROTOCOL_REVISIONS } from '../../packages/runtime/src/mcp-server';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { ok, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
@@ -61,15 +62,12 @@ beforeAll(async () => {
   }));
 
   // The bundled Lambda handler behind a stand-in buffered function URL (assets/mcp/server.lambda: `npx projen bundle`).
-  Object.assign(process.env, {
-    AWS_REGION: c.region,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: c.endpoint,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-    [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 'clf' }] }),
-    [MCP_ENV.HANDLE_KEY_SECRET_ARN]: secrets.putSecret('mcp-handle-key', 'revisions-test-key'),
+  setBundledServerEnv({
+    secretsEndpoint: secrets.endpoint,
+    handleKeySecretArn: secrets.putSecret('mcp-handle-key', 'revisions-test-key'),
+    spec: { realtimeEndpoints: [{ name: 'clf' }] },
+    region: c.region,
+    endpoints: { AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: c.endpoint },
   });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const handler = require('../../assets/mcp/server.lambda/index.js').handler as (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2>;

@@ -6,13 +6,12 @@
  * the tool has a result; the buffered path keeps answering one body. And the bundled handler's streaming export.
  */
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
+import { setBundledServerEnv } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT } from './function-url-event';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from './local-env';
-import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { createSageMakerMcpHandler } from '../../packages/runtime/src/mcp-server';
 import { awsLambdaStreaming, writeResponseToStream } from '../../src/mcp/function-url-stream';
 import { installAwsLambdaGlobals, invokeStreaming, isStreamingHandler } from '../support/lambda-response-stream';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { accepted, ok } from '../support/sagemaker-runtime-server';
 import { startSecretsManagerServer } from '../support/secrets-manager-server';
 
@@ -103,14 +102,10 @@ describe('the bundled handler (assets/mcp/server.lambda) in RESPONSE_STREAM mode
 
   beforeAll(async () => {
     secrets = await startSecretsManagerServer();
-    Object.assign(process.env, {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 'churn-xgb' }] }),
-      [MCP_ENV.HANDLE_KEY_SECRET_ARN]: secrets.putSecret('mcp-handle-key', 'streaming-test-key'),
+    setBundledServerEnv({
+      secretsEndpoint: secrets.endpoint,
+      handleKeySecretArn: secrets.putSecret('mcp-handle-key', 'streaming-test-key'),
+      spec: { realtimeEndpoints: [{ name: 'churn-xgb' }] },
     });
     // Loaded after the globals are installed, as the Lambda runtime provides them before the handler module loads.
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -11,9 +11,7 @@
  *   `@aws-sdk/client-pricing` talks to (awsJson1_1, `X-Amz-Target: AWSPriceListService.GetProducts`), answering from an
  *   offer file as https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_GetProducts.html says.
  */
-import { randomUUID } from 'crypto';
-import { createServer } from 'http';
-import { AddressInfo } from 'net';
+import { startJsonProtocolServer } from './json-protocol-server';
 
 export interface OfferProduct {
   readonly sku: string;
@@ -119,60 +117,36 @@ export async function startPricingServer(products: OfferProduct[] = OFFER_PRODUC
     version: '20261120220156',
     publicationDate: OFFER_PUBLICATION_DATE,
   }));
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
-        res.end(JSON.stringify(body));
-      };
-      const target = String(req.headers['x-amz-target'] ?? '');
-      let body: Record<string, any>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      } catch {
-        return send(400, { __type: 'SerializationException', Message: 'Request body is not JSON' });
-      }
-      if (target !== 'AWSPriceListService.GetProducts') {
-        return send(400, { __type: 'UnknownOperationException', Message: `${target} is not implemented by the local Pricing stand-in` });
-      }
-      requests.push(body);
-      // API_pricing_GetProducts.html: ServiceCode "Required: Yes"; MaxResults "Valid Range: Minimum value of 1. Maximum
-      // value of 100."; errors InvalidParameterException (400) and InvalidNextTokenException (400).
-      if (typeof body.ServiceCode !== 'string') return send(400, { __type: 'InvalidParameterException', Message: 'ServiceCode is required' });
-      const max = body.MaxResults ?? options.pageSize ?? 100;
-      if (!Number.isInteger(max) || max < 1 || max > 100) return send(400, { __type: 'InvalidParameterException', Message: 'MaxResults must be between 1 and 100' });
-      // Filters: "only products that match all filters are returned"; TERM_MATCH / EQUALS: the field's value is the
-      // value; CONTAINS: the value is a substring of the field's.
-      const matches = (item: typeof items[number]) => (body.Filters ?? []).every((f: { Type: string; Field: string; Value: string }) => {
-        const actual = f.Field === 'ServiceCode' ? item.serviceCode : (item.product.attributes as Record<string, string>)[f.Field];
-        if (f.Type === 'CONTAINS') return typeof actual === 'string' && actual.includes(f.Value);
-        return actual === f.Value;
-      });
-      const selected = body.ServiceCode === 'AmazonSageMaker' ? items.filter(matches) : [];
-      let start = 0;
-      if (body.NextToken !== undefined) {
-        start = Number(Buffer.from(String(body.NextToken), 'base64url').toString('utf8').replace(/^page:/, ''));
-        if (!Number.isInteger(start) || start < 0 || start > selected.length) return send(400, { __type: 'InvalidNextTokenException', Message: 'The pagination token is invalid.' });
-      }
-      const end = Math.min(start + max, selected.length);
-      // Response syntax: FormatVersion, NextToken, PriceList ("Array of strings", each one product as JSON).
-      return send(200, {
-        FormatVersion: body.FormatVersion ?? 'aws_v1',
-        PriceList: selected.slice(start, end).map((x) => JSON.stringify(x)),
-        ...(options.neverEnds ? { NextToken: Buffer.from(`page:${max}`).toString('base64url') } : end < selected.length ? { NextToken: Buffer.from(`page:${end}`).toString('base64url') } : {}),
-      });
+  const server = await startJsonProtocolServer((target, body) => {
+    if (target !== 'AWSPriceListService.GetProducts') {
+      return [400, { __type: 'UnknownOperationException', Message: `${target} is not implemented by the local Pricing stand-in` }];
+    }
+    requests.push(body);
+    // API_pricing_GetProducts.html: ServiceCode "Required: Yes"; MaxResults "Valid Range: Minimum value of 1. Maximum
+    // value of 100."; errors InvalidParameterException (400) and InvalidNextTokenException (400).
+    if (typeof body.ServiceCode !== 'string') return [400, { __type: 'InvalidParameterException', Message: 'ServiceCode is required' }];
+    const max = body.MaxResults ?? options.pageSize ?? 100;
+    if (!Number.isInteger(max) || max < 1 || max > 100) return [400, { __type: 'InvalidParameterException', Message: 'MaxResults must be between 1 and 100' }];
+    // Filters: "only products that match all filters are returned"; TERM_MATCH / EQUALS: the field's value is the
+    // value; CONTAINS: the value is a substring of the field's.
+    const matches = (item: typeof items[number]) => (body.Filters ?? []).every((f: { Type: string; Field: string; Value: string }) => {
+      const actual = f.Field === 'ServiceCode' ? item.serviceCode : (item.product.attributes as Record<string, string>)[f.Field];
+      if (f.Type === 'CONTAINS') return typeof actual === 'string' && actual.includes(f.Value);
+      return actual === f.Value;
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    requests,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+    const selected = body.ServiceCode === 'AmazonSageMaker' ? items.filter(matches) : [];
+    let start = 0;
+    if (body.NextToken !== undefined) {
+      start = Number(Buffer.from(String(body.NextToken), 'base64url').toString('utf8').replace(/^page:/, ''));
+      if (!Number.isInteger(start) || start < 0 || start > selected.length) return [400, { __type: 'InvalidNextTokenException', Message: 'The pagination token is invalid.' }];
+    }
+    const end = Math.min(start + max, selected.length);
+    // Response syntax: FormatVersion, NextToken, PriceList ("Array of strings", each one product as JSON).
+    return [200, {
+      FormatVersion: body.FormatVersion ?? 'aws_v1',
+      PriceList: selected.slice(start, end).map((x) => JSON.stringify(x)),
+      ...(options.neverEnds ? { NextToken: Buffer.from(`page:${max}`).toString('base64url') } : end < selected.length ? { NextToken: Buffer.from(`page:${end}`).toString('base64url') } : {}),
+    }];
+  }, [400, { __type: 'SerializationException', Message: 'Request body is not JSON' }]);
+  return { endpoint: server.endpoint, requests, stop: server.stop };
 }

@@ -16,8 +16,7 @@
  * - Error: 400, body `{"__type": "<Code>", "message": "..."}` (the SDK maps `ResourceNotFoundException` to its class).
  */
 import { randomBytes, randomUUID } from 'crypto';
-import { createServer } from 'http';
-import { AddressInfo } from 'net';
+import { startJsonProtocolServer } from './json-protocol-server';
 
 export const SECRETS_REGION = 'us-east-1';
 export const SECRETS_ACCOUNT = '123456789012';
@@ -54,51 +53,34 @@ export async function startSecretsManagerServer(): Promise<SecretsManagerServer>
     return secrets.find((s) => s.arn === id || s.name === id);
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
-        res.end(JSON.stringify(body));
-      };
-      const target = String(req.headers['x-amz-target'] ?? '');
-      const operation = target.startsWith('secretsmanager.') ? target.slice('secretsmanager.'.length) : '';
-      let body: Record<string, any>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      } catch {
-        return send(400, { __type: 'SerializationException', message: 'Request body is not JSON' });
-      }
-      requests.push({ operation, body });
-      if (req.method !== 'POST' || operation !== 'GetSecretValue') {
-        return send(400, { __type: 'UnknownOperationException', message: `Operation ${target || '(none)'} is not implemented by the local Secrets Manager stand-in` });
-      }
-      const secret = find(body.SecretId);
-      // API_GetSecretValue.html, Errors: "ResourceNotFoundException: Secrets Manager can't find the resource that you
-      // asked for. HTTP Status Code: 400"
-      if (!secret) return send(400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." });
-      // API_GetSecretValue.html: "If you don't specify either a VersionStage or VersionId, then Secrets Manager returns
-      // the AWSCURRENT version." Only AWSCURRENT is stored here.
-      if ((body.VersionStage !== undefined && body.VersionStage !== 'AWSCURRENT') || (body.VersionId !== undefined && body.VersionId !== secret.versionId)) {
-        return send(400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label or version." });
-      }
-      // Response syntax of API_GetSecretValue.html: ARN, CreatedDate, Name, SecretString, VersionId, VersionStages.
-      return send(200, {
-        ARN: secret.arn,
-        Name: secret.name,
-        SecretString: secret.value,
-        VersionId: secret.versionId,
-        VersionStages: ['AWSCURRENT'],
-        CreatedDate: secret.created,
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
+  const server = await startJsonProtocolServer((target, body, req) => {
+    const operation = target.startsWith('secretsmanager.') ? target.slice('secretsmanager.'.length) : '';
+    requests.push({ operation, body });
+    if (req.method !== 'POST' || operation !== 'GetSecretValue') {
+      return [400, { __type: 'UnknownOperationException', message: `Operation ${target || '(none)'} is not implemented by the local Secrets Manager stand-in` }];
+    }
+    const secret = find(body.SecretId);
+    // API_GetSecretValue.html, Errors: "ResourceNotFoundException: Secrets Manager can't find the resource that you
+    // asked for. HTTP Status Code: 400"
+    if (!secret) return [400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." }];
+    // API_GetSecretValue.html: "If you don't specify either a VersionStage or VersionId, then Secrets Manager returns
+    // the AWSCURRENT version." Only AWSCURRENT is stored here.
+    if ((body.VersionStage !== undefined && body.VersionStage !== 'AWSCURRENT') || (body.VersionId !== undefined && body.VersionId !== secret.versionId)) {
+      return [400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label or version." }];
+    }
+    // Response syntax of API_GetSecretValue.html: ARN, CreatedDate, Name, SecretString, VersionId, VersionStages.
+    return [200, {
+      ARN: secret.arn,
+      Name: secret.name,
+      SecretString: secret.value,
+      VersionId: secret.versionId,
+      VersionStages: ['AWSCURRENT'],
+      CreatedDate: secret.created,
+    }];
+  }, [400, { __type: 'SerializationException', message: 'Request body is not JSON' }]);
 
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: server.endpoint,
     requests,
     putSecret(name, value) {
       // Secret ARNs end in the name, a hyphen and six random characters.
@@ -106,9 +88,6 @@ export async function startSecretsManagerServer(): Promise<SecretsManagerServer>
       secrets.push({ arn, name, value, versionId: randomUUID(), created: Math.floor(Date.now() / 1000) });
       return arn;
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: server.stop,
   };
 }

@@ -149,6 +149,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
       testEnvironment: '<rootDir>/test/support/jest-environment.ts',
       // test/clients/ (the conformance suite, the Strands Agents SDK, MCP Inspector 2.x) needs Node 22: `npx projen test:clients`.
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/clients/'],
+      // The construct library's tests (test/) and the runtime package's own (packages/runtime/test, importing the
+      // package by name: the module name mappers below point it at its sources).
+      testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/packages/runtime/test/**/*.test.ts'],
     },
   },
 });
@@ -202,28 +205,35 @@ const runtimeBuild = project.addTask('runtime:build', {
   exec: 'tsc -p packages/runtime/tsconfig.json',
 });
 project.bundler.bundleTask.prependSpawn(runtimeBuild);
+// The runtime's own tests, alone (`npm test -w packages/runtime` runs this too); `npx projen test` runs them with the rest.
+project.addTask('runtime:test', {
+  description: 'Run the runtime package\'s own tests (packages/runtime/test)',
+  exec: 'jest --passWithNoTests=false packages/runtime/test',
+});
 runtimePackage.prependSpawn(runtimeBuild);
 packageTask.spawn(runtimePackage);
 // jest runs the runtime from its sources (one module instance for the tests and the handlers that import it).
 project.jest?.addModuleNameMappers({
   '^cdk-sagemaker-mcp-runtime$': '<rootDir>/packages/runtime/src/index.ts',
-  '^cdk-sagemaker-mcp-runtime/mcp$': '<rootDir>/packages/runtime/src/mcp-server.ts',
+  // One subpath per capability folder (its index.ts), and the CLI: as packages/runtime/package.json's `exports`.
+  '^cdk-sagemaker-mcp-runtime/(cli|[a-z]+)$': '<rootDir>/packages/runtime/src/$1',
 });
 project.eslint?.addLintPattern('packages/runtime/src');
+project.eslint?.addLintPattern('packages/runtime/test');
 // esbuild bundles the handlers with tsconfig.dev.json (projen's tsconfigDev), which the type check also uses: map the
 // package to its TypeScript sources there, so esbuild sees ES modules and keeps only what each handler uses (from the
 // CommonJS lib/ it would keep all), and the tests type-check without a build.
 project.tsconfigDev.file.addOverride('compilerOptions.paths', {
   'cdk-sagemaker-mcp-runtime': ['./packages/runtime/src/index.ts'],
-  'cdk-sagemaker-mcp-runtime/mcp': ['./packages/runtime/src/mcp-server.ts'],
+  'cdk-sagemaker-mcp-runtime/*': ['./packages/runtime/src/*'],
 });
 
 // The MCP server Lambda's bundle (the one handler on an agent's request path, where cold starts show): minified, with
 // readable names in stack traces (--keep-names costs ~6%), and the MCP SDK's Node shim aliased to the runtime's, which
 // swaps the SDK's default JSON Schema validator (Ajv, ~150 KB, unused: the tools validate with zod) for its small
-// Workers one (packages/runtime/src/mcp-sdk-shims.ts). 1.65 MB -> ~0.46 MB; `npx projen bench mcp` reports size and
+// Workers one (packages/runtime/src/mcp/sdk-shims.ts). 1.65 MB -> ~0.46 MB; `npx projen bench mcp` reports size and
 // cold require. Written as extra esbuild arguments: projen's auto-discovered Lambda bundles share one set of options.
-const MCP_SERVER_BUNDLE_ARGS = ['--minify', '--keep-names', '--alias:@modelcontextprotocol/server/_shims=./packages/runtime/src/mcp-sdk-shims.ts'];
+const MCP_SERVER_BUNDLE_ARGS = ['--minify', '--keep-names', '--alias:@modelcontextprotocol/server/_shims=./packages/runtime/src/mcp/sdk-shims.ts'];
 // The async result recorder and the pipeline router parse their env with the runtime's zod contract: minified too
 // (~190 KB each unminified), names kept for stack traces.
 const HANDLER_BUNDLE_ARGS: Record<string, string[]> = {
@@ -298,7 +308,7 @@ project.addTask('contract:generate', {
 // The AgentCore Gateway tool schemas of McpToolServer.addToGateway (src/mcp/private/gateway-tools.generated.ts), from
 // the runtime's own zod input schemas; a jest test fails when the committed file is stale.
 project.addTask('gateway:tools', {
-  description: 'Regenerate src/mcp/private/gateway-tools.generated.ts from the runtime\'s MCP tool registrations (packages/runtime/src/mcp-tools)',
+  description: 'Regenerate src/mcp/private/gateway-tools.generated.ts from the runtime\'s MCP tool registrations (packages/runtime/src/mcp/tools)',
   exec: 'ts-node --project scripts/tsconfig.json --transpile-only scripts/generate-gateway-tools.ts',
 });
 project.npmignore?.exclude('/packages/', '/scripts/', '/bench/', '/.bench-out/', '/examples/', '/cdk.out/', '/.ci/');
@@ -308,6 +318,15 @@ project.npmignore?.exclude('/packages/', '/scripts/', '/bench/', '/.bench-out/',
 project.eslint?.allowDevDeps('src/**/*.lambda.ts');
 // Their shared EMF writer (Powertools Metrics, bundled) is imported only by them.
 project.eslint?.allowDevDeps('src/private/handler-metrics.ts');
+
+// The runtime's own tests may use the repository's dev tooling (the MCP client, esbuild, dynalite...): the rule would
+// otherwise read only packages/runtime/package.json, the nearest one, which lists what the package ships with.
+project.eslint?.addOverride({
+  files: ['packages/runtime/test/**/*.ts'],
+  rules: {
+    'import/no-extraneous-dependencies': ['error', { devDependencies: true, optionalDependencies: false, peerDependencies: true, packageDir: ['.', 'packages/runtime'] }],
+  },
+});
 
 // A folder's private/ is its own: code two folders need lives in src/private/ (or an internal module of its owner that
 // the folder's index.ts does not re-export). Relative imports that climb out of a folder and into another's private/.
@@ -358,7 +377,7 @@ for (const task of project.tasks.all) {
 // ts-jest and ts-node run transpile-only; the types of tests, examples, benchmarks and scripts are checked here, once.
 // One program (tsconfig.dev.json) for src/ and the four folders, which all import src/ (four separate `tsc` runs checked it
 // four times); eslint uses the same program. Its projen default, `**/*.ts` from the top, would also check lib/ and assets/.
-project.tsconfigDev.file.addOverride('include', ['src/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'packages/runtime/src/**/*.ts', '.projenrc.ts']);
+project.tsconfigDev.file.addOverride('include', ['src/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'packages/runtime/src/**/*.ts', 'packages/runtime/test/**/*.ts', '.projenrc.ts']);
 const typecheck = project.addTask('typecheck', {
   description: 'Type-check tests, examples, benchmarks and scripts (src is checked by jsii)',
   exec: `tsc --noEmit -p ${project.tsconfigDev.fileName}`,
@@ -395,8 +414,8 @@ node22.exec(`test -x .node22/package/bin/node || (rm -rf .node22 && mkdir .node2
 node22.exec([
   'PATH="$PWD/.node22/package/bin:$PATH" node -e "console.log(\'jest on Node \' + process.version)" &&',
   'PATH="$PWD/.node22/package/bin:$PATH" node node_modules/jest/bin/jest.js --ci --coverage=false',
-  'test/runtime/ test/mcp/ test/reliability/ test/async/async-jobs test/async/result-recorder.lambda',
-  'test/pipelines/pipeline-router.lambda test/pipelines/runtime test/feature-store/features test/feature-store/offline-query',
+  'packages/runtime/test/ test/runtime/ test/mcp/ test/reliability/ test/async/result-recorder.lambda',
+  'test/pipelines/pipeline-router.lambda',
 ].join(' '));
 project.gitignore.addPatterns('/.node22/');
 
@@ -417,7 +436,7 @@ project.npmignore?.exclude('/.node22/');
 
 // One version for both packages. projen's `bump` writes the release version into the root package.json and
 // dist/version.txt; scripts/release-version.ts then writes it into packages/runtime/package.json (whose version the MCP
-// server reports: packages/runtime/src/mcp-server.ts) and into the root's devDependency on the runtime; `unbump` puts
+// server reports: packages/runtime/src/mcp/server.ts) and into the root's devDependency on the runtime; `unbump` puts
 // 0.0.0 back in both. The devDependency is declared at the runtime's current version, so the synth that `build` runs
 // between bump and unbump renders the package.json the bump wrote (and installs nothing).
 const RUNTIME_VERSION: string = JSON.parse(readFileSync('packages/runtime/package.json', 'utf8')).version;

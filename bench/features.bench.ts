@@ -7,7 +7,7 @@
 import { GetRecordCommand, SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { Bench, BenchRow, interleavedMs } from './harness';
 import { FeatureGroupSchema } from '../packages/runtime/src/contract/feature-store';
-import { batchGetFeatures } from '../packages/runtime/src/features';
+import { batchGetFeatures } from '../packages/runtime/src/features/features';
 import { startFeatureStoreRuntimeServer } from '../test/support/featurestore-runtime-server';
 
 const IDS_PER_GROUP = 500;

@@ -5,7 +5,7 @@
  */
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
 import { Bench, BenchRow, interleavedMs } from './harness';
-import { createRuntimeClient, invokeEndpoint } from '../packages/runtime/src/invoke';
+import { createRuntimeClient, invokeEndpoint } from '../packages/runtime/src/invoke/invoke';
 import { fail, ok, start } from '../test/support/sagemaker-runtime-server';
 
 const CALLS = 500;

@@ -16,8 +16,8 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { buildSync } from 'esbuild';
 import { Bench, BenchRow, interleavedMs, median } from './harness';
 import { MCP_ENV } from '../packages/runtime/src/contract/mcp';
-import { createRuntimeClient, invokeEndpoint } from '../packages/runtime/src/invoke';
-import { createSageMakerMcpHandler } from '../packages/runtime/src/mcp-server';
+import { createRuntimeClient, invokeEndpoint } from '../packages/runtime/src/invoke/invoke';
+import { createSageMakerMcpHandler } from '../packages/runtime/src/mcp/server';
 import functionUrlEvent from '../test/mcp/fixtures/function-url-event.json';
 import { ColdStart, coldStart } from '../test/support/cold-start';
 import { ok, start } from '../test/support/sagemaker-runtime-server';
@@ -48,7 +48,7 @@ function bundle(entry: string, outfile: string): void {
     external: ['@aws-sdk/*'],
     minify: true,
     keepNames: true,
-    alias: { '@modelcontextprotocol/server/_shims': './packages/runtime/src/mcp-sdk-shims.ts' },
+    alias: { '@modelcontextprotocol/server/_shims': './packages/runtime/src/mcp/sdk-shims.ts' },
     tsconfig: join(ROOT, 'tsconfig.dev.json'),
     absWorkingDir: ROOT,
     logLevel: 'error',

@@ -3,7 +3,7 @@
  *
  * After `bump` (projen's release/apply-version-bump writes the release version into the root package.json and into
  * `$BUMPFILE`, dist/version.txt), writes that version into packages/runtime/package.json (the version the MCP server
- * reports: packages/runtime/src/mcp-server.ts) and into the root package.json's devDependency on the runtime (and
+ * reports: packages/runtime/src/mcp/server.ts) and into the root package.json's devDependency on the runtime (and
  * projen's record of it, .projen/deps.json).
  * With `--reset` (after `unbump`, which puts the root back at 0.0.0), puts 0.0.0 back in both.
  *

@@ -25,7 +25,7 @@ let mcp: Promise<McpHttpHandler> | undefined;
 
 /**
  * Bounds of the one cold-start read: a slow or silent Secrets Manager fails the start instead of holding it. The request
- * handler is packages/runtime/src/bounded.ts's, like every other client's: without `throwOnRequestTimeout` the SDK's
+ * handler is packages/runtime/src/core/bounded.ts's, like every other client's: without `throwOnRequestTimeout` the SDK's
  * NodeHttpHandler only warns when `requestTimeout` passes and the read never ends.
  */
 export const HANDLE_KEY_READ_BOUNDS = { connectionTimeoutMs: 3_000, requestTimeoutMs: 5_000, maxAttempts: 3 };
@@ -43,7 +43,7 @@ export async function readHandleKey(bounds: typeof HANDLE_KEY_READ_BOUNDS = HAND
       + 'key would not open on any other instance.');
   }
   // Loaded here, not at module load: the cold `require` of this bundle loads no AWS SDK client module (each tool loads
-  // its own on first use, see packages/runtime/src/aws-sdk.ts); test/mcp/cold-load.test.ts checks it.
+  // its own on first use, see packages/runtime/src/core/aws-sdk.ts); test/mcp/cold-load.test.ts checks it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { GetSecretValueCommand, SecretsManagerClient } = require('@aws-sdk/client-secrets-manager') as typeof SecretsManager;
   const sm = new SecretsManagerClient({ maxAttempts: bounds.maxAttempts, requestHandler: boundedRequestHandler(bounds) });
@@ -69,7 +69,7 @@ async function startServer(): Promise<McpHttpHandler> {
   const config = mcpServerConfigFromEnv();
   const handleKey = await readHandleKey();
   // One JSON body, unless the request carries a progressToken (then an SSE stream, in which a wait_for_* tool sends
-  // its progress notifications), for 2026-07-28 and 2025-era requests alike (packages/runtime/src/mcp-http.ts;
+  // its progress notifications), for 2026-07-28 and 2025-era requests alike (packages/runtime/src/mcp/http.ts;
   // test/mcp/protocol-revisions.test.ts checks both); the stream that a buffered function URL or API Gateway delivers whole, once the
   // result is in: the client gets every notification, but only with the result, not live (docs/mcp.md).
   // Failed tool calls are logged whole here; the agent gets them redacted with the same correlation id.

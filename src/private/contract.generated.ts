@@ -195,13 +195,13 @@ export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
 const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`;
 
 /**
- * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/payloads.ts): the request
+ * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/invoke/invoke/payloads.ts): the request
  * shape the invoke tool builds, and the `modelFamily` values a construct may configure.
  */
 export const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
 
 /**
- * What each payload family's request body is (packages/runtime/src/payloads.ts `payloadForFamily`). The construct
+ * What each payload family's request body is (packages/runtime/src/invoke/invoke/payloads.ts `payloadForFamily`). The construct
  * library's `ModelFamily` class and the family table of docs/realtime.md are generated from these two constants
  * (`npx projen contract:generate`).
  */

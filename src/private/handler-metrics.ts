@@ -9,7 +9,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { MCP_METRICS, METRIC_DIMENSIONS as D, METRICS_NAMESPACE, RECORD_METRICS } from './metric-names';
 
 /**
- * One answered tool call: the runtime's `ToolCallOutcome` (packages/runtime/src/mcp-tools/context.ts), restated here
+ * One answered tool call: the runtime's `ToolCallOutcome` (packages/runtime/src/mcp/tools/context.ts), restated here
  * because only the bundled handlers may import the runtime package (test/package-surface.test.ts).
  */
 export interface ToolCallOutcome {

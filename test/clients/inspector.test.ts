@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { buildSync } from 'esbuild';
-import { cliConfigJson, LocalEnv, startLocalEnv } from '../mcp/local-env';
+import { cliConfigJson, LocalEnv, startLocalEnv } from '../../packages/runtime/test/support/local-env';
 import { ok } from '../support/sagemaker-runtime-server';
 
 const ROOT = join(__dirname, '..', '..');

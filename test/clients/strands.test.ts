@@ -13,9 +13,9 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { buildSync } from 'esbuild';
-import { createSageMakerMcpHandler } from '../../packages/runtime/src/mcp-server';
-import { cliConfigJson, LocalEnv, startLocalEnv } from '../mcp/local-env';
+import { cliConfigJson, LocalEnv, startLocalEnv } from '../../packages/runtime/test/support/local-env';
 import { ok } from '../support/sagemaker-runtime-server';
+import { createSageMakerMcpHandler } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ROOT = join(__dirname, '..', '..');
 const SCRIPT = join(__dirname, 'strands-client.mjs');

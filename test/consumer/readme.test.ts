@@ -10,9 +10,9 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { blockFileName, extractBlocks, headingAnchors, isTypeScript, localLinks } from './readme-blocks';
-import { loadCliConfig } from '../../packages/runtime/src/cli';
-import { sageMakerMcpToolNames } from '../../packages/runtime/src/mcp-server';
 import { PipelineDefinition, TrainingPipeline } from '../../src/pipelines';
+import { loadCliConfig } from 'cdk-sagemaker-mcp-runtime/cli';
+import { sageMakerMcpToolNames } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ROOT = resolve(__dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

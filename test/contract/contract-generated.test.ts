@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
-import { MODEL_FAMILIES } from '../../packages/runtime/src/contract/mcp';
 import { generateContract, GENERATED_PATH } from '../../scripts/generate-contract';
 import { FAMILY_TABLE_DOC, generateFamilyDoc, generateModelFamily, MODEL_FAMILY_PATH } from '../../scripts/generate-model-family';
 import { ModelFamily } from '../../src/core/model-family.generated';
+import { MODEL_FAMILIES } from 'cdk-sagemaker-mcp-runtime/contract';
 
 test('the committed contract mirror is up to date (run `npx projen contract:generate`)', () => {
   expect(readFileSync(GENERATED_PATH, 'utf8')).toBe(generateContract());

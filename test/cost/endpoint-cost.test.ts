@@ -1,10 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { pricesFromOfferFile } from '../../packages/runtime/src/prices';
 import { EndpointCost, PriceTable } from '../../src/cost';
 import { BUNDLED_PRICES, PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
 import { sageMakerOfferFile } from '../support/price-list';
+import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
 const dir = mkdtempSync(join(tmpdir(), 'price-table-'));
 /** The generator's output for the test offer file, written where `PriceTable.fromFile` reads it. */

@@ -1,5 +1,4 @@
 import { App, Size, Stack } from 'aws-cdk-lib';
-import { pricesFromOfferFile } from '../../packages/runtime/src/prices';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { EndpointCost, PriceTable } from '../../src/cost';
@@ -8,6 +7,7 @@ import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 import { sageMakerOfferFile } from '../support/price-list';
+import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const model = () => ModelSource.fromContainer(ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/chat:1'));

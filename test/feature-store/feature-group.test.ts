@@ -4,7 +4,6 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { MCP_USER_FEATURES } from './fixtures';
-import { parseFeatureGroupSchema } from '../../packages/runtime/src/features';
 import {
   Feature,
   FeatureGroup,
@@ -16,6 +15,7 @@ import {
 } from '../../src/feature-store';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { parseFeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/features';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const userId = Feature.text('user_id');

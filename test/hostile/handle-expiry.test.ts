@@ -6,13 +6,13 @@
  * Real MCP client sessions over stateless HTTP against the local stand-ins.
  */
 import { App, Duration, Stack } from 'aws-cdk-lib';
-import { createHandleCodec, HANDLE_CLOCK_SKEW_MS } from '../../packages/runtime/src/mcp-tools/handles';
+import { LocalEnv, startLocalEnv } from '../../packages/runtime/test/support/local-env';
+import { McpHttpSession, startMcpHttpSession } from '../../packages/runtime/test/support/mcp-session';
 import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
-import { LocalEnv, startLocalEnv } from '../mcp/local-env';
-import { McpHttpSession, startMcpHttpSession } from '../mcp/mcp-session';
 import { accepted } from '../support/sagemaker-runtime-server';
+import { createHandleCodec, HANDLE_CLOCK_SKEW_MS } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 let env: LocalEnv;
 let session: McpHttpSession;

@@ -2,11 +2,11 @@
  * Case 1 of issue 25: the cold-start read of the handle key against a Secrets Manager that accepts the connection and
  * never answers (test/support/silent-server.ts). The BUNDLED handler's `readHandleKey` with short bounds: it must end
  * with a clear error, not wait for the function timeout (the SDK's requestTimeout only warns unless
- * `throwOnRequestTimeout` is set, see packages/runtime/src/bounded.ts).
+ * `throwOnRequestTimeout` is set, see packages/runtime/src/core/bounded.ts).
  */
-import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const saved = { ...process.env };
 let silent: SilentServer;

@@ -5,10 +5,10 @@
  * BUNDLED handler behind a stand-in function URL and a real MCP client.
  */
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
-import { invokeResultBytes, MAX_INVOKE_RESULT_BYTES } from '../../packages/runtime/src/mcp-tools/invoke-tools';
 import { useBundledServerLambda } from '../mcp/bundled-server-lambda';
 import { functionUrlEvent } from '../mcp/function-url-event';
 import { ok } from '../support/sagemaker-runtime-server';
+import { invokeResultBytes, MAX_INVOKE_RESULT_BYTES } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 

@@ -7,11 +7,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { LIFECYCLE_ENV } from '../../packages/runtime/src/contract/lifecycle';
-import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent } from '../../packages/runtime/src/lifecycle/approved-deployment';
-import { deploymentLogRecord } from '../../packages/runtime/src/lifecycle/deployment-report';
-import { deployToken, MalformedLifecycleEventError } from '../../packages/runtime/src/lifecycle/lifecycle-events';
 import { CloudFormationServer, startCloudFormationServer } from '../support/cloudformation-server';
+import { LIFECYCLE_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent, deploymentLogRecord, deployToken, MalformedLifecycleEventError } from 'cdk-sagemaker-mcp-runtime/lifecycle';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');
 const documented = () => JSON.parse(fs.readFileSync(path.join(EVENTS, 'model-package-state-change.rejected.json'), 'utf8'));

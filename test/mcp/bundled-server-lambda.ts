@@ -12,10 +12,10 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'http';
 import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
-import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 /** What sets the bundled server's environment apart in a test: the stand-ins it reaches and what it serves. */
 export interface BundledServerEnvOptions {

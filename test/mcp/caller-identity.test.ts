@@ -12,10 +12,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
-import { processCallerIdentity } from '../../packages/runtime/src/mcp-tools/caller';
-import { trainingRequestToken } from '../../packages/runtime/src/pipelines';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { processCallerIdentity } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { trainingRequestToken } from 'cdk-sagemaker-mcp-runtime/pipelines';
 
 /** Test-only header through which a test client tells the stand-in which IAM principal signed its requests. */
 const PRINCIPAL_HEADER = 'x-stand-in-principal';

@@ -1,17 +1,17 @@
 /**
  * What the bundled MCP server Lambda (assets/mcp/server.lambda, after `npx projen bundle`) loads, and when. Loading an
  * AWS SDK client module costs tens of milliseconds, so the bundle requires none at load: each is loaded by the first
- * call that needs it (packages/runtime/src/aws-sdk.ts). Checked on the module ids the bundle requests in a fresh node
+ * call that needs it (packages/runtime/src/core/aws-sdk.ts). Checked on the module ids the bundle requests in a fresh node
  * process (test/support/cold-start.ts) — structure, not timing; `npx projen bench mcp` has the milliseconds.
  */
 import { join } from 'path';
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import event from './fixtures/function-url-event.json';
-import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../../packages/runtime/src/contract/mcp';
 import { coldStart } from '../support/cold-start';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { ok, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const ROOT = join(__dirname, '..', '..');
 const BUNDLE = join(ROOT, 'assets', 'mcp', 'server.lambda', 'index.js');

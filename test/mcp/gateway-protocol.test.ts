@@ -8,9 +8,9 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
-import { GATEWAY_MCP_PROTOCOL_VERSIONS } from '../../packages/runtime/src/contract/mcp';
 import { McpGatewayProtocol, McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
+import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/contract';
 
 /** "AgentCore Gateway supports the following MCP versions: 2026-07-28, 2025-11-25, 2025-06-18, and 2025-03-26" (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-using.html) */
 const AGENTCORE_GATEWAY_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];

@@ -1,7 +1,7 @@
 /**
  * src/mcp/private/gateway-tools.generated.ts (the AgentCore Gateway tool schemas of `McpToolServer.addToGateway`) is what
  * `npx projen gateway:tools` writes today from the runtime's zod input schemas: a tool schema changed in
- * packages/runtime/src/mcp-tools without regenerating fails here.
+ * packages/runtime/src/mcp/tools without regenerating fails here.
  */
 import { readFileSync } from 'fs';
 import { buildGatewayTools, generateGatewayTools, GENERATED_PATH, toGatewayNode } from '../../scripts/generate-gateway-tools';

@@ -10,10 +10,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
-import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
-import { createHandleCodec, createSageMakerMcpServer, HandleExpiredError, MissingHandleKeyError } from '../../packages/runtime/src/mcp-server';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { createHandleCodec, createSageMakerMcpServer, HandleExpiredError, MissingHandleKeyError } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 type Handler = (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2>;
 type CallResult = { isError?: boolean; structuredContent?: any };

@@ -1,11 +1,11 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
-import { parseMcpServerSpec } from '../../packages/runtime/src/mcp-server';
 import { FeatureGroup, Feature, OnlineStoreStorageType } from '../../src/feature-store';
 import { McpToolServer } from '../../src/mcp';
 import { userKeyedSchema } from '../feature-store/fixtures';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 // The store type reaches the runtime through the schema, and the server may call UpdateRecord only where the tool will.
 const ENV = { account: '123456789012', region: 'us-east-1' };

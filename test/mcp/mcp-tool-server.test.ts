@@ -10,8 +10,6 @@ import { addMcpExample, mcpExampleToolNames } from '../../examples/mcp-server';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { addRealtimeExample } from '../../examples/realtime';
 import { addSharedGpuExample } from '../../examples/shared-gpu';
-import { MCP_ENV } from '../../packages/runtime/src/contract/mcp';
-import { parseMcpServerSpec } from '../../packages/runtime/src/mcp-server';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelFamily, ModelSource } from '../../src/core';
 import { FeatureGroup } from '../../src/feature-store';
@@ -24,6 +22,8 @@ import { InferenceComponent } from '../../src/shared-gpu';
 import { userKeyedSchema } from '../feature-store/fixtures';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const USERS = userKeyedSchema('users', { name: 'calls', type: 'Integral' });

@@ -17,11 +17,11 @@ import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from '
 import { buildSync } from 'esbuild';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
-import { GATEWAY_MCP_PROTOCOL_VERSIONS } from '../../packages/runtime/src/contract/mcp';
-import { createSageMakerMcpHandler, MCP_PROTOCOL_REVISIONS } from '../../packages/runtime/src/mcp-server';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { ok, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/contract';
+import { createSageMakerMcpHandler, MCP_PROTOCOL_REVISIONS } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ROOT = join(__dirname, '..', '..');
 const MODERN = '2026-07-28';

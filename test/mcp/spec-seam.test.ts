@@ -15,22 +15,13 @@ import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { z } from 'zod';
-import { BUCKET, JOB_TABLE, LocalEnv, startLocalEnv } from './local-env';
 import { addFeatureStoreExample } from '../../examples/feature-store';
 import { addJumpStartExample } from '../../examples/jumpstart';
 import { addLifecycleExample } from '../../examples/lifecycle';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { addRealtimeExample } from '../../examples/realtime';
 import { addSharedGpuExample } from '../../examples/shared-gpu';
-import { ASYNC_ENV, AsyncEndpointEnvSchema, ResultRecorderEnvSchema } from '../../packages/runtime/src/contract/async';
-import { FeatureGroupSchema } from '../../packages/runtime/src/contract/feature-store';
-import {
-  MCP_ENV, McpAsyncEndpointSpec, McpDeploymentSpec, McpFeatureGroupSpec, McpModelPackageGroupSpec, McpPipelineSpec,
-  McpRealtimeEndpointSpec, McpServerSpec, toolNamesForSpec,
-  McpServerSpecSchema,
-} from '../../packages/runtime/src/contract/mcp';
-import { PipelineRouterEnvSchema, RESULTS_QUEUE_URL_ENV } from '../../packages/runtime/src/contract/pipelines';
-import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from '../../packages/runtime/src/mcp-server';
+import { BUCKET, JOB_TABLE, LocalEnv, startLocalEnv } from '../../packages/runtime/test/support/local-env';
 import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
 import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource, MultiModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
@@ -38,6 +29,12 @@ import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { accepted } from '../support/sagemaker-runtime-server';
+import {
+  ASYNC_ENV, AsyncEndpointEnvSchema, FeatureGroupSchema, MCP_ENV, McpAsyncEndpointSpec, McpDeploymentSpec, McpFeatureGroupSpec,
+  McpModelPackageGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, McpServerSpecSchema, PipelineRouterEnvSchema,
+  RESULTS_QUEUE_URL_ENV, ResultRecorderEnvSchema, toolNamesForSpec,
+} from 'cdk-sagemaker-mcp-runtime/contract';
+import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 /** Every field of T, optional ones included: the compiler refuses a missing or an unknown one. */
 type AllFields<T> = { readonly [K in keyof Required<T>]: true };

@@ -3,7 +3,6 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addAllExamples } from '../../examples/app';
-import { pricesFromOfferFile } from '../../packages/runtime/src/prices';
 import { ContainerImage, ModelData, ModelSource } from '../../src/core';
 import { PriceTable } from '../../src/cost';
 import { McpToolServer } from '../../src/mcp';
@@ -11,6 +10,7 @@ import { SageMakerMcpDashboard } from '../../src/operations';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { sageMakerOfferFile } from '../support/price-list';
+import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 

@@ -5,10 +5,10 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { addPipelinesExample } from '../../examples/pipelines';
-import { RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from '../../packages/runtime/src/contract/pipelines';
 import { PipelineDefinition, PipelineEventRouter, PipelineExecutionStatus, TrainingPipeline } from '../../src/pipelines';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'pipelines', 'train-xgboost.definition.json');

@@ -12,12 +12,11 @@ import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/cli
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from '../../packages/runtime/src/contract/pipelines';
-import { recordPipelineEvent } from '../../packages/runtime/src/pipeline-events';
-import { getTrainingResult, getTrainingResultByExecution } from '../../packages/runtime/src/pipelines';
 import { PipelineEventRouter } from '../../src/pipelines';
 import { emfWrittenBy } from '../support/emf';
 import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '../support/local-aws';
+import { RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { recordPipelineEvent, getTrainingResult, getTrainingResultByExecution } from 'cdk-sagemaker-mcp-runtime/pipelines';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');
 const succeededEvent = () => JSON.parse(fs.readFileSync(path.join(EVENTS, 'pipeline-execution-status-change.succeeded.json'), 'utf8'));

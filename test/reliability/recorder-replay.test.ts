@@ -13,8 +13,8 @@ import { CreateTableCommand, type AttributeValue } from '@aws-sdk/client-dynamod
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DeliveryReport, deliverViaSqs, shuffle, SqsMessage } from './delivery';
 import { scanTable, useReplayEnv } from './replay-env';
-import { ASYNC_ENV, JOB_ATTRIBUTES } from '../../packages/runtime/src/contract/async';
 import { seededRandom } from '../support/throttling-proxy';
+import { ASYNC_ENV, JOB_ATTRIBUTES } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'async', 'result-recorder.lambda', 'index.js');
 const TABLE = 'async-jobs-replay';

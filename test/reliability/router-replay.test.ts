@@ -16,6 +16,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { DeliveryReport, deliverViaEventBridgeAsync, shuffle } from './delivery';
 import { scanTable, useReplayEnv } from './replay-env';
+import { PipelineEventRouter } from '../../src/pipelines';
+import { seededRandom } from '../support/throttling-proxy';
 import {
   PIPELINE_EXECUTION_DETAIL_TYPE,
   PIPELINE_STEP_DETAIL_TYPE,
@@ -24,9 +26,7 @@ import {
   RESULTS_PARTITION_KEY,
   RESULTS_TABLE_ENV,
   statusRank,
-} from '../../packages/runtime/src/contract/pipelines';
-import { PipelineEventRouter } from '../../src/pipelines';
-import { seededRandom } from '../support/throttling-proxy';
+} from 'cdk-sagemaker-mcp-runtime/contract';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'pipelines', 'pipeline-router.lambda', 'index.js');
 const TABLE = 'pipeline-results-replay';

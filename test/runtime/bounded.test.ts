@@ -1,16 +1,15 @@
 /**
- * The bounds of packages/runtime/src/bounded.ts: clients with a request timeout, deadlines that settle even when the work ignores
+ * The bounds of packages/runtime/src/core/bounded.ts: clients with a request timeout, deadlines that settle even when the work ignores
  * them, page guards; and a bundled handler whose AWS client gives up on a silent service instead of waiting for ever.
  * Real AWS SDK clients against a server that accepts connections and never answers.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline } from '../../packages/runtime/src/bounded';
-import { RESULT_TTL_DAYS_ENV, RESULTS_TABLE_ENV } from '../../packages/runtime/src/contract/pipelines';
-import { isTransient } from '../../packages/runtime/src/errors';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
+import { RESULT_TTL_DAYS_ENV, RESULTS_TABLE_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline, isTransient } from 'cdk-sagemaker-mcp-runtime/core';
 
 let silent: SilentServer;
 beforeAll(async () => {

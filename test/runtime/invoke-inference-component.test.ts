@@ -1,12 +1,11 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { App, Size, Stack } from 'aws-cdk-lib';
-import { EndpointValidationError } from '../../packages/runtime/src/errors';
-import { createRuntimeClient, invokeEndpoint } from '../../packages/runtime/src/invoke';
-import { familyOfModelId, ModelFamily, payloadForFamily } from '../../packages/runtime/src/payloads';
 import { InstanceType } from '../../src/core';
 import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
 import { InferenceComponent, SharedGpuEndpoint } from '../../src/shared-gpu';
 import { fail, ok, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
+import { EndpointValidationError } from 'cdk-sagemaker-mcp-runtime/core';
+import { familyOfModelId, ModelFamily, payloadForFamily, createRuntimeClient, invokeEndpoint } from 'cdk-sagemaker-mcp-runtime/invoke';
 
 const ENDPOINT = 'mcp-shared-gpu-endpoint';
 const IC_HEADER = 'x-amzn-sagemaker-inference-component';

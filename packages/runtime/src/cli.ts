@@ -18,12 +18,12 @@ import { createServer } from 'http';
 import { homedir } from 'os';
 import { join, resolve } from 'path';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { unknownFields } from './contract-parse';
+import { unknownFields } from './contract/parse';
 import {
   createSageMakerMcpHandler, McpConfigError, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, SageMakerMcpServerConfigSchema,
   sageMakerMcpToolNames, serveSageMakerMcpStdio,
-} from './mcp-server';
-import { PRICES_USAGE, pricesMain } from './prices-cli';
+} from './mcp/server';
+import { PRICES_USAGE, pricesMain } from './prices/cli';
 
 /** The config keys that register tools (see `toolNamesForSpec` in packages/runtime/src/contract/mcp.ts), for the "no tools" error. */
 const TOOL_KEYS: Record<string, string> = {

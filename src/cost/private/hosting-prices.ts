@@ -1,6 +1,6 @@
 /**
  * The price table bundled with the library, in the format `cdk-sagemaker-mcp prices` writes
- * (packages/runtime/src/prices.ts): on-demand Amazon SageMaker AI real-time inference (hosting) prices, USD per
+ * (packages/runtime/src/prices/prices.ts): on-demand Amazon SageMaker AI real-time inference (hosting) prices, USD per
  * instance-hour, by region and instance type.
  *
  * A row belongs here only when it was read from AWS's Price List for `AmazonSageMaker` (the bulk offer file

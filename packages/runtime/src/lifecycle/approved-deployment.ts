@@ -10,9 +10,9 @@
  */
 import type { CloudFormationClient, Stack } from '@aws-sdk/client-cloudformation';
 import { deployToken, LifecycleEvent, ModelPackageChange, parseLifecycleEvent, parseModelPackageArn, StackStatusChange } from './lifecycle-events';
-import { cloudFormationSdk } from '../aws-sdk';
 import { ApprovedDeploymentEnvSchema, DEPLOY_OUTCOMES, LIFECYCLE_ENV } from '../contract/lifecycle';
-import { ContractConfigError, parseContract } from '../contract-parse';
+import { ContractConfigError, parseContract } from '../contract/parse';
+import { cloudFormationSdk } from '../core/aws-sdk';
 
 export type DeploymentOutcomeName = (typeof DEPLOY_OUTCOMES)[number];
 

@@ -6,8 +6,8 @@
  */
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { DeploymentOutcome } from './approved-deployment';
-import { snsSdk } from '../aws-sdk';
 import { DEPLOY_METRIC_NAME, DEPLOY_METRIC_NAMESPACE, DEPLOY_METRIC_OUTCOME_DIMENSION, DEPLOY_METRIC_STACK_DIMENSION } from '../contract/lifecycle';
+import { snsSdk } from '../core/aws-sdk';
 
 /** The log line of an outcome, with its embedded metric. */
 export function deploymentLogRecord(o: DeploymentOutcome, now: Date = new Date()): Record<string, unknown> {

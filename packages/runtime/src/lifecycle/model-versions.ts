@@ -11,8 +11,8 @@
  */
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { parseModelPackageArn } from './lifecycle-events';
-import { sageMakerSdk } from '../aws-sdk';
-import { PageGuard } from '../bounded';
+import { sageMakerSdk } from '../core/aws-sdk';
+import { PageGuard } from '../core/bounded';
 
 export interface ModelVersion {
   readonly version?: number;

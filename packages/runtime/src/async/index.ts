@@ -1,0 +1,2 @@
+/** Async inference: submit jobs, read their results, and the result recorder's logic. */
+export * from './jobs';

@@ -1,0 +1,220 @@
+/**
+ * InvokeEndpointWithResponseStream as an async iterator of text. UTF-8 is decoded across PayloadPart boundaries;
+ * with `format: 'tgi'` the `data:` lines of TGI / LMI / Messages-API streams are turned into token text.
+ * A failed call is retried only until the first PayloadPart arrives: after that, a retry would repeat output the
+ * caller has already seen, so the error is thrown instead.
+ */
+import { CallSignal, DEFAULT_DEADLINE_MS, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
+import { sageMakerRuntimeSdk } from '../core/aws-sdk';
+import { isTransient, TransientEndpointError } from '../core/errors';
+import { backoffDelayMs, DEFAULT_RETRY, withRetryOptions } from '../core/retry';
+
+/** The same request as `invokeEndpoint`; `accept` is sent as `X-Amzn-SageMaker-Accept` on the streaming API. */
+export type InvokeStreamInput = InvokeEndpointInput;
+
+/** Default longest pause between two PayloadParts once the stream has started. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * `deadlineMs` (default 70 s) bounds the wait for the FIRST PayloadPart, retries included; after that a generation
+ * may run as long as it keeps sending, and `idleTimeoutMs` bounds each pause between parts instead.
+ */
+export interface InvokeStreamOptions extends InvokeOptions {
+  /**
+   * Longest pause between two PayloadParts (and between the first part and the end) before the stream is abandoned
+   * with TransientEndpointError code `StreamIdleTimeout`. @default 60000
+   */
+  readonly idleTimeoutMs?: number;
+  /**
+   * `'text'`: the decoded bytes as they arrive. `'tgi'`: parse `data:`-prefixed (or bare) JSON lines and yield the token
+   * text (`token.text` without special tokens, `choices[0].delta.content`, `choices[0].text`). @default 'text'
+   */
+  readonly format?: 'text' | 'tgi';
+}
+
+/** Splits a byte stream into lines and extracts token text from TGI / LMI / OpenAI-style stream lines. */
+export class TokenLineParser {
+  private pending = '';
+
+  /** Feeds decoded text; returns the token texts of the lines it completed. */
+  public push(text: string): string[] {
+    this.pending += text;
+    const lines = this.pending.split('\n');
+    this.pending = lines.pop() ?? '';
+    return lines.map(tokenOfLine).filter((t): t is string => t !== undefined && t !== '');
+  }
+
+  /** Token text of a last line that had no newline. */
+  public flush(): string[] {
+    const last = tokenOfLine(this.pending);
+    this.pending = '';
+    return last ? [last] : [];
+  }
+}
+
+/** Token text of one stream line, or undefined for keep-alives, `[DONE]`, events without text, and special tokens. */
+export function tokenOfLine(rawLine: string): string | undefined {
+  let line = rawLine.trim();
+  if (line.startsWith('data:')) line = line.slice(5).trim();
+  if (!line || line === '[DONE]' || !line.startsWith('{')) return undefined;
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const token = parsed.token as { text?: unknown; special?: unknown } | undefined;
+  if (token && typeof token.text === 'string') return token.special === true ? undefined : token.text;
+  const choices = parsed.choices as Array<{ delta?: { content?: unknown }; text?: unknown }> | undefined;
+  if (Array.isArray(choices) && choices.length > 0) {
+    if (typeof choices[0].delta?.content === 'string') return choices[0].delta.content;
+    if (typeof choices[0].text === 'string') return choices[0].text;
+  }
+  return undefined;
+}
+
+/**
+ * The call's abort signal: the caller's signal and the consumer's early close, plus a deadline that runs until the
+ * first PayloadPart and an idle timer that runs after it (re-armed by every part).
+ */
+class StreamSignal implements CallSignal {
+  private readonly controller = new AbortController();
+  private readonly listeners: Array<[AbortSignal, () => void]> = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private expired: 'deadline' | 'idle' | undefined;
+
+  constructor(deadlineMs: number, private readonly idleMs: number, sources: Array<AbortSignal | undefined>) {
+    this.timer = this.arm(deadlineMs, 'deadline');
+    for (const source of sources) {
+      if (!source) continue;
+      if (source.aborted) this.controller.abort(source.reason);
+      const listener = () => this.controller.abort(source.reason);
+      source.addEventListener('abort', listener, { once: true });
+      this.listeners.push([source, listener]);
+    }
+  }
+
+  public get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** A PayloadPart arrived: the deadline no longer applies, the idle clock restarts. */
+  public partReceived(): void {
+    clearTimeout(this.timer);
+    this.timer = this.arm(this.idleMs, 'idle');
+  }
+
+  public deadlineExceeded(): boolean {
+    return this.expired === 'deadline';
+  }
+
+  public idleExceeded(): boolean {
+    return this.expired === 'idle';
+  }
+
+  public dispose(): void {
+    clearTimeout(this.timer);
+    for (const [source, listener] of this.listeners) source.removeEventListener('abort', listener);
+  }
+
+  private arm(ms: number, kind: 'deadline' | 'idle'): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      this.expired = kind;
+      this.controller.abort(Object.assign(new Error(`${kind} of ${ms} ms exceeded`), { name: 'TimeoutError' }));
+    }, ms);
+    timer.unref?.();
+    return timer;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Streams the endpoint's response as text chunks. Errors are the classified errors of ./errors: ModelStreamError
+ * (ModelInvocationTimeExceeded) becomes ModelInvocationError, InternalStreamFailure and StreamBroken become
+ * TransientEndpointError. Breaking out of the loop closes the HTTP response.
+ *
+ * Time limits: `deadlineMs` until the first PayloadPart (a long generation is not cut off at 70 s), then
+ * `idleTimeoutMs` between parts; either ends the stream with TransientEndpointError (`DeadlineExceeded` /
+ * `StreamIdleTimeout`).
+ */
+export async function* invokeEndpointStream(input: InvokeStreamInput, options: InvokeStreamOptions = {}): AsyncGenerator<string, void, undefined> {
+  const client = resolveClient(options);
+  const stop = new AbortController();
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  if (!Number.isFinite(idleMs) || idleMs <= 0) throw new RangeError(`idleTimeoutMs: got ${idleMs}, expected a positive number of milliseconds`);
+  const call = new StreamSignal(options.deadlineMs ?? DEFAULT_DEADLINE_MS, idleMs, [options.signal, stop.signal]);
+  const maxAttempts = options.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
+  const context = { endpointName: input.endpointName, contentType: input.contentType, deadlineMs: options.deadlineMs };
+  const body = typeof input.body === 'string' ? new TextEncoder().encode(input.body) : input.body;
+  let finished = false;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      let receivedPayload = false;
+      try {
+        // This loop owns retries for streams (the SDK cannot retry an error that arrives inside the stream), so the
+        // SDK makes exactly one attempt per iteration.
+        const { InvokeEndpointWithResponseStreamCommand } = sageMakerRuntimeSdk();
+        const command = new InvokeEndpointWithResponseStreamCommand({
+          EndpointName: input.endpointName,
+          Body: body,
+          ContentType: input.contentType,
+          Accept: input.accept,
+          TargetVariant: input.targetVariant,
+          InferenceComponentName: input.inferenceComponentName,
+          CustomAttributes: input.customAttributes,
+          InferenceId: input.inferenceId,
+        });
+        const out = await withRetryOptions({ maxAttempts: 1 }, () => client.send(command, { abortSignal: call.signal }));
+        const decoder = new TextDecoder('utf-8');
+        const lines = options.format === 'tgi' ? new TokenLineParser() : undefined;
+        for await (const event of out.Body ?? []) {
+          const bytes = event.PayloadPart?.Bytes;
+          if (!bytes) continue;
+          receivedPayload = true;
+          call.partReceived();
+          const text = decoder.decode(bytes, { stream: true });
+          for (const chunk of lines ? lines.push(text) : [text]) {
+            if (chunk) yield chunk;
+          }
+        }
+        const tail = decoder.decode();
+        for (const chunk of lines ? [...lines.push(tail), ...lines.flush()] : [tail]) {
+          if (chunk) yield chunk;
+        }
+        finished = true;
+        return;
+      } catch (err) {
+        const canRetry = !receivedPayload && attempt < maxAttempts && !call.signal.aborted && isTransient(err);
+        if (call.idleExceeded()) {
+          throw new TransientEndpointError(`SageMaker endpoint "${input.endpointName}" sent no PayloadPart for ${idleMs} ms (idle timeout)`, {
+            code: 'StreamIdleTimeout', endpointName: input.endpointName, attempts: attempt, cause: err,
+          });
+        }
+        if (!canRetry) throw failureOf(err, call, { ...context, attempts: attempt }, options.signal);
+        try {
+          await sleep(backoffDelayMs(attempt - 1, options.backoff), call.signal);
+        } catch (abortErr) {
+          throw failureOf(abortErr, call, { ...context, attempts: attempt }, options.signal);
+        }
+      }
+    }
+  } finally {
+    // An early `break` by the consumer lands here with the response still open: abort it so the socket is freed.
+    if (!finished) stop.abort(new Error('stream closed by the consumer'));
+    call.dispose();
+  }
+}

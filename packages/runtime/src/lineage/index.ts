@@ -1,0 +1,2 @@
+/** Model provenance from SageMaker ML Lineage. */
+export * from './lineage';

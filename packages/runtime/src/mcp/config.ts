@@ -1,0 +1,88 @@
+/**
+ * Reading an MCP server configuration: the spec a construct wrote into `MCP_SERVER_SPEC`, a CLI config file, or an
+ * object given in code. Every one is parsed with the zod schemas of ./contract/mcp (the spec) extended by the fields
+ * only a configuration has (region, endpoints, deadlines, ...), and every problem is reported at once, each naming the
+ * field path and what was expected.
+ */
+import * as z from 'zod';
+import { McpServerSpec, McpServerSpecSchema, MCP_ENV } from '../contract/mcp';
+import { contractProblems, parseJsonText } from '../contract/parse';
+import type { SageMakerMcpServerConfig, ToolCallOutcome } from './tools/context';
+
+/** Thrown for a configuration that cannot serve: each problem names the field, the value and the expectation. */
+export class McpConfigError extends Error {
+  public readonly retryable = false;
+  constructor(public readonly problems: readonly string[], source?: string) {
+    super(`Invalid MCP server configuration${source ? ` (${source})` : ''}:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'McpConfigError';
+  }
+}
+
+const milliseconds = z.number().int('expected a positive integer of milliseconds').positive('expected a positive integer of milliseconds');
+const seconds = z.number().positive('expected a number of seconds > 0');
+
+/** `SageMakerMcpServerConfig` as a schema: the spec plus how to reach AWS and the bounds of each call. */
+export const SageMakerMcpServerConfigSchema = McpServerSpecSchema.safeExtend({
+  region: z.string().min(1).optional(),
+  credentials: z.object({
+    accessKeyId: z.string().min(1),
+    secretAccessKey: z.string().min(1),
+    sessionToken: z.string().optional(),
+  }).optional(),
+  endpoints: z.object({
+    sagemakerRuntime: z.string().optional(),
+    sagemaker: z.string().optional(),
+    featureStoreRuntime: z.string().optional(),
+    dynamodb: z.string().optional(),
+    s3: z.string().optional(),
+    athena: z.string().optional(),
+  }).optional(),
+  handleKey: z.string().optional(),
+  ephemeralHandleKey: z.boolean().optional(),
+  s3ForcePathStyle: z.boolean().optional(),
+  asyncCheckAfterSeconds: seconds.optional(),
+  trainingCheckAfterSeconds: seconds.optional(),
+  invokeDeadlineMs: milliseconds.optional(),
+  toolDeadlineMs: milliseconds.optional(),
+  waitPollIntervalMs: milliseconds.optional(),
+  toolDeadlines: z.record(z.string(), milliseconds).optional(),
+  httpTimeouts: z.object({ connectionTimeoutMs: milliseconds.optional(), requestTimeoutMs: milliseconds.optional() }).optional(),
+  log: z.custom<(entry: Record<string, unknown>) => void>((v) => typeof v === 'function', 'expected a function').optional(),
+  onToolCall: z.custom<(outcome: ToolCallOutcome) => void>((v) => typeof v === 'function', 'expected a function').optional(),
+});
+
+// Every configuration the interface allows is one the schema accepts (the compiler checks the two stay in step).
+type Accepts<T> = SageMakerMcpServerConfig extends T ? true : never;
+const _schemaAcceptsTheInterface: Accepts<z.input<typeof SageMakerMcpServerConfigSchema>> = true;
+void _schemaAcceptsTheInterface;
+
+/** Fields whose values never appear in a problem. */
+const SECRET_FIELDS = ['handleKey', 'credentials'];
+
+/**
+ * Checks a configuration (an object, or its JSON text) and returns it as given, typed. `source` names where it came
+ * from in every problem (`MCP_SERVER_SPEC` gives `MCP_SERVER_SPEC.asyncEndpoints[0].inputBucket: ...`).
+ */
+export function parseMcpServerSpec<T extends McpServerSpec>(input: unknown, source?: string): T {
+  const value = typeof input === 'string' ? parseJsonText(input, source ?? 'spec') : { value: input };
+  if (value.problem) throw new McpConfigError([value.problem]);
+  const problems = contractProblems(SageMakerMcpServerConfigSchema, value.value, { source, secretFields: SECRET_FIELDS });
+  if (problems.length > 0) throw new McpConfigError(problems);
+  // The value as given (not zod's copy): unknown fields and the `log` function stay as they are.
+  return value.value as T;
+}
+
+/**
+ * The spec a construct passed to its function (`MCP_ENV.SPEC`), parsed with the contract's schema. The handle key is
+ * not in the environment: the bundled handler reads it from the secret named by `MCP_ENV.HANDLE_KEY_SECRET_ARN` (see
+ * src/mcp/server.lambda.ts).
+ */
+export function mcpServerConfigFromEnv(env: Record<string, string | undefined> = process.env): SageMakerMcpServerConfig {
+  const raw = env[MCP_ENV.SPEC];
+  if (!raw) throw new McpConfigError([`${MCP_ENV.SPEC}: not set, expected the JSON server spec`]);
+  const value = parseJsonText(raw, MCP_ENV.SPEC);
+  if (value.problem) throw new McpConfigError([value.problem]);
+  const problems = contractProblems(McpServerSpecSchema, value.value, { source: MCP_ENV.SPEC });
+  if (problems.length > 0) throw new McpConfigError(problems);
+  return value.value as McpServerSpec;
+}

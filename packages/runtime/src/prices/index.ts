@@ -1,0 +1,2 @@
+/** The hosting price table the constructs' cost estimates read. */
+export * from './prices';

@@ -316,8 +316,6 @@ project.npmignore?.exclude('/packages/', '/scripts/', '/bench/', '/.bench-out/',
 // The bundled handlers import the runtime package and SDK clients, devDependencies of the construct library (jsii
 // refuses non-jsii dependencies unless bundled): esbuild bundles what they need.
 project.eslint?.allowDevDeps('src/**/*.lambda.ts');
-// Their shared EMF writer (Powertools Metrics, bundled) is imported only by them.
-project.eslint?.allowDevDeps('src/private/handler-metrics.ts');
 
 // The runtime's own tests may use the repository's dev tooling (the MCP client, esbuild, dynalite...): the rule would
 // otherwise read only packages/runtime/package.json, the nearest one, which lists what the package ships with.

@@ -61,13 +61,16 @@ describe('the construct library (cdk-sagemaker-mcp)', () => {
 describe('the runtime package (cdk-sagemaker-mcp-runtime)', () => {
   test('exports the runtime and the MCP server factory, and ships the CLI', () => {
     expect(runtimePkg.name).toBe('cdk-sagemaker-mcp-runtime');
-    expect(Object.keys(runtimePkg.exports)).toEqual(['.', './mcp', './package.json']);
+    // One subpath per capability folder besides these (packages/runtime/test/package-contents.test.ts holds them to the folders).
+    expect(Object.keys(runtimePkg.exports)).toEqual(expect.arrayContaining(['.', './mcp', './lambda', './cli', './package.json']));
     expect(runtimePkg.bin).toEqual({ 'cdk-sagemaker-mcp': 'bin/cdk-sagemaker-mcp.js' });
   });
 
   test('declares a semver range in dependencies for every module it imports', () => {
     const imports = thirdPartyImports(sourceFiles(join(runtimeDir, 'src')));
-    expect(imports.filter((name) => !(name in (runtimePkg.dependencies ?? {})))).toEqual([]);
+    // A types-only package (`aws-lambda`) is declared as its DefinitelyTyped package, which the published .d.ts files need.
+    const declared = (name: string) => name in (runtimePkg.dependencies ?? {}) || `@types/${name}` in (runtimePkg.dependencies ?? {});
+    expect(imports.filter((name) => !declared(name))).toEqual([]);
     for (const [name, range] of Object.entries<string>(runtimePkg.dependencies)) {
       expect(`${name}@${range}`).toMatch(/@\^\d+\.\d+\.\d+$/);
     }

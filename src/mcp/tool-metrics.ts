@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { McpToolMetricOptions } from './mcp-tool-metric-options';
-import { MCP_METRICS, METRIC_DIMENSIONS as D, METRICS_NAMESPACE } from '../private/metric-names';
+import { MCP_METRICS, METRIC_DIMENSIONS as D, METRICS_NAMESPACE } from '../private/contract.generated';
 
 /**
  * One of the metrics the bundled server writes per tool call (embedded metric format, namespace `SageMakerMcp`,

@@ -8,7 +8,7 @@ import { CostEstimateOptions, EndpointCostEstimate } from '../cost';
 import { FeatureGroup } from '../feature-store';
 import { McpToolServer } from '../mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../pipelines';
-import { RECORD_METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS } from '../private/metric-names';
+import { RECORD_METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS } from '../private/contract.generated';
 import { RealtimeEndpoint } from '../realtime';
 import { ServerlessEndpoint } from '../serverless';
 import { InferenceComponent, SharedGpuEndpoint } from '../shared-gpu';

@@ -172,6 +172,34 @@ export const MCP_ENV = {
   HANDLE_KEY_SECRET_ARN: 'MCP_HANDLE_KEY_SECRET_ARN',
 } as const;
 
+/** Env vars `McpToolServer.addToGateway` sets on the server function. */
+export const MCP_GATEWAY_ENV = {
+  /**
+   * JSON array of the gateway target names this function serves. The handler answers an AgentCore invocation only when
+   * the tool name's `<target>___` prefix is one of them; without the variable it answers none.
+   */
+  TARGET_NAMES: 'MCP_GATEWAY_TARGET_NAMES',
+} as const;
+
+/**
+ * What separates the target name from the tool name in the name a gateway shows agents and passes to the function
+ * (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-tool-naming.html).
+ */
+export const MCP_GATEWAY_TOOL_DELIMITER = '___';
+
+/**
+ * The keys of `context.clientContext.custom` a gateway sets when it invokes a Lambda target; the event is the tool's
+ * arguments (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-add-target-lambda.html#gateway-building-lambda-input).
+ */
+export const AGENTCORE_CONTEXT_KEYS = {
+  TOOL_NAME: 'bedrockAgentCoreToolName',
+  GATEWAY_ID: 'bedrockAgentCoreGatewayId',
+  TARGET_ID: 'bedrockAgentCoreTargetId',
+  MESSAGE_VERSION: 'bedrockAgentCoreMessageVersion',
+  AWS_REQUEST_ID: 'bedrockAgentCoreAwsRequestId',
+  MCP_MESSAGE_ID: 'bedrockAgentCoreMcpMessageId',
+} as const;
+
 /**
  * The MCP protocol revisions that the bundled server speaks AND Amazon Bedrock AgentCore Gateway supports, newest first:
  * "AgentCore Gateway supports the following MCP versions: 2026-07-28, 2025-11-25, 2025-06-18, and 2025-03-26"
@@ -536,3 +564,45 @@ export const DEPLOY_METRIC_OUTCOME_DIMENSION = 'Outcome';
  * (its update completed), `rolled-back` (its update was rolled back, e.g. by the endpoint's rollback alarms).
  */
 export const DEPLOY_OUTCOMES = ['updated', 'skipped', 'refused', 'deployed', 'rolled-back'] as const;
+
+// ---- packages/runtime/src/contract/metrics.ts
+
+/**
+ * The CloudWatch metrics the bundled handlers write (embedded metric format, through Powertools Metrics in
+ * ../lambda/metrics.ts) and the constructs read (`McpToolServer.metricToolCalls`, `AsyncResultsStore`/`PipelineEventRouter`
+ * record metrics, `SageMakerMcpDashboard`). docs/operations.md lists them. Plain constants (mirrored into the construct
+ * library's src/private/contract.generated.ts), so the construct library never loads Powertools.
+ *
+ * Every record carries the `service` dimension (Powertools' service name), set to the function's own name
+ * (AWS_LAMBDA_FUNCTION_NAME at run time, `function.functionName` in the constructs): one server's or recorder's
+ * metrics graph together, and no record carries a caller identity or an argument value.
+ */
+export const METRICS_NAMESPACE = 'SageMakerMcp';
+
+export const METRIC_DIMENSIONS = {
+  /** The function's name (Powertools' `service` dimension). */
+  SERVICE: 'service',
+  /** The MCP tool's name, e.g. `invoke_endpoint`. */
+  TOOL_NAME: 'ToolName',
+  /** A failed tool call's `errorName`, e.g. `ModelError`, `ThrottlingException`, `InvalidArguments`, `DeadlineExceeded`. */
+  ERROR_NAME: 'ErrorName',
+} as const;
+
+export const MCP_METRICS = {
+  /** One per tool call (Count), by [service, ToolName] and [service]. */
+  TOOL_CALLS: 'ToolCalls',
+  /** 1 for a call answered with an error, 0 otherwise (Count), by [service, ToolName] and [service]; failed calls also by [service, ToolName, ErrorName] (a second record). */
+  TOOL_ERRORS: 'ToolErrors',
+  /** From the call reaching the tool to its answer (Milliseconds), by [service, ToolName] and [service]. */
+  TOOL_LATENCY: 'ToolLatency',
+} as const;
+
+/** What the async result recorder and the pipeline router did with each message or event (Count, by [service]). */
+export const RECORD_METRICS = {
+  /** Written to the results table. */
+  RECORDED: 'ResultsRecorded',
+  /** Already recorded (a duplicate or older delivery): nothing changed. */
+  DUPLICATE: 'ResultsDuplicate',
+  /** Could not be recorded (malformed, from a foreign source, or a failed write): retried, then dead-lettered. */
+  REFUSED: 'ResultsRefused',
+} as const;

@@ -23,7 +23,7 @@ test('the runtime root holds only the package entry and the CLI; every folder is
   expect(entries.filter((e) => e.isFile()).map((e) => e.name).sort()).toEqual(['cli.ts', 'index.ts']);
   const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
   expect(folders.filter((f) => !readdirSync(join(SRC, f)).includes('index.ts'))).toEqual([]);
-  expect(folders).toEqual(expect.arrayContaining(['core', 'invoke', 'async', 'features', 'pipelines', 'lineage', 'mcp', 'contract']));
+  expect(folders).toEqual(expect.arrayContaining(['core', 'invoke', 'async', 'features', 'pipelines', 'lineage', 'mcp', 'lambda', 'contract']));
 });
 
 test('tests import the runtime by name (`cdk-sagemaker-mcp-runtime[/folder]`), never by path into its src/', () => {

@@ -5,11 +5,11 @@
  * and an event that is neither HTTP nor carries AgentCore's client context (TypeError on `requestContext`).
  */
 import type { APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent } from 'aws-lambda';
-import { MCP_GATEWAY_ENV } from '../../src/mcp/gateway-contract';
 import { useBundledServerLambda } from '../mcp/bundled-server-lambda';
 import { agentCoreContext, agentCoreEvent } from '../mcp/fixtures/agentcore-gateway-invocation';
 import { functionUrlEvent } from '../mcp/function-url-event';
 import { ok } from '../support/sagemaker-runtime-server';
+import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const TARGET = 'sagemaker-tools';
 
@@ -22,12 +22,8 @@ describe('hostile AgentCore invocations of the bundled handler', () => {
       res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
       res.end(result.body);
     },
-  });
+  }, { [MCP_GATEWAY_ENV.TARGET_NAMES]: JSON.stringify([TARGET]) });
   const invoke = (args: unknown, context?: Context) => (server.handler as unknown as (e: unknown, c?: Context) => Promise<any>)(args, context);
-
-  beforeAll(() => {
-    process.env[MCP_GATEWAY_ENV.TARGET_NAMES] = JSON.stringify([TARGET]);
-  });
 
   test('arguments nested 5,000 deep are an InvalidArguments tool error', async () => {
     // GIVEN a payload nested 5,000 levels deep

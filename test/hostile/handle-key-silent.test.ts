@@ -33,7 +33,7 @@ test('a silent Secrets Manager fails the cold start with a clear error within th
   const bundle = require('../../assets/mcp/server.lambda/index.js');
   const started = Date.now();
   // WHEN the handle key is read
-  const read = bundle.readHandleKey({ connectionTimeoutMs: 300, requestTimeoutMs: 300, maxAttempts: 2 });
+  const read = bundle.readHandleKey('arn:aws:secretsmanager:us-east-1:111122223333:secret:mcp-handle-key-AbCdEf', { connectionTimeoutMs: 300, requestTimeoutMs: 300, maxAttempts: 2 });
   // THEN it fails (before the test's own 10 s limit), naming the secret's env var and the network path
   await expect(read).rejects.toThrow(/MCP_HANDLE_KEY_SECRET_ARN.*did not answer within 300 ms per attempt \(2 attempts\)/s);
   expect(Date.now() - started).toBeLessThan(8_000);

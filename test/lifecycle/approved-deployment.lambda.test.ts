@@ -217,6 +217,8 @@ describe('bundled handler', () => {
   let handler: (event: unknown) => Promise<any>;
   const logs: string[] = [];
   let spy: jest.SpyInstance;
+  let stdout: jest.SpyInstance;
+  let stderr: jest.SpyInstance;
   beforeAll(() => {
     process.env.AWS_ENDPOINT_URL_CLOUDFORMATION = cfn.endpoint;
     process.env.AWS_REGION = 'us-east-1';
@@ -224,9 +226,21 @@ describe('bundled handler', () => {
     process.env.AWS_SECRET_ACCESS_KEY = 'local-secret';
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     handler = require('../../assets/lifecycle/approved-deployment.lambda/index.js').handler;
+    // The outcome's embedded-metric line (console.log, as CloudWatch reads it) and the handlers' Powertools Logger
+    // entries (process.stdout, and process.stderr for warnings and errors), in the order they are written.
     spy = jest.spyOn(console, 'log').mockImplementation((line: string) => { logs.push(line); });
+    const capture = (chunk: any) => {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      return true;
+    };
+    stdout = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
+    stderr = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
   });
-  afterAll(() => spy.mockRestore());
+  afterAll(() => {
+    spy.mockRestore();
+    stdout.mockRestore();
+    stderr.mockRestore();
+  });
   const configure = (config: ApprovedDeploymentConfig) => {
     process.env[LIFECYCLE_ENV.STACK_NAME] = config.stackName;
     process.env[LIFECYCLE_ENV.PARAMETER_NAME] = config.parameterName;
@@ -253,6 +267,7 @@ describe('bundled handler', () => {
   test('a malformed event is logged and thrown (to the dead-letter queue after the retries)', async () => {
     configure(endpointStack(1));
     await expect(handler({ 'detail-type': 'SageMaker Model Package State Change', 'detail': { ModelPackageVersion: 'x' } })).rejects.toMatchObject({ name: 'MalformedLifecycleEventError' });
-    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ outcome: 'malformed' });
+    // One logger for every handler: a Powertools Logger entry, with its level and the handler's service name.
+    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ level: 'WARN', service: 'approved-deployment', outcome: 'malformed' });
   });
 });

@@ -71,7 +71,11 @@ export interface BundledServerLambda<E, R> {
   readonly events: E[];
 }
 
-export function useBundledServerLambda<E, R>(frontDoor: StandInFrontDoor<E, R>): BundledServerLambda<E, R> {
+/**
+ * `env`: more variables of the function's environment, e.g. the gateway targets `addToGateway` sets; set before the
+ * bundle loads, since the handler reads its environment once per container.
+ */
+export function useBundledServerLambda<E, R>(frontDoor: StandInFrontDoor<E, R>, env: Record<string, string> = {}): BundledServerLambda<E, R> {
   const server = { events: [] as E[] } as { -readonly [K in keyof BundledServerLambda<E, R>]: BundledServerLambda<E, R>[K] };
   const saved = { ...process.env };
   let http: Server | undefined;
@@ -86,6 +90,7 @@ export function useBundledServerLambda<E, R>(frontDoor: StandInFrontDoor<E, R>):
       spec: { realtimeEndpoints: [{ name: 'churn-xgb', description: 'churn model' }] },
       endpoints: { AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: server.runtime.endpoint },
     });
+    Object.assign(process.env, env);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     server.handler = require('../../assets/mcp/server.lambda/index.js').handler;
     const standIn = createServer(async (req, res) => {

@@ -12,7 +12,7 @@ import { setBundledServerEnv } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_ENV, MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 import { createHandleCodec, createSageMakerMcpServer, HandleExpiredError, MissingHandleKeyError } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 type Handler = (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -151,20 +151,43 @@ describe('bundled server.lambda', () => {
     const handler = coldContainer();
     // WHEN / THEN
     await expect(handler({ ...fixture, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }))
-      .rejects.toThrow(/MCP_HANDLE_KEY_SECRET_ARN: not set, expected the ARN of the Secrets Manager secret/);
+      .rejects.toThrow(/MCP_HANDLE_KEY_SECRET_ARN: expected the ARN of the Secrets Manager secret.*but it is not set/s);
   });
 
   test('a secret it cannot read fails the start naming the permission; the next invocation tries again', async () => {
-    // GIVEN a cold container pointed at a secret that does not exist
-    process.env[MCP_ENV.HANDLE_KEY_SECRET_ARN] = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nope-abcdef';
+    // GIVEN a cold container whose role may not yet read the secret (the grant has not propagated)
+    process.env[MCP_ENV.HANDLE_KEY_SECRET_ARN] = keyArn;
+    secrets.denyReads(keyArn, true);
     const handler = coldContainer();
     const request = { ...fixture, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' };
-    await expect(handler(request)).rejects.toThrow(/ResourceNotFoundException.*secretsmanager:GetSecretValue/s);
-    // WHEN the secret becomes readable (e.g. the grant propagated)
-    process.env[MCP_ENV.HANDLE_KEY_SECRET_ARN] = keyArn;
+    await expect(handler(request)).rejects.toThrow(/AccessDeniedException.*secretsmanager:GetSecretValue/s);
+    // WHEN the secret becomes readable (the grant propagated)
+    secrets.denyReads(keyArn, false);
     // THEN the same container starts
     const result = await handler(request);
     expect(result.statusCode).not.toBe(500);
+  });
+
+  test('a malformed environment fails the start with every problem at once, each naming its variable', async () => {
+    // GIVEN a cold container with a spec that is not JSON, a key secret that is no ARN and gateway targets not an array
+    const prior = { spec: process.env[MCP_ENV.SPEC], arn: process.env[MCP_ENV.HANDLE_KEY_SECRET_ARN] };
+    process.env[MCP_ENV.SPEC] = '{"realtimeEndpoints": [';
+    process.env[MCP_ENV.HANDLE_KEY_SECRET_ARN] = 'mcp-handle-key';
+    process.env[MCP_GATEWAY_ENV.TARGET_NAMES] = '{"a":1}';
+    try {
+      const handler = coldContainer();
+      const before = reads();
+      // WHEN / THEN one error, three lines, and no secret read
+      const error = await handler({ ...fixture, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }).catch((e: Error) => e);
+      expect((error as Error).message).toMatch(/MCP_SERVER_SPEC: expected the server spec .* as JSON text, got text that does not parse/);
+      expect((error as Error).message).toMatch(/MCP_HANDLE_KEY_SECRET_ARN: expected a Secrets Manager secret ARN/);
+      expect((error as Error).message).toMatch(/MCP_GATEWAY_TARGET_NAMES: expected an array/);
+      expect(reads()).toBe(before);
+    } finally {
+      process.env[MCP_ENV.SPEC] = prior.spec;
+      process.env[MCP_ENV.HANDLE_KEY_SECRET_ARN] = prior.arn;
+      delete process.env[MCP_GATEWAY_ENV.TARGET_NAMES];
+    }
   });
 });
 

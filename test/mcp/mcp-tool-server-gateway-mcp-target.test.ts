@@ -14,10 +14,10 @@ import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { operationsFor } from '../../examples/operations';
 import { McpGatewayTargetKind, McpToolServer } from '../../src/mcp';
-import { MCP_GATEWAY_ENV } from '../../src/mcp/gateway-contract';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { CONTROL_TOWER_EXCEPTIONS } from '../security/control-tower-exceptions';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const ENV = { account: '123456789012', region: 'eu-west-1' };
 

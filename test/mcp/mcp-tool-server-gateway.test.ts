@@ -11,11 +11,11 @@ import { acknowledgeDefaultGatewayUserPool } from '../../examples/agentcore-gate
 import { ModelFamily } from '../../src/core';
 import { FeatureGroup } from '../../src/feature-store';
 import { McpToolServer } from '../../src/mcp';
-import { MCP_GATEWAY_ENV } from '../../src/mcp/gateway-contract';
 import { GATEWAY_TOOL_TEMPLATES } from '../../src/mcp/private/gateway-tools.generated';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { userKeyedSchema } from '../feature-store/fixtures';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 

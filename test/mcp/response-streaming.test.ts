@@ -9,10 +9,10 @@ import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT } from './function-url-event';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from '../../packages/runtime/test/support/local-env';
-import { awsLambdaStreaming, writeResponseToStream } from '../../src/mcp/function-url-stream';
 import { installAwsLambdaGlobals, invokeStreaming, isStreamingHandler } from '../support/lambda-response-stream';
 import { accepted, ok } from '../support/sagemaker-runtime-server';
 import { startSecretsManagerServer } from '../support/secrets-manager-server';
+import { awsLambdaStreaming, writeResponseToStream } from 'cdk-sagemaker-mcp-runtime/lambda';
 import { createSageMakerMcpHandler } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const META = {

@@ -8,8 +8,8 @@ import type { APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent
 import { useBundledServerLambda } from './bundled-server-lambda';
 import { agentCoreContext, agentCoreEvent } from './fixtures/agentcore-gateway-invocation';
 import { functionUrlEvent } from './function-url-event';
-import { MCP_GATEWAY_ENV } from '../../src/mcp/gateway-contract';
 import { fail, ok } from '../support/sagemaker-runtime-server';
+import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const TARGET = 'sagemaker-tools';
 
@@ -22,13 +22,9 @@ describe('bundled server.lambda as an AgentCore Gateway Lambda target', () => {
       res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
       res.end(result.body);
     },
-  });
+  }, { [MCP_GATEWAY_ENV.TARGET_NAMES]: JSON.stringify([TARGET]) });
   const invoke = (args: unknown, target: string, tool: string) =>
     (server.handler as unknown as (e: unknown, c: Context) => Promise<any>)(args, agentCoreContext(target, tool));
-
-  beforeAll(() => {
-    process.env[MCP_GATEWAY_ENV.TARGET_NAMES] = JSON.stringify([TARGET]);
-  });
 
   test('calls the tool named after the target prefix with the event as its arguments; returns the MCP tool result', async () => {
     // GIVEN
@@ -91,7 +87,13 @@ describe('bundled server.lambda as an AgentCore Gateway Lambda target', () => {
     const saved = process.env[MCP_GATEWAY_ENV.TARGET_NAMES];
     delete process.env[MCP_GATEWAY_ENV.TARGET_NAMES];
     try {
-      const result = await invoke(agentCoreEvent, TARGET, 'invoke_endpoint');
+      // A container started with that environment (the handler reads its environment once per container).
+      let cold: ((e: unknown, c: Context) => Promise<any>) | undefined;
+      jest.isolateModules(() => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        cold = require('../../assets/mcp/server.lambda/index.js').handler;
+      });
+      const result = await cold!(agentCoreEvent, agentCoreContext(TARGET, 'invoke_endpoint'));
       expect(result).toMatchObject({ isError: true, structuredContent: { errorName: 'ToolNotServed' } });
       expect(result.structuredContent.message).toContain('no gateway target');
     } finally {

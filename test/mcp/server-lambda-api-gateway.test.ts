@@ -10,8 +10,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, LambdaFunctionURLEven
 import { useBundledServerLambda } from './bundled-server-lambda';
 import apiEvent from './fixtures/api-gateway-proxy-event.json';
 import urlEvent from './fixtures/function-url-event.json';
-import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from '../../src/mcp/api-gateway-event';
 import { ok } from '../support/sagemaker-runtime-server';
+import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from 'cdk-sagemaker-mcp-runtime/lambda';
 
 const fixture = apiEvent as unknown as APIGatewayProxyEvent;
 

@@ -6,9 +6,9 @@
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { useBundledServerLambda } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
-import { MCP_METRICS, METRICS_NAMESPACE } from '../../src/private/metric-names';
 import { emfWrittenBy } from '../support/emf';
 import { fail, ok } from '../support/sagemaker-runtime-server';
+import { MCP_METRICS, METRICS_NAMESPACE } from 'cdk-sagemaker-mcp-runtime/contract';
 
 describe('bundled server.lambda metrics', () => {
   process.env.AWS_LAMBDA_FUNCTION_NAME = 'mcp-server-fn';

@@ -7,9 +7,9 @@
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { useBundledServerLambda } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
-import { functionUrlEventToRequest, responseToFunctionUrlResult } from '../../src/mcp/function-url';
 import { fail, ok } from '../support/sagemaker-runtime-server';
 import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { functionUrlEventToRequest, responseToFunctionUrlResult } from 'cdk-sagemaker-mcp-runtime/lambda';
 
 
 describe('function URL event <-> web Request/Response', () => {

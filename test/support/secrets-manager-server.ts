@@ -31,6 +31,8 @@ export interface SecretsManagerServer {
   readonly requests: RecordedSecretsRequest[];
   /** Stores `value` as the AWSCURRENT version of secret `name`; returns its full ARN. */
   putSecret(name: string, value: string): string;
+  /** Refuses (or again allows) GetSecretValue on the secret `arn`, as an IAM policy without the grant would. */
+  denyReads(arn: string, denied: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ interface StoredSecret {
 export async function startSecretsManagerServer(): Promise<SecretsManagerServer> {
   const secrets: StoredSecret[] = [];
   const requests: RecordedSecretsRequest[] = [];
+  const denied = new Set<string>();
 
   const find = (id: unknown): StoredSecret | undefined => {
     if (typeof id !== 'string') return undefined;
@@ -63,6 +66,9 @@ export async function startSecretsManagerServer(): Promise<SecretsManagerServer>
     // API_GetSecretValue.html, Errors: "ResourceNotFoundException: Secrets Manager can't find the resource that you
     // asked for. HTTP Status Code: 400"
     if (!secret) return [400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." }];
+    // https://docs.aws.amazon.com/secretsmanager/latest/apireference/CommonErrors.html: "AccessDeniedException: You do
+    // not have sufficient access to perform this action. HTTP Status Code: 400"
+    if (denied.has(secret.arn)) return [400, { __type: 'AccessDeniedException', message: 'You do not have sufficient access to perform this action.' }];
     // API_GetSecretValue.html: "If you don't specify either a VersionStage or VersionId, then Secrets Manager returns
     // the AWSCURRENT version." Only AWSCURRENT is stored here.
     if ((body.VersionStage !== undefined && body.VersionStage !== 'AWSCURRENT') || (body.VersionId !== undefined && body.VersionId !== secret.versionId)) {
@@ -87,6 +93,10 @@ export async function startSecretsManagerServer(): Promise<SecretsManagerServer>
       const arn = `arn:aws:secretsmanager:${SECRETS_REGION}:${SECRETS_ACCOUNT}:secret:${name}-${randomBytes(3).toString('hex')}`;
       secrets.push({ arn, name, value, versionId: randomUUID(), created: Math.floor(Date.now() / 1000) });
       return arn;
+    },
+    denyReads(arn, deny) {
+      if (deny) denied.add(arn);
+      else denied.delete(arn);
     },
     stop: server.stop,
   };

@@ -7,8 +7,9 @@ import { GATEWAY_TOOL_TEMPLATES, GatewaySchemaNode } from './gateway-tools.gener
 import { IAM_ACTION } from '../../core/iam-actions';
 import { acknowledgeFinding, wildcardFindingIds } from '../../core/nag';
 import { PropValidator } from '../../core/validation';
-import { DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, McpServerSpec, MCP_TOOL_NAMES } from '../../private/contract.generated';
-import { MCP_GATEWAY_ENV } from '../gateway-contract';
+import {
+  DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, MCP_GATEWAY_ENV, McpServerSpec, MCP_TOOL_NAMES,
+} from '../../private/contract.generated';
 import { McpGatewayTargetKind, McpGatewayTargetOptions } from '../mcp-gateway-target';
 
 /** AgentCore's target name pattern (aws-cdk-lib `GatewayTarget` checks the same one). */

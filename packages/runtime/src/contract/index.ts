@@ -6,3 +6,4 @@ export * from './lifecycle';
 export * from './mcp';
 export * from './pipelines';
 export * from './parse';
+export * from './metrics';

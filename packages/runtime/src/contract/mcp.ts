@@ -20,6 +20,34 @@ export const MCP_ENV = {
   HANDLE_KEY_SECRET_ARN: 'MCP_HANDLE_KEY_SECRET_ARN',
 } as const;
 
+/** Env vars `McpToolServer.addToGateway` sets on the server function. */
+export const MCP_GATEWAY_ENV = {
+  /**
+   * JSON array of the gateway target names this function serves. The handler answers an AgentCore invocation only when
+   * the tool name's `<target>___` prefix is one of them; without the variable it answers none.
+   */
+  TARGET_NAMES: 'MCP_GATEWAY_TARGET_NAMES',
+} as const;
+
+/**
+ * What separates the target name from the tool name in the name a gateway shows agents and passes to the function
+ * (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-tool-naming.html).
+ */
+export const MCP_GATEWAY_TOOL_DELIMITER = '___';
+
+/**
+ * The keys of `context.clientContext.custom` a gateway sets when it invokes a Lambda target; the event is the tool's
+ * arguments (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-add-target-lambda.html#gateway-building-lambda-input).
+ */
+export const AGENTCORE_CONTEXT_KEYS = {
+  TOOL_NAME: 'bedrockAgentCoreToolName',
+  GATEWAY_ID: 'bedrockAgentCoreGatewayId',
+  TARGET_ID: 'bedrockAgentCoreTargetId',
+  MESSAGE_VERSION: 'bedrockAgentCoreMessageVersion',
+  AWS_REQUEST_ID: 'bedrockAgentCoreAwsRequestId',
+  MCP_MESSAGE_ID: 'bedrockAgentCoreMcpMessageId',
+} as const;
+
 /**
  * The MCP protocol revisions that the bundled server speaks AND Amazon Bedrock AgentCore Gateway supports, newest first:
  * "AgentCore Gateway supports the following MCP versions: 2026-07-28, 2025-11-25, 2025-06-18, and 2025-03-26"
@@ -160,6 +188,31 @@ export const McpServerSpecSchema = z.object({
 }, { when: (payload) => typeof payload.value === 'object' && payload.value !== null }))
   .meta({ id: 'McpServerSpec', description: 'Everything the MCP server exposes. Absent sections register no tools.' });
 export type McpServerSpec = z.infer<typeof McpServerSpecSchema>;
+
+/** An env var holding JSON text: parsed, then checked with `schema` (its problems keep the variable's name in the path). */
+const jsonEnv = <S extends z.ZodType>(schema: S, what: string) =>
+  z.string(`expected ${what} as JSON text`).transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `expected ${what} as JSON text, got text that does not parse (${(err as Error).message})` });
+      return z.NEVER;
+    }
+  }).pipe(schema);
+
+/**
+ * The whole environment of the bundled MCP server function (src/mcp/server.lambda.ts), read in one parse at its cold
+ * start: what `McpToolServer` sets (the spec, the handle key's secret) and what `addToGateway` adds (the targets it
+ * serves). Every problem is reported at once, each naming its variable and what is expected.
+ */
+export const McpServerFunctionEnvSchema = z.object({
+  [MCP_ENV.SPEC]: jsonEnv(McpServerSpecSchema, 'the server spec (McpToolServer sets it)'),
+  [MCP_ENV.HANDLE_KEY_SECRET_ARN]: z.string('expected the ARN of the Secrets Manager secret holding the handle key (McpToolServer sets it); '
+    + 'the server does not start without a key: handles sealed with a per-instance key would not open on any other instance')
+    .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'expected a Secrets Manager secret ARN (arn:<partition>:secretsmanager:<region>:<account>:secret:<name>)'),
+  [MCP_GATEWAY_ENV.TARGET_NAMES]: jsonEnv(z.array(z.string().min(1, 'expected a non-empty target name')), 'an array of gateway target names (addToGateway sets it)')
+    .optional(),
+});
 
 
 /** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */

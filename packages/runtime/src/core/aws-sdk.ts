@@ -18,7 +18,9 @@ import type * as S3 from '@aws-sdk/client-s3';
 import type * as SageMaker from '@aws-sdk/client-sagemaker';
 import type * as FeatureStoreRuntime from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import type * as SageMakerRuntime from '@aws-sdk/client-sagemaker-runtime';
+import type * as SecretsManager from '@aws-sdk/client-secrets-manager';
 import type * as Sns from '@aws-sdk/client-sns';
+import type * as Sqs from '@aws-sdk/client-sqs';
 
 /** `@aws-sdk/client-dynamodb`, loaded on first call. */
 export function dynamoDbSdk(): typeof DynamoDB {
@@ -53,4 +55,14 @@ export function cloudFormationSdk(): typeof CloudFormation {
 /** `@aws-sdk/client-sns` (deployment notifications), loaded on first call. */
 export function snsSdk(): typeof Sns {
   return require('@aws-sdk/client-sns');
+}
+
+/** `@aws-sdk/client-sqs` (the pipeline router's optional results queue), loaded on first call. */
+export function sqsSdk(): typeof Sqs {
+  return require('@aws-sdk/client-sqs');
+}
+
+/** `@aws-sdk/client-secrets-manager` (the MCP server function's handle key), loaded on first call. */
+export function secretsManagerSdk(): typeof SecretsManager {
+  return require('@aws-sdk/client-secrets-manager');
 }

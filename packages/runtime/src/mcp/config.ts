@@ -5,8 +5,8 @@
  * field path and what was expected.
  */
 import * as z from 'zod';
-import { McpServerSpec, McpServerSpecSchema, MCP_ENV } from '../contract/mcp';
-import { contractProblems, parseJsonText } from '../contract/parse';
+import { MCP_GATEWAY_ENV, McpServerFunctionEnvSchema, McpServerSpec, McpServerSpecSchema, MCP_ENV } from '../contract/mcp';
+import { contractProblems, parseContract, parseJsonText } from '../contract/parse';
 import type { SageMakerMcpServerConfig, ToolCallOutcome } from './tools/context';
 
 /** Thrown for a configuration that cannot serve: each problem names the field, the value and the expectation. */
@@ -75,7 +75,7 @@ export function parseMcpServerSpec<T extends McpServerSpec>(input: unknown, sour
 /**
  * The spec a construct passed to its function (`MCP_ENV.SPEC`), parsed with the contract's schema. The handle key is
  * not in the environment: the bundled handler reads it from the secret named by `MCP_ENV.HANDLE_KEY_SECRET_ARN` (see
- * src/mcp/server.lambda.ts).
+ * ../lambda/mcp-server.ts, which reads its whole environment with `mcpServerFunctionConfigFromEnv`).
  */
 export function mcpServerConfigFromEnv(env: Record<string, string | undefined> = process.env): SageMakerMcpServerConfig {
   const raw = env[MCP_ENV.SPEC];
@@ -85,4 +85,28 @@ export function mcpServerConfigFromEnv(env: Record<string, string | undefined> =
   const problems = contractProblems(McpServerSpecSchema, value.value, { source: MCP_ENV.SPEC });
   if (problems.length > 0) throw new McpConfigError(problems);
   return value.value as McpServerSpec;
+}
+
+/** What the bundled server function reads from its environment at a cold start. */
+export interface McpServerFunctionConfig {
+  /** The server spec (`MCP_SERVER_SPEC`). */
+  readonly spec: McpServerSpec;
+  /** The secret holding the handle key (`MCP_HANDLE_KEY_SECRET_ARN`). */
+  readonly handleKeySecretArn: string;
+  /** The AgentCore Gateway targets it serves (`MCP_GATEWAY_TARGET_NAMES`); none when it is on no gateway. */
+  readonly gatewayTargetNames: readonly string[];
+}
+
+/**
+ * The bundled server function's whole environment in one parse with the contract's `McpServerFunctionEnvSchema`: a
+ * misconfigured function fails its start with every problem at once, each naming the variable and what is expected
+ * (`MCP_HANDLE_KEY_SECRET_ARN: expected the ARN of the Secrets Manager secret ..., but it is not set`).
+ */
+export function mcpServerFunctionConfigFromEnv(env: Record<string, string | undefined> = process.env): McpServerFunctionConfig {
+  const parsed = parseContract(McpServerFunctionEnvSchema, env, { fail: (problems) => new McpConfigError(problems, 'the server function\'s environment') });
+  return {
+    spec: parsed[MCP_ENV.SPEC],
+    handleKeySecretArn: parsed[MCP_ENV.HANDLE_KEY_SECRET_ARN],
+    gatewayTargetNames: parsed[MCP_GATEWAY_ENV.TARGET_NAMES] ?? [],
+  };
 }

@@ -1,8 +1,8 @@
 /**
  * The CloudWatch metrics the bundled handlers write (embedded metric format, through Powertools Metrics in
- * ./handler-metrics) and the constructs read (`McpToolServer.metricToolCalls`, `AsyncResultsStore`/`PipelineEventRouter`
- * record metrics, `SageMakerMcpDashboard`). docs/operations.md lists them. Plain constants: no Powertools import, so
- * the construct library does not load it.
+ * ../lambda/metrics.ts) and the constructs read (`McpToolServer.metricToolCalls`, `AsyncResultsStore`/`PipelineEventRouter`
+ * record metrics, `SageMakerMcpDashboard`). docs/operations.md lists them. Plain constants (mirrored into the construct
+ * library's src/private/contract.generated.ts), so the construct library never loads Powertools.
  *
  * Every record carries the `service` dimension (Powertools' service name), set to the function's own name
  * (AWS_LAMBDA_FUNCTION_NAME at run time, `function.functionName` in the constructs): one server's or recorder's

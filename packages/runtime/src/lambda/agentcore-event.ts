@@ -10,7 +10,7 @@
  * gateway parses; here that is the MCP `CallToolResult` (`content`, `structuredContent`, `isError`).
  */
 import type { Context } from 'aws-lambda';
-import { AGENTCORE_CONTEXT_KEYS, MCP_GATEWAY_TOOL_DELIMITER } from './gateway-contract';
+import { AGENTCORE_CONTEXT_KEYS, MCP_GATEWAY_TOOL_DELIMITER } from '../contract/mcp';
 
 /** The stateless protocol revision the call is made in: no initialize round trip, one JSON response. */
 const PROTOCOL_VERSION = '2026-07-28';

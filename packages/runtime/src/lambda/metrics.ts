@@ -2,22 +2,12 @@
  * Embedded-metric-format records of the bundled handlers, written to stdout with Powertools Metrics
  * (https://docs.powertools.aws.dev/lambda/typescript/latest/features/metrics/): CloudWatch Logs turns each record into
  * metrics with no PutMetricData call (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html).
- * Names and dimensions: ./metric-names. Only for `*.lambda.ts` files (Powertools is bundled into them, never loaded by
- * the construct library).
+ * Names and dimensions: ../contract/metrics.ts. Only the handlers of this folder use it: the runtime's root entry and
+ * the construct library never load Powertools.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { MCP_METRICS, METRIC_DIMENSIONS as D, METRICS_NAMESPACE, RECORD_METRICS } from './metric-names';
-
-/**
- * One answered tool call: the runtime's `ToolCallOutcome` (packages/runtime/src/mcp/tools/context.ts), restated here
- * because only the bundled handlers may import the runtime package (test/package-surface.test.ts).
- */
-export interface ToolCallOutcome {
-  readonly tool: string;
-  readonly ok: boolean;
-  readonly errorName?: string;
-  readonly durationMs: number;
-}
+import { MCP_METRICS, METRIC_DIMENSIONS as D, METRICS_NAMESPACE, RECORD_METRICS } from '../contract/metrics';
+import type { ToolCallOutcome } from '../mcp/tools/context';
 
 /** The `service` dimension: the function's name (the construct's `functionName`), or a fixed name off Lambda. */
 function serviceName(): string {

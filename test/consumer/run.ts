@@ -157,6 +157,16 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], k
   log(`aws-cdk-lib ${version}: npm install in ${elapsed(t)}`);
   phase(`${version} install`, t);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(consumerTsconfig(dir), null, 2));
+  // Every subpath the installed runtime exports loads from the app (the Lambda handlers of /lambda among them): a
+  // subpath whose lib/ file the tarball lacks fails here, before any block.
+  log(must('node', ['-e', [
+    "const pkg = require('cdk-sagemaker-mcp-runtime/package.json');",
+    "const subpaths = Object.keys(pkg.exports).filter((k) => k !== './package.json');",
+    "for (const s of subpaths) require(s === '.' ? pkg.name : pkg.name + s.slice(1));",
+    "const l = require('cdk-sagemaker-mcp-runtime/lambda');",
+    "for (const h of ['mcpServerHandler', 'asyncResultRecorderHandler', 'pipelineRouterHandler', 'approvedDeploymentHandler']) if (typeof l[h] !== 'function') throw new Error(h + ' is not exported by cdk-sagemaker-mcp-runtime/lambda');",
+    "console.log(subpaths.length + ' runtime subpaths load');",
+  ].join('\n')], { cwd: dir }).trim());
 
   // One tsc run; errors are attributed to the block file they are in. An error elsewhere fails every block.
   const tTsc = Date.now();

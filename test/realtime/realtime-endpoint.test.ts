@@ -33,8 +33,12 @@ function endpoint(stack: Stack, props: Partial<RealtimeEndpointProps> = {}): Rea
 }
 
 /** The statements of every IAM policy in the template. */
+/** The identity statements of the template: its AWS::IAM::Policy documents and the roles' inline policies. */
 function statements(template: Template): any[] {
-  return Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
+  return [
+    ...Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement),
+    ...Object.values(template.findResources('AWS::IAM::Role')).flatMap((r: any) => (r.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement)),
+  ];
 }
 
 describe('RealtimeEndpoint defaults', () => {
@@ -87,7 +91,11 @@ describe('RealtimeEndpoint defaults', () => {
     expect(cfn.node.id).toBe('Resource');
     const t = Template.fromStack(stack);
     const [ep1] = Object.values(t.findResources('AWS::SageMaker::Endpoint')) as any[];
-    expect(ep1.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/^ChatRole/), expect.stringMatching(/^ChatRoleDefaultPolicy/)]));
+    // The role carries the model's permissions inline (ModelAccess), so waiting for the role waits for them too.
+    const [roleId, role] = Object.entries(t.findResources('AWS::IAM::Role'))[0] as [string, any];
+    expect(ep1.DependsOn).toEqual([roleId]);
+    expect(role.Properties.Policies.map((p: any) => p.PolicyName)).toEqual(['ModelAccess']);
+    t.resourceCountIs('AWS::IAM::Policy', 0);
   });
 
   test('the created role has exactly what the model needs and no managed policy', () => {

@@ -294,7 +294,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   /** The endpoint's update properties, rendered once (at validation, so that problems are synth errors). */
   private endpointUpdate(): EndpointUpdateProps {
-    this.update ??= renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
+    this.update ??= ownStatements(this.executionRole, () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
       scope: this,
       subject: `RealtimeEndpoint '${this.node.id}'`,
       variantCount: this.variants.length,
@@ -304,7 +305,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
       endpoint: this.cfnEndpoint,
       executionRole: this.executionRole,
-    });
+    }));
     return this.update;
   }
 

@@ -9,7 +9,7 @@ import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/
 import { SageMakerEndpointBase } from '../../src/core/endpoint-base';
 import { DataCaptureMode, RealtimeEndpoint, RealtimeEndpointProps } from '../../src/realtime';
 import { templateSnapshot } from '../support/snapshot';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
 import { errorOf } from '../support/test-stacks';
 
 const TGI = ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04');
@@ -119,6 +119,44 @@ describe('RealtimeEndpoint defaults', () => {
       // Only GetAuthorizationToken and the namespace-conditioned PutMetricData may use '*'.
       if (s.Resource === '*') expect(['ecr:GetAuthorizationToken', 'cloudwatch:PutMetricData']).toContain(s.Action);
     }
+  });
+
+  test('the model\'s permissions are inline on the role; a grant on endpoint.role afterwards lands in its DefaultPolicy', () => {
+    // GIVEN
+    const stack = newStack();
+    const ep = endpoint(stack);
+    const extra = s3.Bucket.fromBucketName(stack, 'Extra', 'extra-bucket');
+    // WHEN
+    extra.grantRead(ep.role!, 'reports/*');
+    // THEN
+    const t = Template.fromStack(stack);
+    const [role] = Object.values(t.findResources('AWS::IAM::Role')) as any[];
+    const inline = role.Properties.Policies[0].PolicyDocument.Statement;
+    expect(inline.map((st: any) => [st.Action].flat()[0])).toEqual([
+      'logs:CreateLogGroup', 'cloudwatch:PutMetricData', 'ecr:BatchCheckLayerAvailability', 'ecr:GetAuthorizationToken', 's3:GetObject*',
+    ]);
+    expect(JSON.stringify(inline)).not.toContain('extra-bucket');
+    const [policy] = Object.values(t.findResources('AWS::IAM::Policy')) as any[];
+    expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('extra-bucket/reports/*');
+    expect(policy.Properties.Roles).toEqual([{ Ref: Object.keys(t.findResources('AWS::IAM::Role'))[0] }]);
+  });
+
+  test('cdk-nag: the role\'s own wildcards are acknowledged on the role; the user\'s grant stays reported', () => {
+    // GIVEN
+    const stack = newStack();
+    const ep = endpoint(stack);
+    ep.role!.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:aws:sqs:us-east-1:123456789012:jobs-*'] }));
+    // WHEN
+    const report = nagReport(stack.node.root as App);
+    // THEN
+    const rolePath = ep.role!.node.findChild('Default').node.defaultChild!.node.path;
+    const onRole = report.acknowledgements.filter((a) => a.constructPath === rolePath).map((a) => a.ruleId);
+    expect(onRole).toEqual(expect.arrayContaining([
+      expect.stringContaining('Action::s3:GetObject*'), expect.stringContaining('Resource::*'),
+      expect.stringContaining('/aws/sagemaker/*'), expect.stringContaining('model-artifacts/llama/*'),
+    ]));
+    const reported = report.findings.filter((f) => f.ruleId.startsWith('AwsSolutions-IAM5')).map((f) => `${f.constructPath} ${f.ruleId}`);
+    expect(reported).toEqual([expect.stringMatching(/Role\/Default\/DefaultPolicy\/Resource .*jobs-\*/)]);
   });
 
   test('a KMS-encrypted artifact bucket adds decrypt on its key to the role', () => {

@@ -3,8 +3,8 @@
  * each with its reason. The mechanism is `../nag.ts`; call it where the role is created (with `createExecutionRole`).
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { acknowledgeDocumentWildcardFindings, acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 import { InlineModelRole } from './inline-model-role';
+import { acknowledgeDocumentWildcardFindings, acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 
 /** Reasons for the IAM wildcards that model execution roles need, by the first action of the statement. */
 const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [

@@ -25,18 +25,33 @@ export function acknowledgePolicyWildcardFindings(
   policy: () => iam.CfnPolicy | undefined,
   reasons: ReadonlyArray<WildcardReason>,
 ): void {
+  acknowledgeDocumentWildcardFindings(scope, () => {
+    const cfn = policy();
+    return cfn ? { resource: cfn, document: cfn.policyDocument } : undefined;
+  }, reasons);
+}
+
+/**
+ * As `acknowledgePolicyWildcardFindings`, for any policy document and the resource cdk-nag reports its findings on
+ * (e.g. an AWS::IAM::Role and one of its inline policies). `target` is looked up when the app validates.
+ */
+export function acknowledgeDocumentWildcardFindings(
+  scope: IConstruct,
+  target: () => { readonly resource: IConstruct; readonly document: unknown } | undefined,
+  reasons: ReadonlyArray<WildcardReason>,
+): void {
   scope.node.addValidation({
     validate: () => {
-      const cfn = policy();
-      if (!cfn) return [];
-      const doc = Stack.of(cfn).resolve(cfn.policyDocument);
-      for (const statement of doc.Statement ?? []) {
+      const found = target();
+      if (!found) return [];
+      const doc = Stack.of(found.resource).resolve(found.document);
+      for (const statement of doc?.Statement ?? []) {
         if (statement.Effect !== 'Allow') continue;
         const actions: string[] = [statement.Action].flat();
         const reason = reasons.find((r) => r.action.test(actions[0]))?.reason;
         if (!reason) continue;
         const ids = wildcardFindingIds(statement);
-        for (const id of ids) acknowledgeFinding(cfn, `AwsSolutions-IAM5[${id}]`, reason);
+        for (const id of ids) acknowledgeFinding(found.resource, `AwsSolutions-IAM5[${id}]`, reason);
       }
       return [];
     },

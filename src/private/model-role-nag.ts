@@ -3,7 +3,8 @@
  * each with its reason. The mechanism is `../nag.ts`; call it where the role is created (with `createExecutionRole`).
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
+import { InlineModelRole } from './inline-model-role';
+import { acknowledgeDocumentWildcardFindings, acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 
 /** Reasons for the IAM wildcards that model execution roles need, by the first action of the statement. */
 const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
@@ -25,4 +26,17 @@ export function acknowledgeModelRoleWildcards(role: iam.Role): void {
   acknowledgePolicyWildcardFindings(role,
     () => role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined,
     ROLE_WILDCARD_REASONS);
+}
+
+/**
+ * The same acknowledgements for a role whose library-granted statements are inline (`InlineModelRole`): on the
+ * AWS::IAM::Role for its `ModelAccess` document, and on its DefaultPolicy, if one exists, as for any role.
+ */
+export function acknowledgeInlineModelRoleWildcards(role: InlineModelRole): void {
+  acknowledgeDocumentWildcardFindings(role, () => {
+    const cfn = role.cfnRole;
+    return cfn ? { resource: cfn, document: role.ownDocument } : undefined;
+  }, ROLE_WILDCARD_REASONS);
+  const inner = role.node.tryFindChild('Default');
+  if (inner) acknowledgeModelRoleWildcards(inner as iam.Role);
 }

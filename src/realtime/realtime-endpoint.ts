@@ -26,7 +26,8 @@ import {
   bindEndpointNetwork, BoundEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc,
 } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { InlineModelRole } from '../private/inline-model-role';
+import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import {
   addTargetTracking, createScalableTarget, SCALING_DEFAULTS, secondScalingCall, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
@@ -76,7 +77,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   private firstModel?: sagemaker.CfnModel;
   /** The role created for the models; it renders only once a model that needs it is bound (never for existing models). */
-  private modelRole?: iam.LazyRole;
+  private modelRole?: InlineModelRole;
   private readonly props: RealtimeEndpointProps;
   private readonly variants: Variant[] = [];
   private readonly scaledVariants = new Map<string, ScalableInstanceCount>();
@@ -124,7 +125,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
         ? [renderShadow(props.shadow, this.shadowModelName!, props.initialVariantWeight ?? 1)] : undefined,
       kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes()) }),
       // Captures are written with the models' role: the created one, or `role` (required when the models already exist).
-      dataCaptureConfig: props.dataCapture ? renderDataCapture(this, props.dataCapture, this.executionRole, this.key) : undefined,
+      dataCaptureConfig: props.dataCapture
+        ? ownStatements(this.executionRole, () => renderDataCapture(this, props.dataCapture!, this.executionRole, this.key)) : undefined,
     });
     this.endpointConfigName = config.attrEndpointConfigName;
 
@@ -292,7 +294,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   /** The endpoint's update properties, rendered once (at validation, so that problems are synth errors). */
   private endpointUpdate(): EndpointUpdateProps {
-    this.update ??= renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
+    this.update ??= ownStatements(this.executionRole, () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
       scope: this,
       subject: `RealtimeEndpoint '${this.node.id}'`,
       variantCount: this.variants.length,
@@ -302,7 +305,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
       endpoint: this.cfnEndpoint,
       executionRole: this.executionRole,
-    });
+    }));
     return this.update;
   }
 
@@ -337,16 +340,18 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     const scope = count === 0 ? this : new Construct(this, `Model${count + 1}`);
     const id = count === 0 ? 'Model' : 'Resource';
     const role = this.executionRole ?? this.createdModelRole();
-    const config = source.bind(scope, { role, instanceType: options.instanceType });
-    rejectExistingModelInVpc(`RealtimeEndpoint '${this.node.id}'`, config, this.network);
-    if (this.network.vpcConfig && !config.modelName) grantVpcAccess(role);
-    const { modelName, model } = renderModel(scope, id, config, role, this.network);
+    // What the model needs goes inline on the created role (InlineModelRole); a given role gets its DefaultPolicy.
+    const { config, modelName, model } = ownStatements(role, () => {
+      const bound = source.bind(scope, { role, instanceType: options.instanceType });
+      rejectExistingModelInVpc(`RealtimeEndpoint '${this.node.id}'`, bound, this.network);
+      if (this.network.vpcConfig && !bound.modelName) grantVpcAccess(role);
+      return { config: bound, ...renderModel(scope, id, bound, role, this.network) };
+    });
     // A created model makes the created role the endpoint's; an existing model runs with its own role, and the created
     // one, never used, renders nothing (LazyRole).
     if (model && this.executionRole === undefined) {
       this.executionRole = role;
-      // LazyRole's role is its child 'Default' (a hidden id: the logical IDs are those of a plain Role at this path).
-      acknowledgeModelRoleWildcards(role.node.findChild('Default') as iam.Role);
+      acknowledgeInlineModelRoleWildcards(role as InlineModelRole);
     }
     if (count === 0) {
       this.firstModel = model;
@@ -359,13 +364,13 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /** The role for models, created once; its statements wait in the LazyRole until a model uses it. */
-  private createdModelRole(): iam.LazyRole {
+  private createdModelRole(): InlineModelRole {
     if (!this.modelRole) {
-      this.modelRole = new iam.LazyRole(this, 'Role', {
+      const role = this.modelRole = new InlineModelRole(this, 'Role', {
         assumedBy: executionRolePrincipal(),
         description: `Runs the models of SageMaker endpoint ${this.node.path}`,
       });
-      addExecutionRoleBasics(this.modelRole);
+      role.ownStatements(() => addExecutionRoleBasics(role));
     }
     return this.modelRole;
   }
@@ -431,6 +436,11 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       };
     }), options);
   }
+}
+
+/** Runs `fn` with what it grants `role` inline on it when it is the role the endpoint created (`InlineModelRole`). */
+function ownStatements<T>(role: iam.IRole | undefined, fn: () => T): T {
+  return role instanceof InlineModelRole ? role.ownStatements(fn) : fn();
 }
 
 function validateVariantScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {

@@ -4,6 +4,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ContainerImage, InstanceType, MultiModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
+import { identityStatements } from '../support/iam-reference';
 import { expectValidTemplate } from '../support/template-checks';
 import { errorOf, newStack } from '../support/test-stacks';
 
@@ -21,8 +22,7 @@ describe('MultiModelSource', () => {
         ModelDataSource: Match.absent(),
       },
     });
-    const reads = Object.values(t.findResources('AWS::IAM::Policy'))
-      .flatMap((p: any) => p.Properties.PolicyDocument.Statement)
+    const reads = identityStatements(t.toJSON())
       .filter((s: any) => JSON.stringify(s.Action).includes('s3:GetObject'));
     expect(JSON.stringify(reads)).toContain('/churn/*');
     expect(source.targetModels).toEqual(['a.tar.gz', 'b/c.tar.gz']);
@@ -59,8 +59,7 @@ describe('McpToolServer with a multi-model endpoint', () => {
 });
 
 describe('grantInvokeTargetModels (IAM condition key sagemaker:TargetModel)', () => {
-  const statementsOf = (stack: ReturnType<typeof newStack>) => Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
-    .flatMap((p: any) => p.Properties.PolicyDocument.Statement)
+  const statementsOf = (stack: ReturnType<typeof newStack>) => identityStatements(Template.fromStack(stack).toJSON())
     .filter((s: any) => JSON.stringify(s.Action).includes('sagemaker:InvokeEndpoint'));
 
   test('the MCP server may invoke a multi-model endpoint for its allow-listed target models only, without streaming', () => {

@@ -8,6 +8,7 @@ import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { ApprovedModelDeployment, DeploymentOutcome, ModelPackageGroup } from '../../src/lifecycle';
 import { PipelineDefinition, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
+import { identityStatements } from '../support/iam-reference';
 import { expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
@@ -16,8 +17,7 @@ const newStack = () => new Stack(new App(), 'Endpoint', { env: ENV });
 
 /** Every statement of the stack's identity policies that names one of `actions`. */
 function statementsWith(stack: Stack, ...actions: string[]): any[] {
-  const policies = Template.fromStack(stack).findResources('AWS::IAM::Policy');
-  return Object.values(policies).flatMap((p: any) => p.Properties.PolicyDocument.Statement)
+  return identityStatements(Template.fromStack(stack).toJSON())
     .filter((s: any) => [s.Action].flat().some((a: string) => actions.includes(a)));
 }
 

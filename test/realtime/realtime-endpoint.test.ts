@@ -9,7 +9,7 @@ import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/
 import { SageMakerEndpointBase } from '../../src/core/endpoint-base';
 import { DataCaptureMode, RealtimeEndpoint, RealtimeEndpointProps } from '../../src/realtime';
 import { templateSnapshot } from '../support/snapshot';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
 import { errorOf } from '../support/test-stacks';
 
 const TGI = ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04');
@@ -33,8 +33,12 @@ function endpoint(stack: Stack, props: Partial<RealtimeEndpointProps> = {}): Rea
 }
 
 /** The statements of every IAM policy in the template. */
+/** The identity statements of the template: its AWS::IAM::Policy documents and the roles' inline policies. */
 function statements(template: Template): any[] {
-  return Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
+  return [
+    ...Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement),
+    ...Object.values(template.findResources('AWS::IAM::Role')).flatMap((r: any) => (r.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement)),
+  ];
 }
 
 describe('RealtimeEndpoint defaults', () => {
@@ -87,7 +91,11 @@ describe('RealtimeEndpoint defaults', () => {
     expect(cfn.node.id).toBe('Resource');
     const t = Template.fromStack(stack);
     const [ep1] = Object.values(t.findResources('AWS::SageMaker::Endpoint')) as any[];
-    expect(ep1.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/^ChatRole/), expect.stringMatching(/^ChatRoleDefaultPolicy/)]));
+    // The role carries the model's permissions inline (ModelAccess), so waiting for the role waits for them too.
+    const [roleId, role] = Object.entries(t.findResources('AWS::IAM::Role'))[0] as [string, any];
+    expect(ep1.DependsOn).toEqual([roleId]);
+    expect(role.Properties.Policies.map((p: any) => p.PolicyName)).toEqual(['ModelAccess']);
+    t.resourceCountIs('AWS::IAM::Policy', 0);
   });
 
   test('the created role has exactly what the model needs and no managed policy', () => {
@@ -111,6 +119,44 @@ describe('RealtimeEndpoint defaults', () => {
       // Only GetAuthorizationToken and the namespace-conditioned PutMetricData may use '*'.
       if (s.Resource === '*') expect(['ecr:GetAuthorizationToken', 'cloudwatch:PutMetricData']).toContain(s.Action);
     }
+  });
+
+  test('the model\'s permissions are inline on the role; a grant on endpoint.role afterwards lands in its DefaultPolicy', () => {
+    // GIVEN
+    const stack = newStack();
+    const ep = endpoint(stack);
+    const extra = s3.Bucket.fromBucketName(stack, 'Extra', 'extra-bucket');
+    // WHEN
+    extra.grantRead(ep.role!, 'reports/*');
+    // THEN
+    const t = Template.fromStack(stack);
+    const [role] = Object.values(t.findResources('AWS::IAM::Role')) as any[];
+    const inline = role.Properties.Policies[0].PolicyDocument.Statement;
+    expect(inline.map((st: any) => [st.Action].flat()[0])).toEqual([
+      'logs:CreateLogGroup', 'cloudwatch:PutMetricData', 'ecr:BatchCheckLayerAvailability', 'ecr:GetAuthorizationToken', 's3:GetObject*',
+    ]);
+    expect(JSON.stringify(inline)).not.toContain('extra-bucket');
+    const [policy] = Object.values(t.findResources('AWS::IAM::Policy')) as any[];
+    expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('extra-bucket/reports/*');
+    expect(policy.Properties.Roles).toEqual([{ Ref: Object.keys(t.findResources('AWS::IAM::Role'))[0] }]);
+  });
+
+  test('cdk-nag: the role\'s own wildcards are acknowledged on the role; the user\'s grant stays reported', () => {
+    // GIVEN
+    const stack = newStack();
+    const ep = endpoint(stack);
+    ep.role!.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:aws:sqs:us-east-1:123456789012:jobs-*'] }));
+    // WHEN
+    const report = nagReport(stack.node.root as App);
+    // THEN
+    const rolePath = ep.role!.node.findChild('Default').node.defaultChild!.node.path;
+    const onRole = report.acknowledgements.filter((a) => a.constructPath === rolePath).map((a) => a.ruleId);
+    expect(onRole).toEqual(expect.arrayContaining([
+      expect.stringContaining('Action::s3:GetObject*'), expect.stringContaining('Resource::*'),
+      expect.stringContaining('/aws/sagemaker/*'), expect.stringContaining('model-artifacts/llama/*'),
+    ]));
+    const reported = report.findings.filter((f) => f.ruleId.startsWith('AwsSolutions-IAM5')).map((f) => `${f.constructPath} ${f.ruleId}`);
+    expect(reported).toEqual([expect.stringMatching(/Role\/Default\/DefaultPolicy\/Resource .*jobs-\*/)]);
   });
 
   test('a KMS-encrypted artifact bucket adds decrypt on its key to the role', () => {

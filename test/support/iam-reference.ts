@@ -303,6 +303,16 @@ export function iamStatements(template: object): IamStatementAt[] {
   return out;
 }
 
+/**
+ * The identity-policy statements of a template: every AWS::IAM::Policy document and every role's inline policies
+ * (`Policies`), without trust policies or resource policies.
+ */
+export function identityStatements(template: object): Json[] {
+  return iamStatements(template)
+    .filter((s) => /\(AWS::IAM::Policy\) PolicyDocument\.|\(AWS::IAM::Role\) Policies\./.test(s.where))
+    .map((s) => s.statement);
+}
+
 export const iamReferenceStats = { statements: 0, actions: 0, conditionKeys: 0, arns: 0 };
 
 const list = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

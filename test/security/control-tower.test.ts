@@ -46,7 +46,32 @@ interface Finding {
 }
 
 const CONTROLS = controlIds();
-const validator = new CfnGuardValidator({ maxBuffer: 256 * 1024 * 1024 });
+
+/** Every rule file (`ct-s3-pr-9`) with the CloudFormation resource types its text names. */
+function ruleTypes(): Map<string, Set<string>> {
+  const rules = new Map<string, Set<string>>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.guard')) rules.set(entry.name.replace(/\.guard$/, ''), new Set(readFileSync(file, 'utf8').match(/AWS::\w+::\w+/g) ?? []));
+    }
+  };
+  walk(RULES_DIR);
+  return rules;
+}
+const RULE_TYPES = ruleTypes();
+
+/**
+ * The validator for templates holding `types`: every Control Tower rule that names one of them. A rule that names none
+ * selects no resource of these templates, so it cannot report one; leaving it out changes no finding (the test below
+ * holds every rule to naming its types) and keeps cfn-guard from evaluating about 180 rules that do not apply (over
+ * the integ apps: 3.4 s of cfn-guard instead of 14.8 s, the same 16 findings).
+ */
+function validatorFor(types: ReadonlySet<string>): CfnGuardValidator {
+  const disabledRules = [...RULE_TYPES].filter(([, named]) => ![...named].some((t) => types.has(t))).map(([rule]) => rule);
+  return new CfnGuardValidator({ maxBuffer: 256 * 1024 * 1024, disabledRules });
+}
 const outdirs: string[] = [];
 const findings: Finding[] = [];
 const integDirs = new Map<string, string>();
@@ -75,8 +100,9 @@ function constructPaths(dir: string): Map<string, string> {
 function guard(app: string, dir: string): void {
   const templatePaths = readdirSync(dir).filter((f) => f.endsWith('.template.json')).map((f) => join(dir, f));
   if (templatePaths.length === 0) throw new Error(`${app}: no template in ${dir}`);
+  const types = new Set(templatePaths.flatMap((f) => Object.values<{ Type: string }>(JSON.parse(readFileSync(f, 'utf8')).Resources ?? {}).map((r) => r.Type)));
   // The plugin reads only the template paths of its context.
-  const report = validator.validate({ templatePaths } as unknown as IPolicyValidationContextBeta1);
+  const report = validatorFor(types).validate({ templatePaths } as unknown as IPolicyValidationContextBeta1);
   const paths = constructPaths(dir);
   for (const violation of report.violations) {
     const control = CONTROLS.get(violation.ruleName) ?? violation.ruleName;
@@ -174,6 +200,15 @@ test('every integ app synthesizes to its committed snapshot (as `npx projen inte
 test('docs/checks.md shows the exception list', () => {
   const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'checks.md'), 'utf8');
   expect(docs).toContain(renderExceptionsTable());
+});
+
+test('every Control Tower rule names the resource types it checks (what lets a template skip the rules of types it lacks)', () => {
+  expect(RULE_TYPES.size).toBeGreaterThan(200);
+  expect([...RULE_TYPES].filter(([, types]) => types.size === 0).map(([rule]) => rule)).toEqual([]);
+  // A template of one type gets that type's rules, and not another's.
+  const disabled = (validatorFor(new Set(['AWS::SQS::Queue'])) as unknown as { disabledRules: string[] }).disabledRules;
+  expect(disabled).not.toContain('ct-sqs-pr-1');
+  expect(disabled).toContain('ct-s3-pr-1');
 });
 
 test('the validator runs the Control Tower rules and reports what it should (not vacuous)', () => {

@@ -4,25 +4,16 @@
  * names with CR/LF, NUL, zero-width or Cyrillic characters after `<target>___` (copied into a request header: TypeError),
  * and an event that is neither HTTP nor carries AgentCore's client context (TypeError on `requestContext`).
  */
-import type { APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent } from 'aws-lambda';
-import { useBundledServerLambda } from '../mcp/bundled-server-lambda';
+import type { Context } from 'aws-lambda';
+import { functionUrlFrontDoor, useBundledServerLambda } from '../mcp/bundled-server-lambda';
 import { agentCoreContext, agentCoreEvent } from '../mcp/fixtures/agentcore-gateway-invocation';
-import { functionUrlEvent } from '../mcp/function-url-event';
 import { ok } from '../support/sagemaker-runtime-server';
 import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const TARGET = 'sagemaker-tools';
 
 describe('hostile AgentCore invocations of the bundled handler', () => {
-  const server = useBundledServerLambda<LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2>({
-    clientName: 'agentcore-hostile-test',
-    mcpPath: '/mcp',
-    toEvent: (req) => functionUrlEvent(req),
-    writeResult: (result, res) => {
-      res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
-      res.end(result.body);
-    },
-  }, { [MCP_GATEWAY_ENV.TARGET_NAMES]: JSON.stringify([TARGET]) });
+  const server = useBundledServerLambda(functionUrlFrontDoor('agentcore-hostile-test'), { [MCP_GATEWAY_ENV.TARGET_NAMES]: JSON.stringify([TARGET]) });
   const invoke = (args: unknown, context?: Context) => (server.handler as unknown as (e: unknown, c?: Context) => Promise<any>)(args, context);
 
   test('arguments nested 5,000 deep are an InvalidArguments tool error', async () => {

@@ -11,7 +11,8 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'http';
 import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { LambdaFunctionURLEvent } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
+import { functionUrlEvent } from './function-url-event';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
@@ -58,6 +59,19 @@ export interface StandInFrontDoor<E, R> {
   toEvent(req: IncomingMessage): Promise<E>;
   /** Answers the HTTP request with the function's result, as the front door does. */
   writeResult(result: R, res: ServerResponse): void;
+}
+
+/** A buffered function URL in front (AWS_IAM auth, payload 2.0, the result's status, headers and body as sent). */
+export function functionUrlFrontDoor(clientName: string): StandInFrontDoor<LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2> {
+  return {
+    clientName,
+    mcpPath: '/mcp',
+    toEvent: (req) => functionUrlEvent(req),
+    writeResult: (result, res) => {
+      res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
+      res.end(result.body);
+    },
+  };
 }
 
 export interface BundledServerLambda<E, R> {

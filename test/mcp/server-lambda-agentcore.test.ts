@@ -4,25 +4,16 @@
  * tool name in the client context), beside a real MCP client on a stand-in function URL: both reach the same MCP
  * server, with its allow-list, redaction and error shape.
  */
-import type { APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent } from 'aws-lambda';
-import { useBundledServerLambda } from './bundled-server-lambda';
+import type { Context } from 'aws-lambda';
+import { functionUrlFrontDoor, useBundledServerLambda } from './bundled-server-lambda';
 import { agentCoreContext, agentCoreEvent } from './fixtures/agentcore-gateway-invocation';
-import { functionUrlEvent } from './function-url-event';
 import { fail, ok } from '../support/sagemaker-runtime-server';
 import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 
 const TARGET = 'sagemaker-tools';
 
 describe('bundled server.lambda as an AgentCore Gateway Lambda target', () => {
-  const server = useBundledServerLambda<LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2>({
-    clientName: 'agentcore-test',
-    mcpPath: '/mcp',
-    toEvent: (req) => functionUrlEvent(req),
-    writeResult: (result, res) => {
-      res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
-      res.end(result.body);
-    },
-  }, { [MCP_GATEWAY_ENV.TARGET_NAMES]: JSON.stringify([TARGET]) });
+  const server = useBundledServerLambda(functionUrlFrontDoor('agentcore-test'), { [MCP_GATEWAY_ENV.TARGET_NAMES]: JSON.stringify([TARGET]) });
   const invoke = (args: unknown, target: string, tool: string) =>
     (server.handler as unknown as (e: unknown, c: Context) => Promise<any>)(args, agentCoreContext(target, tool));
 

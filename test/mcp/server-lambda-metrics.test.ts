@@ -3,24 +3,14 @@
  * through the Lambda handler writes CloudWatch embedded-metric-format records to stdout (test/support/emf.ts parses
  * them from what the handler writes).
  */
-import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
-import { useBundledServerLambda } from './bundled-server-lambda';
-import { functionUrlEvent } from './function-url-event';
+import { functionUrlFrontDoor, useBundledServerLambda } from './bundled-server-lambda';
 import { emfWrittenBy } from '../support/emf';
 import { fail, ok } from '../support/sagemaker-runtime-server';
 import { MCP_METRICS, METRICS_NAMESPACE } from 'cdk-sagemaker-mcp-runtime/contract';
 
 describe('bundled server.lambda metrics', () => {
   process.env.AWS_LAMBDA_FUNCTION_NAME = 'mcp-server-fn';
-  const server = useBundledServerLambda<LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2>({
-    clientName: 'metrics-test',
-    mcpPath: '/mcp',
-    toEvent: (req) => functionUrlEvent(req),
-    writeResult: (result, res) => {
-      res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
-      res.end(result.body);
-    },
-  });
+  const server = useBundledServerLambda(functionUrlFrontDoor('metrics-test'));
 
   test('a successful call: calls 1, errors 0 and latency under the tool name and the server, in namespace SageMakerMcp', async () => {
     server.runtime.script('churn-xgb', ok({ probability: 0.9 }));

@@ -46,3 +46,11 @@ export class InlineModelRole extends iam.LazyRole {
     return this.node.tryFindChild('Default')?.node.defaultChild as iam.CfnRole | undefined;
   }
 }
+
+/**
+ * Runs `fn` with what it grants `role` inline on it when `role` is an `InlineModelRole` (the one an endpoint created);
+ * a role given by the user gets its grants where any role does (its DefaultPolicy).
+ */
+export function withOwnStatements<T>(role: iam.IRole | undefined, fn: () => T): T {
+  return role instanceof InlineModelRole ? role.ownStatements(fn) : fn();
+}

@@ -26,7 +26,7 @@ import {
   bindEndpointNetwork, BoundEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc,
 } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
-import { InlineModelRole } from '../private/inline-model-role';
+import { InlineModelRole, withOwnStatements } from '../private/inline-model-role';
 import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import {
@@ -126,7 +126,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes()) }),
       // Captures are written with the models' role: the created one, or `role` (required when the models already exist).
       dataCaptureConfig: props.dataCapture
-        ? ownStatements(this.executionRole, () => renderDataCapture(this, props.dataCapture!, this.executionRole, this.key)) : undefined,
+        ? withOwnStatements(this.executionRole, () => renderDataCapture(this, props.dataCapture!, this.executionRole, this.key)) : undefined,
     });
     this.endpointConfigName = config.attrEndpointConfigName;
 
@@ -295,7 +295,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /** The endpoint's update properties, rendered once (at validation, so that problems are synth errors). */
   private endpointUpdate(): EndpointUpdateProps {
     // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
-    this.update ??= ownStatements(this.executionRole, () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+    this.update ??= withOwnStatements(this.executionRole, () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
       scope: this,
       subject: `RealtimeEndpoint '${this.node.id}'`,
       variantCount: this.variants.length,
@@ -341,7 +341,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     const id = count === 0 ? 'Model' : 'Resource';
     const role = this.executionRole ?? this.createdModelRole();
     // What the model needs goes inline on the created role (InlineModelRole); a given role gets its DefaultPolicy.
-    const { config, modelName, model } = ownStatements(role, () => {
+    const { config, modelName, model } = withOwnStatements(role, () => {
       const bound = source.bind(scope, { role, instanceType: options.instanceType });
       rejectExistingModelInVpc(`RealtimeEndpoint '${this.node.id}'`, bound, this.network);
       if (this.network.vpcConfig && !bound.modelName) grantVpcAccess(role);
@@ -436,11 +436,6 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       };
     }), options);
   }
-}
-
-/** Runs `fn` with what it grants `role` inline on it when it is the role the endpoint created (`InlineModelRole`). */
-function ownStatements<T>(role: iam.IRole | undefined, fn: () => T): T {
-  return role instanceof InlineModelRole ? role.ownStatements(fn) : fn();
 }
 
 function validateVariantScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {

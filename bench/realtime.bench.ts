@@ -55,16 +55,24 @@ console.log(Number(process.hrtime.bigint() - t0) / 1e6);`;
 /** What one child process measures of itself after synthesizing: whole-process CPU (user + system) and peak RSS. */
 interface ProcessCost { readonly cpuMs: number; readonly maxRssMiB: number }
 
-const TWINS = { ours: 'synthOurs', raw: 'synthRaw', alpha: 'synthAlpha' } as const;
+/** Each twin: the file it lives in and the call a child process makes (`n` endpoints). */
+const TWINS = {
+  ours: { file: 'ours', call: 'synthOurs(n)' },
+  oursBucket: { file: 'ours', call: "synthOurs(n, 'bucket')" },
+  raw: { file: 'raw', call: 'synthRaw(n)' },
+  alpha: { file: 'alpha', call: 'synthAlpha(n)' },
+} as const;
 type Twin = keyof typeof TWINS;
 
 /** Bundles each twin into its own script (aws-cdk-lib, constructs and the alpha external), so a child loads only its own. */
 function bundleTwin(twin: Twin): string {
   const outfile = join(ROOT, '.bench-out', 'twins', `${twin}.js`);
+  const { file, call } = TWINS[twin];
   buildSync({
     stdin: {
-      contents: `import { ${TWINS[twin]} } from './bench/twins/${twin}';
-${TWINS[twin]}(Number(process.argv[2]));
+      contents: `import { ${call.slice(0, call.indexOf('('))} } from './bench/twins/${file}';
+const n = Number(process.argv[2]);
+${call};
 const u = process.resourceUsage();
 console.log(JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssMiB: u.maxRSS / 1024 }));
 `,
@@ -127,9 +135,9 @@ export const bench: Bench = {
  */
 export function processRows(): BenchRow[] {
   const rows: BenchRow[] = [];
-  const scripts = { ours: bundleTwin('ours'), raw: bundleTwin('raw'), alpha: bundleTwin('alpha') };
-  const costs: Record<Twin, ProcessCost[]> = { ours: [], raw: [], alpha: [] };
-  const order: Twin[] = ['ours', 'raw', 'alpha'];
+  const order = Object.keys(TWINS) as Twin[];
+  const scripts = Object.fromEntries(order.map((t) => [t, bundleTwin(t)])) as Record<Twin, string>;
+  const costs = Object.fromEntries(order.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
   for (const twin of order) childCost(scripts[twin], PROCESS_ENDPOINTS); // warm the file cache
   for (let i = 0; i < PROCESS_RUNS; i++) {
     for (let k = 0; k < order.length; k++) {
@@ -140,7 +148,12 @@ export function processRows(): BenchRow[] {
   const cpu = (t: Twin) => median(costs[t].map((c) => c.cpuMs));
   const rss = (t: Twin) => median(costs[t].map((c) => c.maxRssMiB));
   const note = `whole process (node start-up, module load, synth), median of ${PROCESS_RUNS} interleaved fresh processes`;
-  for (const [twin, label] of [['ours', 'RealtimeEndpoint'], ['alpha', '@aws-cdk/aws-sagemaker-alpha']] as const) {
+  const labels: Array<[Twin, string]> = [
+    ['ours', 'RealtimeEndpoint (artifacts by URI)'],
+    ['oursBucket', 'RealtimeEndpoint (artifacts through an imported bucket)'],
+    ['alpha', '@aws-cdk/aws-sagemaker-alpha (artifacts through an imported bucket)'],
+  ];
+  for (const [twin, label] of labels) {
     rows.push({
       name: `${label}, ${PROCESS_ENDPOINTS} autoscaled endpoints: process CPU`,
       ours: cpu(twin),
@@ -159,8 +172,8 @@ export function processRows(): BenchRow[] {
     });
   }
   rows.push({
-    name: `RealtimeEndpoint against @aws-cdk/aws-sagemaker-alpha, ${PROCESS_ENDPOINTS} autoscaled endpoints: process CPU`,
-    ours: cpu('ours'),
+    name: `RealtimeEndpoint against @aws-cdk/aws-sagemaker-alpha, both through an imported bucket, ${PROCESS_ENDPOINTS} autoscaled endpoints: process CPU`,
+    ours: cpu('oursBucket'),
     baseline: cpu('alpha'),
     unit: 'ms',
     baselineLabel: '@aws-cdk/aws-sagemaker-alpha',

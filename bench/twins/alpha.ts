@@ -5,11 +5,12 @@
 import * as sagemaker from '@aws-cdk/aws-sagemaker-alpha';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { ENV, REPO, TAG } from './common';
+import { ENV, REPO, STACK_NAME, TAG } from './common';
 
-export function synthAlpha(n: number): void {
+/** Synthesizes N endpoints and returns the stack's template. */
+export function synthAlpha(n: number): unknown {
   const app = new App();
-  const stack = new Stack(app, 'Alpha', { env: ENV });
+  const stack = new Stack(app, STACK_NAME, { env: ENV });
   const bucket = s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts');
   for (let i = 0; i < n; i++) {
     const model = new sagemaker.Model(stack, `Model${i}`, {
@@ -32,5 +33,5 @@ export function synthAlpha(n: number): void {
         scaleInCooldown: Duration.seconds(300),
       });
   }
-  app.synth();
+  return app.synth().getStackByName(STACK_NAME).template;
 }

@@ -1,21 +1,28 @@
-/** Our twin: N autoscaled endpoints with RealtimeEndpoint. */
+/**
+ * Our twin: N autoscaled endpoints with RealtimeEndpoint, the artifacts by URI as the raw twin writes them, or (as the
+ * alpha twin must) through a bucket imported by name.
+ */
 import { App, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { ENV, REPO, TAG } from './common';
+import { ENV, REPO, STACK_NAME, TAG } from './common';
 import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
 import { RealtimeEndpoint } from '../../src/realtime';
 
-export function synthOurs(n: number): void {
+/** Synthesizes N endpoints and returns the stack's template. */
+export function synthOurs(n: number, artifacts: 'uri' | 'bucket' = 'uri'): unknown {
   const app = new App();
-  const stack = new Stack(app, 'Ours', { env: ENV });
-  const bucket = s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts');
+  const stack = new Stack(app, STACK_NAME, { env: ENV });
+  const bucket = artifacts === 'bucket' ? s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts') : undefined;
   for (let i = 0; i < n; i++) {
+    const key = `model-${i}/`;
     new RealtimeEndpoint(stack, `Endpoint${i}`, {
       endpointName: `chat-${i}`,
-      model: ModelSource.fromContainer(ContainerImage.fromDlc(REPO, TAG), { modelData: ModelData.fromBucket(bucket, `model-${i}/`) }),
+      model: ModelSource.fromContainer(ContainerImage.fromDlc(REPO, TAG), {
+        modelData: bucket ? ModelData.fromBucket(bucket, key) : ModelData.fromS3Uri(`s3://model-artifacts/${key}`),
+      }),
       instanceType: InstanceType.ML_G5_2XLARGE,
       autoScaling: {},
     });
   }
-  app.synth();
+  return app.synth().getStackByName(STACK_NAME).template;
 }

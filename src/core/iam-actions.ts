@@ -90,6 +90,10 @@ export const IAM_ACTION = {
     'GetBucketAcl': 's3:GetBucketAcl',
     'GetBucketLocation': 's3:GetBucketLocation',
     'GetObject': 's3:GetObject',
+    // The read action groups of aws-cdk-lib's `bucket.grantRead`, for grants that mirror it without a bucket object.
+    'GetObject*': 's3:GetObject*',
+    'GetBucket*': 's3:GetBucket*',
+    'List*': 's3:List*',
     'ListBucket': 's3:ListBucket',
     'PutObject': 's3:PutObject',
     'PutObjectAcl': 's3:PutObjectAcl',

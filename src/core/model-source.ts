@@ -233,6 +233,18 @@ export abstract class ModelData {
     return new BucketModelData(bucket, key);
   }
 
+  /**
+   * Artifacts at an S3 URI you already know, `s3://bucket/key.tar.gz` or `s3://bucket/prefix/` (the form
+   * AWS::SageMaker::Model takes): the same location and the same read grant as `fromBucket` with
+   * `s3.Bucket.fromBucketName`, without importing the bucket. A bucket encrypted with a customer managed KMS key needs
+   * `fromBucket` with a bucket that knows its key (the role must also decrypt).
+   *
+   * @param s3Uri a literal `s3://` URI; a location known only at deploy time goes through `fromBucket`
+   */
+  public static fromS3Uri(s3Uri: string): ModelData {
+    return new S3UriModelData(s3Uri);
+  }
+
   /** A local `.tar.gz` file, uploaded as a CDK asset. */
   public static fromAsset(path: string, options: s3Assets.AssetOptions = {}): ModelData {
     return new AssetModelData(path, options);
@@ -255,6 +267,41 @@ class BucketModelData extends ModelData {
   public bind(_scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
     this.bucket.grantRead(grantee, this.compressed ? this.key : `${this.key}*`);
     return { s3Uri: this.bucket.s3UrlForObject(this.key), compressed: this.compressed };
+  }
+}
+
+/**
+ * Bucket names: 3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html).
+ */
+const S3_URI_PATTERN = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/(.+)$/;
+
+class S3UriModelData extends ModelData {
+  private readonly bucketName: string;
+  private readonly key: string;
+  private readonly compressed: boolean;
+  constructor(private readonly s3Uri: string) {
+    super();
+    const m = Token.isUnresolved(s3Uri) ? undefined : S3_URI_PATTERN.exec(s3Uri);
+    const key = m?.[2] ?? '';
+    if (!m || !(key.endsWith('/') || key.endsWith('.tar.gz'))) {
+      throw new Error(`ModelData.fromS3Uri s3Uri: got '${s3Uri}', expected a literal s3://<bucket>/<key> whose key is a '.tar.gz' object `
+        + "or an uncompressed prefix ending in '/' (a location known only at deploy time goes through ModelData.fromBucket)");
+    }
+    this.bucketName = m[1];
+    this.key = key;
+    this.compressed = !key.endsWith('/');
+  }
+  public bind(scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
+    // What `bucket.grantRead(grantee, keyPattern)` grants on a bucket imported by name: the read action groups on the
+    // bucket and on the object (or everything under the prefix).
+    const bucketArn = `arn:${Stack.of(scope).partition}:s3:::${this.bucketName}`;
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: [IAM_ACTION.s3['GetObject*'], IAM_ACTION.s3['GetBucket*'], IAM_ACTION.s3['List*']],
+      resourceArns: [bucketArn, `${bucketArn}/${this.compressed ? this.key : `${this.key}*`}`],
+    });
+    return { s3Uri: this.s3Uri, compressed: this.compressed };
   }
 }
 

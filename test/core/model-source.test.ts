@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Aws, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -228,6 +228,38 @@ describe('ModelData', () => {
     // WHEN / THEN
     expect(() => ModelData.fromBucket(bucket, 'llama/model.safetensors'))
       .toThrow(/ModelData.fromBucket key: got 'llama\/model.safetensors', expected a '.tar.gz' object or an uncompressed prefix ending in '\/'/);
+  });
+
+  test.each([['a prefix', 'llama/'], ['a .tar.gz object', 'xgb/model.tar.gz']])(
+    'fromS3Uri of %s renders what fromBucket with the bucket imported by name renders: the same model and read grant', (_what, key) => {
+      // GIVEN
+      const render = (modelData: (stack: Stack) => ModelData) => {
+        const stack = stackIn('us-east-1');
+        const r = role(stack);
+        const config = ModelSource.fromContainer(ContainerImage.fromDlc(TGI_REPO, TGI_TAG), { modelData: modelData(stack) }).bind(stack, { role: r });
+        renderModel(stack, 'Model', config, r);
+        return Template.fromStack(stack).toJSON();
+      };
+      // WHEN
+      const byUri = render(() => ModelData.fromS3Uri(`s3://models/${key}`));
+      const byBucket = render((stack) => ModelData.fromBucket(s3.Bucket.fromBucketName(stack, 'B', 'models'), key));
+      // THEN
+      expect(byUri).toEqual(byBucket);
+      expect(JSON.stringify(byUri)).toContain(`s3://models/${key}`);
+    });
+
+  test.each([
+    ['a key that is neither an object nor a prefix', 's3://models/llama/model.safetensors'],
+    ['no key', 's3://models/'],
+    ['an https URL', 'https://models.s3.amazonaws.com/llama/'],
+    ['an invalid bucket name', 's3://Models_Bucket/llama/'],
+  ])('fromS3Uri fails on %s, naming the prop, the value and what it expects', (_what, uri) => {
+    expect(() => ModelData.fromS3Uri(uri)).toThrow(
+      `ModelData.fromS3Uri s3Uri: got '${uri}', expected a literal s3://<bucket>/<key> whose key is a '.tar.gz' object or an uncompressed prefix ending in '/'`);
+  });
+
+  test('fromS3Uri refuses a token and points to fromBucket', () => {
+    expect(() => ModelData.fromS3Uri(`s3://models-${Aws.ACCOUNT_ID}/llama/`)).toThrow(/a location known only at deploy time goes through ModelData.fromBucket/);
   });
 
   test('fails if an asset is not a .tar.gz file', () => {

@@ -6,14 +6,15 @@
  * - synth: 1, 10 and 50 autoscaled endpoints with RealtimeEndpoint against the same stacks written with raw L1s
  *   (role + policy, CfnModel, CfnEndpointConfig, CfnEndpoint, CfnScalableTarget, CfnScalingPolicy), interleaved in one
  *   process, each run a fresh App through `app.synth()` (twins in bench/twins/);
- * - whole process: 50 autoscaled endpoints with RealtimeEndpoint, with raw L1s and with `@aws-cdk/aws-sagemaker-alpha`
- *   (the nearest peer), each twin bundled alone and run in fresh child processes, interleaved; each child reports its own
- *   CPU (user + system) and peak RSS, so the ratios are what a user's `cdk synth` pays, start-up and module load included.
+ * - whole process: 50 autoscaled endpoints with RealtimeEndpoint (through the compiled package entry, the artifacts by
+ *   URI and through an imported bucket), with raw L1s and with `@aws-cdk/aws-sagemaker-alpha` (the nearest peer), each
+ *   twin bundled alone and run in fresh child processes, interleaved; each child reports its own CPU (user + system) and
+ *   peak RSS, so the ratios are what a user's `cdk synth` pays, start-up and module load included.
  */
 import { execFileSync } from 'child_process';
 import { mkdirSync } from 'fs';
 import { dirname, join } from 'path';
-import { buildSync } from 'esbuild';
+import { build as esbuild, buildSync, Plugin } from 'esbuild';
 import { Bench, BenchRow, interleavedMs, median } from './harness';
 import { synthOurs } from './twins/ours';
 import { synthRaw } from './twins/raw';
@@ -65,10 +66,10 @@ const TWINS = {
 type Twin = keyof typeof TWINS;
 
 /** Bundles each twin into its own script (aws-cdk-lib, constructs and the alpha external), so a child loads only its own. */
-function bundleTwin(twin: Twin): string {
+async function bundleTwin(twin: Twin): Promise<string> {
   const outfile = join(ROOT, '.bench-out', 'twins', `${twin}.js`);
   const { file, call } = TWINS[twin];
-  buildSync({
+  await esbuild({
     stdin: {
       contents: `import { ${call.slice(0, call.indexOf('('))} } from './bench/twins/${file}';
 const n = Number(process.argv[2]);
@@ -85,9 +86,22 @@ console.log(JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, ma
     outfile,
     logLevel: 'error',
     external: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', '@aws-cdk/aws-sagemaker-alpha'],
+    plugins: [PACKAGE_ENTRY],
   });
   return outfile;
 }
+
+/**
+ * Our twin imports src/core and src/realtime (so that it type-checks and its test runs on a fresh clone); its child
+ * process requires the compiled package entry instead (lib/index.js, which `npx projen bench` compiles first), as a
+ * user's app does with `import ... from 'cdk-sagemaker-mcp'`.
+ */
+const PACKAGE_ENTRY: Plugin = {
+  name: 'package-entry',
+  setup(build) {
+    build.onResolve({ filter: /\/src\/(core|realtime)$/ }, () => ({ path: join(ROOT, 'lib', 'index.js'), external: true }));
+  },
+};
 
 function childCost(script: string, n: number): ProcessCost {
   const out = execFileSync(process.execPath, [script, String(n)], { encoding: 'utf8', cwd: ROOT });
@@ -124,7 +138,7 @@ export const bench: Bench = {
         note: `median of ${SYNTH_RUNS} interleaved runs`,
       });
     }
-    rows.push(...processRows());
+    rows.push(...await processRows());
     return rows;
   },
 };
@@ -133,10 +147,10 @@ export const bench: Bench = {
  * Whole process, as a user's `cdk synth` pays it: each twin bundled alone, run in fresh child processes, the three
  * interleaved (the order rotates each round so that a slow moment of the shared machine lands on every side).
  */
-export function processRows(): BenchRow[] {
+export async function processRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const order = Object.keys(TWINS) as Twin[];
-  const scripts = Object.fromEntries(order.map((t) => [t, bundleTwin(t)])) as Record<Twin, string>;
+  const scripts = Object.fromEntries(await Promise.all(order.map(async (t) => [t, await bundleTwin(t)]))) as Record<Twin, string>;
   const costs = Object.fromEntries(order.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
   for (const twin of order) childCost(scripts[twin], PROCESS_ENDPOINTS); // warm the file cache
   for (let i = 0; i < PROCESS_RUNS; i++) {

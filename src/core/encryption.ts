@@ -11,8 +11,11 @@ import { IAM_ACTION } from './iam-actions';
  * alarm actions. See docs/reliability.md ("Encryption and Control Tower") for the reasons and the AWS pages.
  */
 
-/** The log-group retention when the user sets none: 30 days (Control Tower's CT.CLOUDWATCH.PR.2 asks for >= 365). */
-export const DEFAULT_LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+/**
+ * The log-group retention when the user sets none: 30 days (Control Tower's CT.CLOUDWATCH.PR.2 asks for >= 365).
+ * `logs.RetentionDays.ONE_MONTH` written as its value, so that loading this module does not load aws-logs' LogGroup.
+ */
+export const DEFAULT_LOG_RETENTION: logs.RetentionDays = 30;
 
 /**
  * AWS Control Tower's CT.KMS.PR.3 statement: nobody may call CreateGrant on the key unless an AWS service integrated

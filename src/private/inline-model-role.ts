@@ -26,9 +26,14 @@ export const MODEL_ROLE_POLICY_NAME = 'ModelAccess';
  */
 class StatementJsonDocument extends iam.PolicyDocument {
   private readonly statementJson: unknown[] = [];
+  /** What `validateForIdentityPolicy` finds (the role validates its inline policies with it), checked as each is added. */
+  private readonly identityProblems: string[] = [];
 
   public addStatements(...statements: iam.PolicyStatement[]): void {
-    for (const statement of statements) this.statementJson.push(statement.toStatementJson());
+    for (const statement of statements) {
+      this.statementJson.push(statement.toStatementJson());
+      this.identityProblems.push(...statement.validateForIdentityPolicy());
+    }
   }
 
   public resolve(context: IResolveContext): unknown {
@@ -52,7 +57,7 @@ class StatementJsonDocument extends iam.PolicyDocument {
   }
 
   public validateForIdentityPolicy(): string[] {
-    return this.materialize().validateForIdentityPolicy();
+    return [...this.identityProblems];
   }
 
   public validateForResourcePolicy(): string[] {

@@ -37,7 +37,7 @@ function rendered(context: Record<string, unknown>): { inline: unknown; referenc
   };
 }
 
-test.each([[{}], [{ '@aws-cdk/aws-iam:minimizePolicies': true }]])(
+test.each<[Record<string, unknown>]>([[{}], [{ '@aws-cdk/aws-iam:minimizePolicies': true }]])(
   'the statements a model role owns render as a PolicyDocument of them renders (duplicates dropped, merged when minimized): %j', (context) => {
     const { inline, reference } = rendered(context);
     const policies = (inline as any).Properties.Policies;

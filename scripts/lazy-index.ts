@@ -6,8 +6,8 @@
  * Measured in docs/benchmarks.md.
  *
  * The exports are the same names with the same values (each a getter over its folder's module), in src/index.ts's
- * order, the first folder exporting a name winning as with `export *`; test/architecture/package-exports.test.ts holds
- * them to the .jsii assembly. Idempotent: the folder list comes from src/index.ts, the names from each compiled folder.
+ * order, the first folder exporting a name winning as with `export *`, and named for ESM imports;
+ * test/architecture/package-exports.test.ts holds them to the .jsii assembly and checks both. Idempotent: the folder list comes from src/index.ts, the names from each compiled folder.
  * Runs after `compile` (.projenrc.ts).
  */
 import { readFileSync, writeFileSync } from 'fs';
@@ -34,6 +34,9 @@ function lazy(folder, names) {
     }
 }
 ${lines.join('\n')}
+// Never runs: names the exports for Node's ESM import of this CommonJS module (cjs-module-lexer reads this form, as it
+// does esbuild's output; it cannot read the getters above), so that \`import { RealtimeEndpoint } from ...\` works.
+0 && (module.exports = { ${[...seen].join(', ')} });
 `);
 // eslint-disable-next-line no-console
 console.log(`lib/index.js: ${seen.size} exports over ${folders.length} folders, each loaded on first use`);

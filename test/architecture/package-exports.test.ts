@@ -43,6 +43,15 @@ console.log(JSON.stringify({ atRequire, afterUse: folders(), exports: Object.key
     expect(seen.afterUse).toContain('realtime');
     for (const unused of ['mcp', 'pipelines', 'feature-store', 'lifecycle', 'operations', 'checks']) expect(seen.afterUse).not.toContain(unused);
     expect(seen.exports).toBeGreaterThan(50);
+    // An ES module gets every export by name, as from the eager index (Node reads CommonJS names statically).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const names = Object.keys(require(join(root, 'lib', 'index.js')));
+    const esm = `import * as lib from ${JSON.stringify(join(root, 'lib', 'index.js'))};
+import { RealtimeEndpoint, ModelSource } from ${JSON.stringify(join(root, 'lib', 'index.js'))};
+console.log(JSON.stringify({ named: Object.keys(lib).filter((n) => n !== 'default' && n !== '__esModule'), ok: typeof RealtimeEndpoint === 'function' && typeof ModelSource === 'function' }));`;
+    const imported = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', esm], { encoding: 'utf8' }));
+    expect(imported.ok).toBe(true);
+    expect(imported.named.sort()).toEqual([...names].sort());
   });
 
   test(compiledCheck, () => {

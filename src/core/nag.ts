@@ -45,36 +45,44 @@ export function acknowledgeDocumentWildcardFindings(
       const found = target();
       if (!found) return [];
       const doc = Stack.of(found.resource).resolve(found.document);
+      const findings: Record<string, string> = {};
       for (const statement of doc?.Statement ?? []) {
         if (statement.Effect !== 'Allow') continue;
         const actions: string[] = [statement.Action].flat();
         const reason = reasons.find((r) => r.action.test(actions[0]))?.reason;
         if (!reason) continue;
-        const ids = wildcardFindingIds(statement);
-        for (const id of ids) acknowledgeFinding(found.resource, `AwsSolutions-IAM5[${id}]`, reason);
+        for (const id of wildcardFindingIds(statement)) findings[`AwsSolutions-IAM5[${id}]`] ??= reason;
       }
+      acknowledgeFindings(found.resource, findings);
       return [];
     },
   });
 }
 
 /**
- * Acknowledges one finding id (e.g. `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:...]`) on `scope`, the same
- * way at every aws-cdk-lib version in the peer range.
- *
- * aws-cdk-lib 2.269.0 and later parse `::` inside the brackets as part of the finding. Earlier releases (the peer
- * floor included) treat every `::` as the reserved `prefix::rule` delimiter and throw `InvalidValidationId` for ids
- * holding a CloudFormation pseudo parameter such as `<AWS::Partition>`. There the acknowledgement is recorded as `Validations.acknowledge`
- * records it: under `Validations.ACKNOWLEDGED_RULES_METADATA_KEY`, `{ [id]: reason }`, which is what cdk-nag v3 and
+ * Acknowledges findings on `scope`, each with its reason (`{ 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:...]':
+ * reason }`), the same way at every aws-cdk-lib version in the peer range: as one entry under
+ * `Validations.ACKNOWLEDGED_RULES_METADATA_KEY` holding `{ ['Annotation::' + id]: reason }` for each, which is what cdk-nag v3 and
  * SageMakerMcpChecks read (the exact finding id, never the bare rule id, so nothing else on the construct is hidden).
+ *
+ * Not `Validations.of(scope).acknowledge()`: aws-cdk-lib before 2.269.0 (the peer floor included) treats every `::` in
+ * an id as the reserved `prefix::rule` delimiter and throws `InvalidValidationId` for ids holding a CloudFormation
+ * pseudo parameter such as `<AWS::Partition>`; and from 2.269.0 it records one entry per id, each with a stack trace and an
+ * app-wide acknowledgement record, which an endpoint's seven findings keep on the heap until synth ends
+ * (docs/benchmarks.md). Nothing is recorded for no findings.
  */
+export function acknowledgeFindings(scope: IConstruct, findings: Readonly<Record<string, string>>): void {
+  const entries = Object.entries(findings);
+  if (entries.length === 0) return;
+  // Keyed as aws-cdk-lib 2.262.1+ keys an annotation rule's acknowledgement (`Annotation::<id>`); readers drop the prefix.
+  scope.node.addMetadata(Validations.ACKNOWLEDGED_RULES_METADATA_KEY, Object.fromEntries(entries.map(([id, reason]) => [`${ANNOTATION_PREFIX}${id}`, reason])));
+}
+
+const ANNOTATION_PREFIX = 'Annotation::';
+
+/** `acknowledgeFindings` for one finding id. */
 export function acknowledgeFinding(scope: IConstruct, id: string, reason: string): void {
-  try {
-    Validations.of(scope).acknowledge({ id, reason });
-  } catch (e) {
-    if (!/InvalidValidationId|'::' delimiter is reserved/.test(String((e as Error)?.message ?? e)) || (id.match(/::/g) ?? []).length < 2) throw e;
-    scope.node.addMetadata(Validations.ACKNOWLEDGED_RULES_METADATA_KEY, { [id]: reason });
-  }
+  acknowledgeFindings(scope, { [id]: reason });
 }
 
 /**
@@ -109,7 +117,7 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grant: iam.Grant, r
         if (!(cfn instanceof iam.CfnPolicy)) continue;
         const stack = Stack.of(cfn);
         const ids = new Set(statements.flatMap((st) => wildcardFindingIds(stack.resolve(st.toStatementJson()))));
-        for (const id of ids) acknowledgeFinding(cfn, `AwsSolutions-IAM5[${id}]`, reason);
+        acknowledgeFindings(cfn, Object.fromEntries([...ids].map((id) => [`AwsSolutions-IAM5[${id}]`, reason])));
       }
       return [];
     },

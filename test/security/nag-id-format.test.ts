@@ -2,9 +2,9 @@
  * The acknowledgement ids the library records, pinned: always the exact cdk-nag finding id
  * (`AwsSolutions-IAM5[Resource::<flattened resource>]`), never the bare rule id, and recorded at every aws-cdk-lib in
  * the peer range. aws-cdk-lib before 2.269.0 refuses an id with more than one '::' in `Validations.acknowledge`
- * ("The '::' delimiter is reserved ...", e.g. `<AWS::Partition>` inside the brackets); there the library records the
- * same `{ [id]: reason }` metadata that cdk-nag v3 reads. scripts/cdk-version/synth.sh runs the real old releases; here
- * the old rule is replayed on the installed aws-cdk-lib.
+ * ("The '::' delimiter is reserved ...", e.g. `<AWS::Partition>` inside the brackets), so the library records the
+ * `{ [id]: reason }` metadata that cdk-nag v3 reads itself, at every version (src/core/nag.ts). scripts/cdk-version/synth.sh
+ * runs the real old releases; here the old rule is replayed on the installed aws-cdk-lib, to show it is never hit.
  */
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -91,9 +91,24 @@ describe('acknowledgement id format', () => {
     });
   });
 
-  test('acknowledgeFinding rethrows what is not the delimiter rule', () => {
-    const app = new App();
-    const stack = new Stack(app, 'S');
-    expect(() => acknowledgeFinding(stack, 'AwsSolutions-IAM5[Resource::x]]', 'r')).toThrow();
+  test('an endpoint\'s findings are recorded on its role as one entry with no stack trace, keyed as aws-cdk-lib keys them', () => {
+    // GIVEN a realtime endpoint: its role's inline ModelAccess policy holds several acknowledged wildcards
+    const { app, stack } = scene();
+    const endpoint = realtime(stack);
+    // WHEN
+    expect(() => synthWithNag(app)).not.toThrow();
+    // THEN
+    const role = endpoint.node.findChild('Role').node.findChild('Default').node.defaultChild!;
+    const entries = role.node.metadata.filter((m) => m.type === ACK);
+    expect(entries).toHaveLength(1);
+    expect(entries[0].trace).toBeUndefined();
+    expect(Object.keys(entries[0].data).length).toBeGreaterThan(1); // the logs log-group wildcard and `Resource::*`
+    expect(Object.keys(entries[0].data).every((k) => k.startsWith('Annotation::AwsSolutions-IAM5['))).toBe(true);
+  });
+
+  test('acknowledgeFinding records nothing else: one entry for the one id', () => {
+    const stack = new Stack(new App(), 'S');
+    acknowledgeFinding(stack, 'AwsSolutions-EC23', 'r');
+    expect(stack.node.metadata.filter((m) => m.type === ACK).map((m) => m.data)).toEqual([{ 'Annotation::AwsSolutions-EC23': 'r' }]);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Internal (not exported from the package): the cdk-nag acknowledgements of the wildcards a model execution role needs,
- * each with its reason. The mechanism is `../nag.ts`; call it where the role is created (with `createExecutionRole`).
+ * each with its reason. The mechanism is `../core/nag.ts`; call it where the role is created (`createExecutionRole`,
+ * `InlineModelRole`).
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { InlineModelRole } from './inline-model-role';
+import { IInlineStatementsRole } from './inline-model-role';
 import { acknowledgeDocumentWildcardFindings, acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 
 /** Reasons for the IAM wildcards that model execution roles need, by the first action of the statement. */
@@ -29,14 +30,15 @@ export function acknowledgeModelRoleWildcards(role: iam.Role): void {
 }
 
 /**
- * The same acknowledgements for a role whose library-granted statements are inline (`InlineModelRole`): on the
- * AWS::IAM::Role for its `ModelAccess` document, and on its DefaultPolicy, if one exists, as for any role.
+ * The same acknowledgements for a role whose library-granted statements are inline (`InlineModelRole`,
+ * `InlineStatementsRole`): on the AWS::IAM::Role for its `ModelAccess` document, and on its DefaultPolicy, if one
+ * exists, as for any role.
  */
-export function acknowledgeInlineModelRoleWildcards(role: InlineModelRole): void {
+export function acknowledgeInlineModelRoleWildcards(role: IInlineStatementsRole): void {
   acknowledgeDocumentWildcardFindings(role, () => {
     const cfn = role.cfnRole;
     return cfn ? { resource: cfn, document: role.ownDocument } : undefined;
   }, ROLE_WILDCARD_REASONS);
-  const inner = role.node.tryFindChild('Default');
-  if (inner) acknowledgeModelRoleWildcards(inner as iam.Role);
+  const policyRole = role.policyRole;
+  if (policyRole) acknowledgeModelRoleWildcards(policyRole);
 }

@@ -293,7 +293,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     // Deployment guardrails apply to async endpoints too (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails.html).
     // Rollback alarms on this endpoint's metrics must name it literally (`endpointName`): see Rollout's cycle check.
     // A rollout grants the model's role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
-    const update = (): EndpointUpdateProps => this.update ??= withOwnStatements(this.role, () => renderEndpointUpdate(props, this.scaling !== undefined, {
+    const render = (): EndpointUpdateProps => renderEndpointUpdate(props, this.scaling !== undefined, {
       scope: this,
       subject: `AsyncEndpoint '${id}'`,
       variantCount: 1,
@@ -301,7 +301,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       instanceTypes: [props.instanceType.name],
       endpoint: this.cfnEndpoint,
       executionRole: this.role,
-    }));
+    });
+    const update = (): EndpointUpdateProps => this.update ??= withOwnStatements(this.role, render);
     this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update().deploymentConfig });
     this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update().retainAllVariantProperties });
     this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update().excludeRetainedVariantProperties });

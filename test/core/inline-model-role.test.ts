@@ -39,19 +39,19 @@ interface Kind {
 
 const BASICS = ['logs:CreateLogGroup', 'cloudwatch:PutMetricData'];
 const KINDS: Record<string, Kind> = {
-  AsyncEndpoint: {
+  'AsyncEndpoint': {
     owner: 'Jobs',
     build: (stack, role) => new AsyncEndpoint(stack, 'Jobs', { model: artifacts(stack, TGI, 'llama/'), instanceType: InstanceType.ML_G5_2XLARGE, role }).role,
     firstActions: [...BASICS, 'ecr:BatchCheckLayerAvailability', 'ecr:GetAuthorizationToken', 's3:GetObject*'],
   },
-  ServerlessEndpoint: {
+  'ServerlessEndpoint': {
     owner: 'Scoring',
     build: (stack, role) => new ServerlessEndpoint(stack, 'Scoring', {
       model: artifacts(stack, ContainerImage.sklearn('1.2-1'), 'scoring/model.tar.gz'), memorySize: Size.gibibytes(2), maxConcurrency: 2, role,
     }).role,
     firstActions: [...BASICS, 'ecr:BatchCheckLayerAvailability', 'ecr:GetAuthorizationToken', 's3:GetObject*'],
   },
-  SharedGpuEndpoint: {
+  'SharedGpuEndpoint': {
     owner: 'Shared',
     build: (stack, role) => {
       const endpoint = new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_G5_12XLARGE, role });

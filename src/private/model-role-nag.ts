@@ -1,7 +1,7 @@
 /**
  * Internal (not exported from the package): the cdk-nag acknowledgements of the wildcards a model execution role needs,
- * each with its reason. The mechanism is `../core/nag.ts`; call it where the role is created (`createExecutionRole`,
- * `InlineModelRole`).
+ * each with its reason. The mechanism is `../core/nag.ts`. `createExecutionRole` (../core/model.ts) calls it for the
+ * roles it creates; RealtimeEndpoint for its `InlineModelRole`, once a model uses it.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { IInlineStatementsRole } from './inline-model-role';
@@ -20,10 +20,10 @@ const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
 ];
 
 /**
- * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards of a role this library created for a model:
- * only statements whose first action is in the table above; anything else added to the role is still reported.
+ * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards in the DefaultPolicy of a role this library
+ * created for a model: only statements whose first action is in the table above; anything else is still reported.
  */
-export function acknowledgeModelRoleWildcards(role: iam.Role): void {
+function acknowledgeModelRoleWildcards(role: iam.Role): void {
   acknowledgePolicyWildcardFindings(role,
     () => role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined,
     ROLE_WILDCARD_REASONS);

@@ -31,7 +31,7 @@ import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { withOwnStatements } from '../private/inline-model-role';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import { secondScalingCall } from '../private/scaling-resources';
 
@@ -241,13 +241,16 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
 
     this.successTopic = new sns.Topic(this, 'SuccessTopic', { masterKey: this.key, enforceSSL: true });
     this.errorTopic = new sns.Topic(this, 'ErrorTopic', { masterKey: this.key, enforceSSL: true });
-    const ioPolicy = this.grantEndpointRole(props.role === undefined);
+    const ioPolicy = this.grantEndpointRole();
 
     // -- model, config, endpoint
-    const modelConfig = props.model.bind(this, { role: this.role, instanceType: props.instanceType });
-    rejectExistingModelInVpc(`AsyncEndpoint '${this.node.id}'`, modelConfig, network);
-    if (network.vpcConfig && !modelConfig.modelName) grantVpcAccess(this.role);
-    const { modelName, model } = renderModel(this, 'Model', modelConfig, this.role, network);
+    // What the model needs goes inline on the created role (createExecutionRole); a given role gets its DefaultPolicy.
+    const { modelName, model } = withOwnStatements(this.role, () => {
+      const modelConfig = props.model.bind(this, { role: this.role, instanceType: props.instanceType });
+      rejectExistingModelInVpc(`AsyncEndpoint '${this.node.id}'`, modelConfig, network);
+      if (network.vpcConfig && !modelConfig.modelName) grantVpcAccess(this.role);
+      return renderModel(this, 'Model', modelConfig, this.role, network);
+    });
     this.cfnModel = model;
     const s3Url = (prefix: string) => `s3://${this.ioBucket.bucketName}/${prefix.replace(/\/$/, '')}`;
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
@@ -289,7 +292,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     });
     // Deployment guardrails apply to async endpoints too (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails.html).
     // Rollback alarms on this endpoint's metrics must name it literally (`endpointName`): see Rollout's cycle check.
-    const update = (): EndpointUpdateProps => this.update ??= renderEndpointUpdate(props, this.scaling !== undefined, {
+    // A rollout grants the model's role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
+    const render = (): EndpointUpdateProps => renderEndpointUpdate(props, this.scaling !== undefined, {
       scope: this,
       subject: `AsyncEndpoint '${id}'`,
       variantCount: 1,
@@ -298,6 +302,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       endpoint: this.cfnEndpoint,
       executionRole: this.role,
     });
+    const update = (): EndpointUpdateProps => this.update ??= withOwnStatements(this.role, render);
     this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update().deploymentConfig });
     this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update().retainAllVariantProperties });
     this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update().excludeRetainedVariantProperties });
@@ -369,7 +374,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   }
 
   /** The endpoint's own needs: read inputs, write outputs/failures (encrypted with our key), publish both topics. */
-  private grantEndpointRole(ownRole: boolean): iam.Policy {
+  private grantEndpointRole(): iam.Policy {
     const role = this.role;
     // A policy of its own (not the role's default one) so that its cdk-nag acknowledgements carry async-specific reasons.
     const policy = new iam.Policy(this, 'AsyncIoPolicy', {
@@ -390,7 +395,6 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       { action: /^s3:GetObject$/, reason: 'Reads only the objects under the endpoint\'s own input prefix.' },
       { action: /^s3:PutObject$/, reason: 'Writes only under the endpoint\'s own output and failure prefixes (S3OutputPath, S3FailurePath).' },
     ]);
-    if (ownRole && role instanceof iam.Role) acknowledgeModelRoleWildcards(role);
     return policy;
   }
 

@@ -1,16 +1,18 @@
 /**
- * Internal (not exported from the package): a model execution role whose own statements (what the library grants it
+ * Internal (not exported from the package): model execution roles whose own statements (what the library grants them
  * while building the endpoint) render inline on the AWS::IAM::Role, in one policy document, instead of in a separate
  * DefaultPolicy (an L2 `iam.Policy` and its AWS::IAM::Policy). One construct and one resource fewer per endpoint, and
  * the same statements, in the same order, as the DefaultPolicy held before.
  *
- * It is a `LazyRole` (nothing renders unless a model uses it) at the same path, so the role's logical ID is unchanged.
- * Outside `ownStatements` (grants made after the endpoint is built, `addToPrincipalPolicy` by the user), statements go
- * where a role's always go: its DefaultPolicy.
+ * Two roles share one mechanism (`OwnStatements`): `InlineModelRole`, a `LazyRole` (nothing renders unless a model
+ * uses it; RealtimeEndpoint's), and `InlineStatementsRole`, an eager `iam.Role` (`createExecutionRole`, the other
+ * endpoint kinds'). Both sit at the path the role always had, so its logical ID is unchanged. Outside `ownStatements`
+ * (grants made after the endpoint is built, `addToPrincipalPolicy` by the user), statements go where a role's always
+ * go: its DefaultPolicy.
  */
 import { IResolveContext } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { Construct } from 'constructs';
+import { Construct, IDependable } from 'constructs';
 
 /** The name of the inline policy holding the statements the library grants the role. */
 export const MODEL_ROLE_POLICY_NAME = 'ModelAccess';
@@ -69,43 +71,116 @@ class StatementJsonDocument extends iam.PolicyDocument {
   }
 }
 
-export class InlineModelRole extends iam.LazyRole {
-  /** The statements the library granted while `ownStatements` ran: rendered inline as `ModelAccess`. */
-  public readonly ownDocument: iam.PolicyDocument;
-  private owning = 0;
+/**
+ * What both roles share: the inline `ModelAccess` document and whether a statement added now belongs in it (while
+ * `run` runs) or in the role's DefaultPolicy.
+ */
+class OwnStatements {
+  public readonly document: iam.PolicyDocument = new StatementJsonDocument();
+  private depth = 0;
 
-  constructor(scope: Construct, id: string, props: iam.LazyRoleProps) {
-    const ownDocument = new StatementJsonDocument();
-    super(scope, id, { ...props, inlinePolicies: { ...props.inlinePolicies, [MODEL_ROLE_POLICY_NAME]: ownDocument } });
-    this.ownDocument = ownDocument;
+  /** The role's inline policies with `ModelAccess` added. */
+  public inlinePolicies(given?: { [name: string]: iam.PolicyDocument }): { [name: string]: iam.PolicyDocument } {
+    return { ...given, [MODEL_ROLE_POLICY_NAME]: this.document };
   }
 
-  /** Runs `fn` with every statement added to this role going to its inline `ModelAccess` document. */
-  public ownStatements<T>(fn: () => T): T {
-    this.owning++;
+  public run<T>(fn: () => T): T {
+    this.depth++;
     try {
       return fn();
     } finally {
-      this.owning--;
+      this.depth--;
     }
   }
 
+  /** Adds `statement` inline while `run` runs (the role is the dependable); otherwise leaves it to `fallback`. */
+  public add(statement: iam.PolicyStatement, role: IDependable, fallback: () => iam.AddToPrincipalPolicyResult): iam.AddToPrincipalPolicyResult {
+    if (this.depth === 0) return fallback();
+    this.document.addStatements(statement);
+    return { statementAdded: true, policyDependable: role };
+  }
+}
+
+/** A role whose library-granted statements render inline (`InlineModelRole` or `InlineStatementsRole`). */
+export interface IInlineStatementsRole extends iam.IRole {
+  /** The statements the library granted while `ownStatements` ran: rendered inline as `ModelAccess`. */
+  readonly ownDocument: iam.PolicyDocument;
+  /** The AWS::IAM::Role, once it renders. */
+  readonly cfnRole: iam.CfnRole | undefined;
+  /** The `iam.Role` whose DefaultPolicy receives the other statements, once it exists. */
+  readonly policyRole: iam.Role | undefined;
+  /** Runs `fn` with every statement added to this role going to its inline `ModelAccess` document. */
+  ownStatements<T>(fn: () => T): T;
+}
+
+/** RealtimeEndpoint's role: a `LazyRole`, rendered only once a model uses it. */
+export class InlineModelRole extends iam.LazyRole implements IInlineStatementsRole {
+  public readonly ownDocument: iam.PolicyDocument;
+  private readonly own: OwnStatements;
+
+  constructor(scope: Construct, id: string, props: iam.LazyRoleProps) {
+    const own = new OwnStatements();
+    super(scope, id, { ...props, inlinePolicies: own.inlinePolicies(props.inlinePolicies) });
+    this.own = own;
+    this.ownDocument = own.document;
+  }
+
+  public ownStatements<T>(fn: () => T): T {
+    return this.own.run(fn);
+  }
+
   public addToPrincipalPolicy(statement: iam.PolicyStatement): iam.AddToPrincipalPolicyResult {
-    if (this.owning === 0) return super.addToPrincipalPolicy(statement);
-    this.ownDocument.addStatements(statement);
-    return { statementAdded: true, policyDependable: this };
+    return this.own.add(statement, this, () => super.addToPrincipalPolicy(statement));
   }
 
   /** The AWS::IAM::Role, once a model uses the role (LazyRole's role is its child 'Default'). */
   public get cfnRole(): iam.CfnRole | undefined {
-    return this.node.tryFindChild('Default')?.node.defaultChild as iam.CfnRole | undefined;
+    return this.policyRole?.node.defaultChild as iam.CfnRole | undefined;
+  }
+
+  public get policyRole(): iam.Role | undefined {
+    return this.node.tryFindChild('Default') as iam.Role | undefined;
   }
 }
 
+/** The other endpoint kinds' role (`createExecutionRole`): an `iam.Role`, rendered whatever uses it. */
+export class InlineStatementsRole extends iam.Role implements IInlineStatementsRole {
+  public readonly ownDocument: iam.PolicyDocument;
+  private readonly own: OwnStatements;
+
+  constructor(scope: Construct, id: string, props: iam.RoleProps) {
+    const own = new OwnStatements();
+    super(scope, id, { ...props, inlinePolicies: own.inlinePolicies(props.inlinePolicies) });
+    this.own = own;
+    this.ownDocument = own.document;
+  }
+
+  public ownStatements<T>(fn: () => T): T {
+    return this.own.run(fn);
+  }
+
+  public addToPrincipalPolicy(statement: iam.PolicyStatement): iam.AddToPrincipalPolicyResult {
+    return this.own.add(statement, this, () => super.addToPrincipalPolicy(statement));
+  }
+
+  public get cfnRole(): iam.CfnRole {
+    return this.node.defaultChild as iam.CfnRole;
+  }
+
+  public get policyRole(): iam.Role {
+    return this;
+  }
+}
+
+/** Whether `role` is one whose library-granted statements render inline. */
+export function isInlineStatementsRole(role: iam.IRole | undefined): role is IInlineStatementsRole {
+  return role instanceof InlineModelRole || role instanceof InlineStatementsRole;
+}
+
 /**
- * Runs `fn` with what it grants `role` inline on it when `role` is an `InlineModelRole` (the one an endpoint created);
- * a role given by the user gets its grants where any role does (its DefaultPolicy).
+ * Runs `fn` with what it grants `role` inline on it when `role` is one an endpoint created (`InlineModelRole`,
+ * `InlineStatementsRole`); a role given by the user gets its grants where any role does (its DefaultPolicy).
  */
 export function withOwnStatements<T>(role: iam.IRole | undefined, fn: () => T): T {
-  return role instanceof InlineModelRole ? role.ownStatements(fn) : fn();
+  return isInlineStatementsRole(role) ? role.ownStatements(fn) : fn();
 }

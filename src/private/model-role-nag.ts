@@ -1,9 +1,10 @@
 /**
  * Internal (not exported from the package): the cdk-nag acknowledgements of the wildcards a model execution role needs,
- * each with its reason. The mechanism is `../nag.ts`; call it where the role is created (with `createExecutionRole`).
+ * each with its reason. The mechanism is `../core/nag.ts`. `createExecutionRole` (../core/model.ts) calls it for the
+ * roles it creates; RealtimeEndpoint for its `InlineModelRole`, once a model uses it.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { InlineModelRole } from './inline-model-role';
+import { IInlineStatementsRole } from './inline-model-role';
 import { acknowledgeDocumentWildcardFindings, acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 
 /** Reasons for the IAM wildcards that model execution roles need, by the first action of the statement. */
@@ -19,24 +20,25 @@ const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
 ];
 
 /**
- * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards of a role this library created for a model:
- * only statements whose first action is in the table above; anything else added to the role is still reported.
+ * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards in the DefaultPolicy of a role this library
+ * created for a model: only statements whose first action is in the table above; anything else is still reported.
  */
-export function acknowledgeModelRoleWildcards(role: iam.Role): void {
+function acknowledgeModelRoleWildcards(role: iam.Role): void {
   acknowledgePolicyWildcardFindings(role,
     () => role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined,
     ROLE_WILDCARD_REASONS);
 }
 
 /**
- * The same acknowledgements for a role whose library-granted statements are inline (`InlineModelRole`): on the
- * AWS::IAM::Role for its `ModelAccess` document, and on its DefaultPolicy, if one exists, as for any role.
+ * The same acknowledgements for a role whose library-granted statements are inline (`InlineModelRole`,
+ * `InlineStatementsRole`): on the AWS::IAM::Role for its `ModelAccess` document, and on its DefaultPolicy, if one
+ * exists, as for any role.
  */
-export function acknowledgeInlineModelRoleWildcards(role: InlineModelRole): void {
+export function acknowledgeInlineModelRoleWildcards(role: IInlineStatementsRole): void {
   acknowledgeDocumentWildcardFindings(role, () => {
     const cfn = role.cfnRole;
     return cfn ? { resource: cfn, document: role.ownDocument } : undefined;
   }, ROLE_WILDCARD_REASONS);
-  const inner = role.node.tryFindChild('Default');
-  if (inner) acknowledgeModelRoleWildcards(inner as iam.Role);
+  const policyRole = role.policyRole;
+  if (policyRole) acknowledgeModelRoleWildcards(policyRole);
 }

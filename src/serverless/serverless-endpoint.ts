@@ -12,7 +12,7 @@ import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisi
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateServerless } from '../cost/endpoint-estimates';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { withOwnStatements } from '../private/inline-model-role';
 import { secondScalingCall } from '../private/scaling-resources';
 
 /**
@@ -155,14 +155,14 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
     v.throwIfInvalid();
 
     // The model: bound without an instance type (there is none), then checked for what serverless refuses.
+    // What the model needs goes inline on the created role (createExecutionRole); a given role gets its DefaultPolicy.
     const role = props.role ?? createExecutionRole(this, 'Role', `Runs the model of SageMaker serverless endpoint ${this.node.path}`);
-    const config = props.model.bind(this, { role });
+    const config = withOwnStatements(role, () => props.model.bind(this, { role }));
     rejectUnsupportedModel(id, config);
     this.boundModelFamily = config.modelFamily;
     if (config.modelName && !props.role) {
       this.node.tryRemoveChild('Role');
     } else {
-      if (!props.role) acknowledgeModelRoleWildcards(role as iam.Role);
       this.role = role;
     }
     const { modelName, model } = renderModel(this, 'Model', config, role);

@@ -16,7 +16,7 @@ import { ModelFamily } from '../core/model-family.generated';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { withOwnStatements } from '../private/inline-model-role';
 import {
   addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
   secondScalingCall,
@@ -209,7 +209,9 @@ export class InferenceComponent extends InferenceComponentBase {
     const instanceType = this.binding.instanceType;
     const role = this.binding.role ?? this.createModelRole();
 
-    const source = props.model.bind(this, { role, instanceType });
+    // What the model needs goes inline on a created role (the endpoint's or this component's, createExecutionRole); a
+    // given role gets its DefaultPolicy.
+    const source = withOwnStatements(role, () => props.model.bind(this, { role, instanceType }));
     const defaults = instanceType ? modelResourceDefaults(source, instanceType) : undefined;
     const capacity = instanceType ? capacityOf(instanceType) : undefined;
     const acceleratorCount = props.acceleratorCount ?? defaults?.acceleratorCount;
@@ -285,14 +287,15 @@ export class InferenceComponent extends InferenceComponentBase {
       runtimeConfig: { copyCount: copies },
     });
     if (props.rollout) {
-      this.cfnInferenceComponent.deploymentConfig = props.rollout.bindToInferenceComponent({
+      // A rollout grants the endpoint's role cloudwatch:DescribeAlarms on its alarms: inline too on a created role.
+      this.cfnInferenceComponent.deploymentConfig = withOwnStatements(this.binding.role, () => props.rollout!.bindToInferenceComponent({
         scope: this,
         subject: `InferenceComponent '${id}'`,
         copyCount: resolvedOrUndefined(copies),
         component: this.cfnInferenceComponent,
         // the endpoint config's ExecutionRoleArn, with which SageMaker updates the components
         executionRole: this.binding.role,
-      });
+      }));
     }
     // A component can only be placed once the endpoint is InService.
     if (this.binding.dependable) this.cfnInferenceComponent.node.addDependency(this.binding.dependable);
@@ -387,9 +390,7 @@ export class InferenceComponent extends InferenceComponentBase {
 
   /** The role of the model when the endpoint's role is unknown (an import without one). */
   private createModelRole(): iam.IRole {
-    const role = createExecutionRole(this, 'Role', `Runs the model of inference component ${this.node.path}`);
-    acknowledgeModelRoleWildcards(role);
-    return role;
+    return createExecutionRole(this, 'Role', `Runs the model of inference component ${this.node.path}`);
   }
 
   /** Warns when the accelerators given hold less than the model's estimated size (an estimate: not an error). */

@@ -23,7 +23,6 @@ import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } fr
 import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, endpointConnections } from '../private/endpoint-network';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { secondScalingCall } from '../private/scaling-resources';
 
 /** Props of a `SharedGpuEndpoint`. */
@@ -264,10 +263,9 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     return [...this.components];
   }
 
+  /** What the components' models need goes inline on it (`InferenceComponent` grants inside `withOwnStatements`). */
   private createRole(): iam.IRole {
-    const role = createExecutionRole(this, 'Role', 'Execution role of a shared-GPU SageMaker endpoint and its inference components');
-    acknowledgeModelRoleWildcards(role);
-    return role;
+    return createExecutionRole(this, 'Role', 'Execution role of a shared-GPU SageMaker endpoint and its inference components');
   }
 
   private validate(props: SharedGpuEndpointProps): void {

@@ -1,10 +1,11 @@
 import { App, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { createExecutionRole } from '../../src/core/model';
+import { addExecutionRoleBasics, createExecutionRole, executionRolePrincipal } from '../../src/core/model';
 import { acknowledgePolicyWildcardFindings, flattenReference } from '../../src/core/nag';
-import { acknowledgeModelRoleWildcards } from '../../src/private/model-role-nag';
+import { withOwnStatements } from '../../src/private/inline-model-role';
 import { synthWithNag } from '../support/template-checks';
+import { errorOf } from '../support/test-stacks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 
@@ -82,25 +83,46 @@ describe('acknowledgePolicyWildcardFindings', () => {
   });
 });
 
-describe('acknowledgeModelRoleWildcards', () => {
-  test('a model role made with createExecutionRole is cdk-nag clean, grants made after the call included', () => {
+describe('createExecutionRole acknowledges its model-role wildcards', () => {
+  test('inline (ModelAccess, granted inside withOwnStatements) and in its DefaultPolicy (granted after) alike: cdk-nag clean', () => {
     // GIVEN
     const app = new App();
     const stack = new Stack(app, 'Test', { env: ENV });
     const role = createExecutionRole(stack, 'Role', 'Runs a model');
     // WHEN
-    acknowledgeModelRoleWildcards(role);
-    s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts').grantRead(role, 'llama/*');
+    withOwnStatements(role, () => s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts').grantRead(role, 'llama/*'));
+    s3.Bucket.fromBucketName(stack, 'Later', 'later-artifacts').grantRead(role, 'mistral/*');
     // THEN
     expect(() => synthWithNag(app)).not.toThrow();
+    expect(Object.keys(acknowledgedOn(role.node.defaultChild as iam.CfnRole))).toEqual(expect.arrayContaining([
+      'AwsSolutions-IAM5[Action::s3:GetObject*]', expect.stringMatching(/^AwsSolutions-IAM5\[Resource::.*model-artifacts\/llama\/\*\]$/),
+    ]));
+    expect(Object.keys(acknowledgedOn(role.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy))).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^AwsSolutions-IAM5\[Resource::.*later-artifacts\/mistral\/\*\]$/),
+    ]));
   });
 
-  test('without it the same role has IAM5 findings', () => {
+  test('a wildcard the library gives no reason for stays reported, inline or not', () => {
     // GIVEN
     const app = new App();
     const stack = new Stack(app, 'Test', { env: ENV });
     const role = createExecutionRole(stack, 'Role', 'Runs a model');
     // WHEN
+    withOwnStatements(role, () => role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:aws:sqs:us-east-1:123456789012:own-*'] })));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:aws:sqs:us-east-1:123456789012:user-*'] }));
+    // THEN
+    const error = errorOf(() => synthWithNag(app));
+    expect(error).toMatch(/own-\*/);
+    expect(error).toMatch(/user-\*/);
+  });
+
+  test('without the acknowledgements the same statements have IAM5 findings', () => {
+    // GIVEN
+    const app = new App();
+    const stack = new Stack(app, 'Test', { env: ENV });
+    const role = new iam.Role(stack, 'Role', { assumedBy: executionRolePrincipal() });
+    // WHEN
+    addExecutionRoleBasics(role);
     s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts').grantRead(role, 'llama/*');
     // THEN
     expect(() => synthWithNag(app)).toThrow(/AwsSolutions-IAM5\[Action::s3:GetObject\*\]/);

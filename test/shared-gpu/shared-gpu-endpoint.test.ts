@@ -7,6 +7,7 @@ import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/
 import {
   SharedGpuEndpoint, SharedGpuEndpointProps, SharedGpuRouting, SharedGpuScaleInStrategy,
 } from '../../src/shared-gpu';
+import { identityStatements } from '../support/iam-reference';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
@@ -50,15 +51,19 @@ describe('SharedGpuEndpoint defaults', () => {
     });
   });
 
-  test('the endpoint config waits for the role and its policy', () => {
+  test('the endpoint config waits for the role, which holds the models\' permissions inline', () => {
     // GIVEN / WHEN
     const { stack, endpoint } = stackWith();
     addModel(endpoint);
 
     // THEN
-    const configs = Template.fromStack(stack).findResources('AWS::SageMaker::EndpointConfig');
+    const t = Template.fromStack(stack);
+    const configs = t.findResources('AWS::SageMaker::EndpointConfig');
     const dependsOn: string[] = Object.values(configs)[0].DependsOn;
-    expect(dependsOn.some((d) => d.startsWith('SharedRoleDefaultPolicy'))).toBe(true);
+    expect(dependsOn).toEqual([expect.stringMatching(/^SharedRole[0-9A-F]{8}$/)]);
+    const role = t.toJSON().Resources[dependsOn[0]];
+    expect(role.Properties.Policies.map((p: any) => p.PolicyName)).toEqual(['ModelAccess']);
+    t.resourceCountIs('AWS::IAM::Policy', 0);
   });
 
   test('the created role has no managed policy and only what the models need', () => {
@@ -72,14 +77,10 @@ describe('SharedGpuEndpoint defaults', () => {
       AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'sagemaker.amazonaws.com' } })] },
       ManagedPolicyArns: Match.absent(),
     });
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([Match.objectLike({
-          Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
-          Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ecr:us-east-1:763104351884:repository/djl-inference']] },
-        })]),
-      },
-    });
+    expect(identityStatements(template.toJSON())).toEqual(expect.arrayContaining([expect.objectContaining({
+      Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ecr:us-east-1:763104351884:repository/djl-inference']] },
+    })]));
   });
 
   test('snapshot of the default configuration', () => {

@@ -22,7 +22,8 @@ import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '
 import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
 import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
-import { bindEndpointNetwork, endpointConnections } from '../private/endpoint-network';
+import { bindEndpointNetwork, endpointConnections, grantVpcAccess } from '../private/endpoint-network';
+import { withOwnStatements } from '../private/inline-model-role';
 import { secondScalingCall } from '../private/scaling-resources';
 
 /** Props of a `SharedGpuEndpoint`. */
@@ -182,6 +183,9 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     this.networkConnections = network.connections;
 
     this.role = props.role ?? this.createRole();
+    // The components' models run in the endpoint config's VPC with this role, which then manages their network
+    // interfaces (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html), as a realtime or async model's does.
+    if (network.vpcConfig) withOwnStatements(this.role, () => grantVpcAccess(this.role));
     const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
 
     kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]);

@@ -1,9 +1,10 @@
-import { Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { InstanceType } from '../../src/core';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 import { internetPaths, isolatedSubnets } from '../support/internet-paths';
+import { nagReport } from '../support/template-checks';
 import { errorOf, isolatedVpc, newStack } from '../support/test-stacks';
 
 describe('endpoint network options (SharedGpuEndpoint: VpcConfig on the endpoint config)', () => {
@@ -27,6 +28,26 @@ describe('endpoint network options (SharedGpuEndpoint: VpcConfig on the endpoint
     expect(endpoint.connections.securityGroups).toHaveLength(1);
     expect(internetPaths(t.toJSON())).toEqual([]);
     expect(isolatedSubnets(t.toJSON()).size).toBe(2);
+  });
+
+  test('the role the components run with may manage their network interfaces (host-vpc.html\'s EC2 actions), inline', () => {
+    // GIVEN
+    const stack = newStack();
+    // WHEN
+    new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_G5_12XLARGE, vpc: isolatedVpc(stack) });
+    // THEN: on the created role's ModelAccess policy, with the library's acknowledgement of the EC2 wildcard
+    const t = Template.fromStack(stack);
+    const role = Object.values(t.findResources('AWS::IAM::Role')).find((r: any) => (r.Properties.Policies ?? []).length > 0) as any;
+    expect(role.Properties.Policies[0].PolicyDocument.Statement).toEqual(expect.arrayContaining([expect.objectContaining({
+      Action: expect.arrayContaining(['ec2:CreateNetworkInterface', 'ec2:DeleteNetworkInterface', 'ec2:DescribeVpcEndpoints']), Resource: '*',
+    })]));
+    expect(nagReport(stack.node.root as App).findings.filter((f) => f.constructPath.startsWith('Test/Shared/'))).toEqual([]);
+  });
+
+  test('without a VPC the role gets no EC2 network-interface actions', () => {
+    const stack = newStack();
+    new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_G5_12XLARGE });
+    expect(JSON.stringify(Template.fromStack(stack).toJSON())).not.toContain('ec2:CreateNetworkInterface');
   });
 
   test('takes the security groups given, and allows connections through them', () => {

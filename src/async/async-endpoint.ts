@@ -303,6 +303,9 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       executionRole: this.role,
     });
     const update = (): EndpointUpdateProps => this.update ??= withOwnStatements(this.role, render);
+    // Rendered while the app validates, before any template is written: the rollout's grant to the role must exist
+    // when the role's inline policy renders, whichever resource the synth reaches first (realtime does the same).
+    this.node.addValidation({ validate: () => { update(); return []; } });
     this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update().deploymentConfig });
     this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update().retainAllVariantProperties });
     this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update().excludeRetainedVariantProperties });

@@ -109,4 +109,19 @@ describe('AsyncEndpoint rollout', () => {
       { Action: 'cloudwatch:DescribeAlarms', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^Latency/), 'Arn'] } },
     ]));
   });
+  test('the rollout\'s grant to the role is made while the app validates, before any template renders', () => {
+    // GIVEN
+    const stack = newStack();
+    const backlog = literalAlarm(stack, 'Latency', 'EndpointName', 'jobs');
+    const endpoint = new AsyncEndpoint(stack, 'Jobs', {
+      model: HF, instanceType: InstanceType.ML_M5_XLARGE, endpointName: 'jobs', initialInstanceCount: 4,
+      rollout: Rollout.canary({ size: RolloutCapacity.instances(1), autoRollbackOn: [backlog] }),
+    });
+    const describeAlarms = () => JSON.stringify(stack.resolve((endpoint.role as any).ownDocument)).includes('cloudwatch:DescribeAlarms');
+    expect(describeAlarms()).toBe(false);
+    // WHEN: the endpoint's own validations run (as `app.synth()` runs them before writing templates)
+    expect(endpoint.node.validate()).toEqual([]);
+    // THEN
+    expect(describeAlarms()).toBe(true);
+  });
 });

@@ -114,7 +114,10 @@ describe('AsyncEndpoint rollout', () => {
     const stack = newStack();
     const backlog = literalAlarm(stack, 'Latency', 'EndpointName', 'jobs');
     const endpoint = new AsyncEndpoint(stack, 'Jobs', {
-      model: HF, instanceType: InstanceType.ML_M5_XLARGE, endpointName: 'jobs', initialInstanceCount: 4,
+      model: HF,
+      instanceType: InstanceType.ML_M5_XLARGE,
+      endpointName: 'jobs',
+      initialInstanceCount: 4,
       rollout: Rollout.canary({ size: RolloutCapacity.instances(1), autoRollbackOn: [backlog] }),
     });
     const describeAlarms = () => JSON.stringify(stack.resolve((endpoint.role as any).ownDocument)).includes('cloudwatch:DescribeAlarms');

@@ -35,4 +35,18 @@ describe('local AWS stand-ins', () => {
     expect(await got.Body!.transformToString()).toBe('{"a":1}');
     client.destroy();
   });
+
+  test('s3rver reads after writes as S3 does: a GET right after each PUT sees the whole new object', async () => {
+    // "any subsequent read request immediately receives the latest version of the object" (https://aws.amazon.com/s3/consistency/)
+    const client = new S3Client(s3ClientConfig(s3));
+    const seen: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const body = String(i).repeat(256 * 1024);
+      await client.send(new PutObjectCommand({ Bucket: 'bucket-one', Key: `raw/${i}`, Body: body }));
+      const got = await client.send(new GetObjectCommand({ Bucket: 'bucket-one', Key: `raw/${i}` }));
+      seen.push((await got.Body!.transformToString()).length);
+    }
+    expect(seen).toEqual(seen.map((_, i) => String(i).length * 256 * 1024));
+    client.destroy();
+  });
 });

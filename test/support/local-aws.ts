@@ -2,7 +2,7 @@
  * Real protocol stand-ins for AWS storage services, started in-process on 127.0.0.1 with random ports:
  * dynalite (DynamoDB) and s3rver (S3). Point the real AWS SDK v3 clients at them with `clientConfig()`.
  */
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, rmSync, statSync } from 'fs';
 import { AddressInfo, Server } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -48,6 +48,7 @@ export async function startDynalite(opts: { createTableMs?: number } = {}): Prom
 export async function startS3rver(buckets: string[] = []): Promise<LocalService> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const S3rver = require('s3rver');
+  readAfterWrite();
   const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
   const s3rver = new S3rver({
     port: 0,
@@ -64,4 +65,35 @@ export async function startS3rver(buckets: string[] = []): Promise<LocalService>
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+let readAfterWritePatched = false;
+
+/**
+ * S3 "delivers strong read-after-write consistency automatically": "After a successful write of a new object ... any
+ * subsequent read request immediately receives the latest version of the object" (https://aws.amazon.com/s3/consistency/).
+ * s3rver 3's filesystem store answers a PUT once the body has passed through its hash transform, before the file's
+ * write stream has finished, so under load a GET right after the PUT can miss the object. Its `putObject` then waits,
+ * bounded, until the file on disk holds every byte it was given.
+ */
+function readAfterWrite(): void {
+  if (readAfterWritePatched) return;
+  readAfterWritePatched = true;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const FilesystemStore = require('s3rver/lib/stores/filesystem');
+  const putObject = FilesystemStore.prototype.putObject;
+  FilesystemStore.prototype.putObject = async function (this: any, object: { bucket: string; key: string }) {
+    const result = await putObject.call(this, object);
+    const file = this.getResourcePath(object.bucket, object.key, 'object');
+    for (let i = 0; i < 200 && sizeOf(file) !== result.size; i++) await new Promise((r) => setTimeout(r, 5));
+    return result;
+  };
+}
+
+function sizeOf(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
 }

@@ -22,14 +22,14 @@ import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } fro
 import { addAlarmActions, createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, endpointArnForName, importedEndpointIdentity } from '../core/endpoint-base';
 import { IAM_ACTION } from '../core/iam-actions';
-import { createExecutionRole, renderModel } from '../core/model';
+import { createExecutionRole } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
-import { bindEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc } from '../private/endpoint-network';
+import { bindEndpointNetwork, bindModelInNetwork, endpointConnections } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
 import { withOwnStatements } from '../private/inline-model-role';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
@@ -245,12 +245,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
 
     // -- model, config, endpoint
     // What the model needs goes inline on the created role (createExecutionRole); a given role gets its DefaultPolicy.
-    const { modelName, model } = withOwnStatements(this.role, () => {
-      const modelConfig = props.model.bind(this, { role: this.role, instanceType: props.instanceType });
-      rejectExistingModelInVpc(`AsyncEndpoint '${this.node.id}'`, modelConfig, network);
-      if (network.vpcConfig && !modelConfig.modelName) grantVpcAccess(this.role);
-      return renderModel(this, 'Model', modelConfig, this.role, network);
-    });
+    const { modelName, model } = bindModelInNetwork(this, 'Model', `AsyncEndpoint '${this.node.id}'`, props.model,
+      { role: this.role, instanceType: props.instanceType, network });
     this.cfnModel = model;
     const s3Url = (prefix: string) => `s3://${this.ioBucket.bucketName}/${prefix.replace(/\/$/, '')}`;
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {

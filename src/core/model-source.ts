@@ -255,15 +255,20 @@ export abstract class ModelData {
   public abstract bind(scope: Construct, grantee: iam.IGrantable): ModelDataConfig;
 }
 
+/** What an artifact key names: a `.tar.gz` object (compressed), an uncompressed prefix ending in `/`, or neither. */
+function artifactKind(key: string): 'compressed' | 'prefix' | undefined {
+  return key.endsWith('/') ? 'prefix' : key.endsWith('.tar.gz') ? 'compressed' : undefined;
+}
+
+const ARTIFACT_KEY_EXPECTED = "a '.tar.gz' object or an uncompressed prefix ending in '/'";
+
 class BucketModelData extends ModelData {
   private readonly compressed: boolean;
   constructor(private readonly bucket: s3.IBucket, private readonly key: string) {
     super();
-    const isPrefix = !Token.isUnresolved(key) && key.endsWith('/');
-    if (!Token.isUnresolved(key) && !isPrefix && !key.endsWith('.tar.gz')) {
-      throw new Error(`ModelData.fromBucket key: got '${key}', expected a '.tar.gz' object or an uncompressed prefix ending in '/'`);
-    }
-    this.compressed = !isPrefix;
+    const kind = Token.isUnresolved(key) ? 'compressed' : artifactKind(key);
+    if (!kind) throw new Error(`ModelData.fromBucket key: got '${key}', expected ${ARTIFACT_KEY_EXPECTED}`);
+    this.compressed = kind === 'compressed';
   }
   public bind(_scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
     this.bucket.grantRead(grantee, this.compressed ? this.key : `${this.key}*`);
@@ -284,14 +289,14 @@ class S3UriModelData extends ModelData {
   constructor(private readonly s3Uri: string) {
     super();
     const m = Token.isUnresolved(s3Uri) ? undefined : S3_URI_PATTERN.exec(s3Uri);
-    const key = m?.[2] ?? '';
-    if (!m || !(key.endsWith('/') || key.endsWith('.tar.gz'))) {
-      throw new Error(`ModelData.fromS3Uri s3Uri: got '${s3Uri}', expected a literal s3://<bucket>/<key> whose key is a '.tar.gz' object `
-        + "or an uncompressed prefix ending in '/' (a location known only at deploy time goes through ModelData.fromBucket)");
+    const kind = m && artifactKind(m[2]);
+    if (!m || !kind) {
+      throw new Error(`ModelData.fromS3Uri s3Uri: got '${s3Uri}', expected a literal s3://<bucket>/<key> whose key is ${ARTIFACT_KEY_EXPECTED} `
+        + '(a location known only at deploy time goes through ModelData.fromBucket)');
     }
     this.bucketName = m[1];
-    this.key = key;
-    this.compressed = !key.endsWith('/');
+    this.key = m[2];
+    this.compressed = kind === 'compressed';
   }
   public bind(scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
     // What `bucket.grantRead(grantee, keyPattern)` grants on a bucket imported by name: the read action groups on the

@@ -72,7 +72,10 @@ export function acknowledgeDocumentWildcardFindings(
  * (docs/benchmarks.md). Nothing is recorded for no findings.
  */
 export function acknowledgeFindings(scope: IConstruct, findings: Readonly<Record<string, string>>): void {
-  const entries = Object.entries(findings);
+  // The callers run as validations, once per synth: what a synth before recorded is not recorded again.
+  const recorded = new Set(scope.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+    .flatMap((m) => Object.entries(m.data ?? {}).map(([id, reason]) => `${id}\n${reason}`)));
+  const entries = Object.entries(findings).filter(([id, reason]) => !recorded.has(`${ANNOTATION_PREFIX}${id}\n${reason}`));
   if (entries.length === 0) return;
   // Keyed as aws-cdk-lib 2.262.1+ keys an annotation rule's acknowledgement (`Annotation::<id>`); readers drop the prefix.
   scope.node.addMetadata(Validations.ACKNOWLEDGED_RULES_METADATA_KEY, Object.fromEntries(entries.map(([id, reason]) => [`${ANNOTATION_PREFIX}${id}`, reason])));

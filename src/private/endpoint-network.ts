@@ -8,9 +8,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { ec2Module } from './cdk-modules';
+import { withOwnStatements } from './inline-model-role';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { IAM_ACTION } from '../core/iam-actions';
-import { ModelSourceConfig } from '../core/model-source';
+import { InstanceType } from '../core/instance-type';
+import { renderModel } from '../core/model';
+import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { PropValidator } from '../core/validation';
 
 /** What `bindEndpointNetwork` resolved. */
@@ -102,4 +105,21 @@ export function rejectExistingModelInVpc(subject: string, config: ModelSourceCon
   new PropValidator(subject).check(false, network.vpcConfig ? 'vpc' : 'enableNetworkIsolation', 'given',
     `no network options with an existing model (ModelSource.fromModelName '${config.modelName}'): its VpcConfig and `
     + 'EnableNetworkIsolation were set when it was created').throwIfInvalid();
+}
+
+/**
+ * Binds a model source with `role` in an endpoint's network and renders its AWS::SageMaker::Model (realtime and async
+ * models): an existing model cannot join the network, a created one in a VPC lets the role manage its network
+ * interfaces. What this grants goes inline on a role the endpoint created (`withOwnStatements`).
+ */
+export function bindModelInNetwork(scope: Construct, id: string, subject: string, source: ModelSource, opts: {
+  readonly role: iam.IRole; readonly instanceType?: InstanceType; readonly network: BoundEndpointNetwork;
+}): { config: ModelSourceConfig; modelName: string; model?: sagemaker.CfnModel } {
+  const { role, network } = opts;
+  return withOwnStatements(role, () => {
+    const config = source.bind(scope, { role, instanceType: opts.instanceType });
+    rejectExistingModelInVpc(subject, config, network);
+    if (network.vpcConfig && !config.modelName) grantVpcAccess(role);
+    return { config, ...renderModel(scope, id, config, role, network) };
+  });
 }

@@ -115,14 +115,16 @@ export interface IInlineStatementsRole extends iam.IRole {
 
 /** RealtimeEndpoint's role: a `LazyRole`, rendered only once a model uses it. */
 export class InlineModelRole extends iam.LazyRole implements IInlineStatementsRole {
-  public readonly ownDocument: iam.PolicyDocument;
   private readonly own: OwnStatements;
 
   constructor(scope: Construct, id: string, props: iam.LazyRoleProps) {
     const own = new OwnStatements();
     super(scope, id, { ...props, inlinePolicies: own.inlinePolicies(props.inlinePolicies) });
     this.own = own;
-    this.ownDocument = own.document;
+  }
+
+  public get ownDocument(): iam.PolicyDocument {
+    return this.own.document;
   }
 
   public ownStatements<T>(fn: () => T): T {
@@ -145,14 +147,16 @@ export class InlineModelRole extends iam.LazyRole implements IInlineStatementsRo
 
 /** The other endpoint kinds' role (`createExecutionRole`): an `iam.Role`, rendered whatever uses it. */
 export class InlineStatementsRole extends iam.Role implements IInlineStatementsRole {
-  public readonly ownDocument: iam.PolicyDocument;
   private readonly own: OwnStatements;
 
   constructor(scope: Construct, id: string, props: iam.RoleProps) {
     const own = new OwnStatements();
     super(scope, id, { ...props, inlinePolicies: own.inlinePolicies(props.inlinePolicies) });
     this.own = own;
-    this.ownDocument = own.document;
+  }
+
+  public get ownDocument(): iam.PolicyDocument {
+    return this.own.document;
   }
 
   public ownStatements<T>(fn: () => T): T {

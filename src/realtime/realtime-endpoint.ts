@@ -14,7 +14,7 @@ import { RealtimeInstanceScalingProps, VariantAutoScalingProps } from './variant
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
-import { addExecutionRoleBasics, executionRolePrincipal, renderModel } from '../core/model';
+import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
@@ -23,7 +23,7 @@ import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
 import {
-  bindEndpointNetwork, BoundEndpointNetwork, endpointConnections, grantVpcAccess, rejectExistingModelInVpc,
+  bindEndpointNetwork, bindModelInNetwork, BoundEndpointNetwork, endpointConnections,
 } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
 import { InlineModelRole, withOwnStatements } from '../private/inline-model-role';
@@ -341,12 +341,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     const id = count === 0 ? 'Model' : 'Resource';
     const role = this.executionRole ?? this.createdModelRole();
     // What the model needs goes inline on the created role (InlineModelRole); a given role gets its DefaultPolicy.
-    const { config, modelName, model } = withOwnStatements(role, () => {
-      const bound = source.bind(scope, { role, instanceType: options.instanceType });
-      rejectExistingModelInVpc(`RealtimeEndpoint '${this.node.id}'`, bound, this.network);
-      if (this.network.vpcConfig && !bound.modelName) grantVpcAccess(role);
-      return { config: bound, ...renderModel(scope, id, bound, role, this.network) };
-    });
+    const { config, modelName, model } = bindModelInNetwork(scope, id, `RealtimeEndpoint '${this.node.id}'`, source,
+      { role, instanceType: options.instanceType, network: this.network });
     // A created model makes the created role the endpoint's; an existing model runs with its own role, and the created
     // one, never used, renders nothing (LazyRole).
     if (model && this.executionRole === undefined) {

@@ -12,8 +12,8 @@
  *   twin bundled alone and run in fresh child processes, interleaved; each child reports its own CPU (user + system) and
  *   peak RSS, so the ratios are what a user's `cdk synth` pays, start-up and module load included.
  */
-import { execFileSync } from 'child_process';
-import { mkdirSync } from 'fs';
+import { execFileSync, spawnSync } from 'child_process';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { build as esbuild, buildSync, Plugin } from 'esbuild';
 import { Bench, BenchRow, interleavedMs, median } from './harness';
@@ -99,14 +99,26 @@ console.log(JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, ma
 /**
  * Our twin imports src/core and src/realtime (so that it type-checks and its test runs on a fresh clone); its child
  * process requires the compiled package entry instead (lib/index.js, which `npx projen bench` compiles first), as a
- * user's app does with `import ... from 'cdk-sagemaker-mcp'`.
+ * user's app does with `import ... from 'cdk-sagemaker-mcp'`: from a copy under a node_modules folder, where an
+ * installed package lives. That matters to what synth keeps: aws-cdk-lib records each resource's creation stack "just
+ * my code", folding the frames of any file under node_modules/<package>/ into one line (core/lib/private/stack-trace.ts),
+ * as it already does for the alpha's; from the repo's own lib/ every frame of ours would be kept as the user's.
  */
+const INSTALLED_PACKAGE = join(ROOT, '.bench-out', 'node_modules', 'cdk-sagemaker-mcp');
 const PACKAGE_ENTRY: Plugin = {
   name: 'package-entry',
   setup(build) {
-    build.onResolve({ filter: /\/src\/(core|realtime)$/ }, () => ({ path: join(ROOT, 'lib', 'index.js'), external: true }));
+    build.onResolve({ filter: /\/src\/(core|realtime)$/ }, () => ({ path: join(INSTALLED_PACKAGE, 'lib', 'index.js'), external: true }));
   },
 };
+
+/** Copies the compiled package (lib/, package.json) to where an install puts it; aws-cdk-lib resolves from the repo's. */
+function installPackageCopy(): void {
+  rmSync(INSTALLED_PACKAGE, { recursive: true, force: true });
+  mkdirSync(INSTALLED_PACKAGE, { recursive: true });
+  cpSync(join(ROOT, 'lib'), join(INSTALLED_PACKAGE, 'lib'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(INSTALLED_PACKAGE, 'package.json'));
+}
 
 function childCost(script: string, n: number): ProcessCost {
   const out = execFileSync(process.execPath, [script, String(n)], { encoding: 'utf8', cwd: ROOT });
@@ -155,6 +167,7 @@ export const bench: Bench = {
 export async function processRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const order = Object.keys(TWINS) as Twin[];
+  installPackageCopy();
   const scripts = Object.fromEntries(await Promise.all(order.map(async (t) => [t, await bundleTwin(t)]))) as Record<Twin, string>;
   const costs = Object.fromEntries(order.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
   for (const twin of order) childCost(scripts[twin], PROCESS_ENDPOINTS); // warm the file cache
@@ -198,5 +211,49 @@ export async function processRows(): Promise<BenchRow[]> {
     baselineLabel: '@aws-cdk/aws-sagemaker-alpha',
     note,
   });
+  rows.push(...heapRows(scripts, labels));
   return rows;
+}
+
+/**
+ * What the process CPU follows and machine load does not move: the heap alive when aws-cdk-lib's CloudFormation
+ * template validation starts (its garbage collections mark all of it, again and again: docs/benchmarks.md). A hook
+ * required before the twin wraps the plugin's `validate` and writes one heap snapshot on the first call.
+ */
+const VALIDATE_PLUGIN = join(ROOT, 'node_modules', 'aws-cdk-lib', 'core', 'lib', 'validation', 'cloudformation-validate-plugin.js');
+const HEAP_HOOK = `const v8 = require('v8'); const fs = require('fs');
+const { CloudFormationValidatePlugin } = require(${JSON.stringify(VALIDATE_PLUGIN)});
+const validate = CloudFormationValidatePlugin.prototype.validate; let done = false;
+CloudFormationValidatePlugin.prototype.validate = function (...args) {
+  if (!done) {
+    done = true;
+    const file = v8.writeHeapSnapshot();
+    const snap = JSON.parse(fs.readFileSync(file, 'utf8')); fs.unlinkSync(file);
+    const fields = snap.snapshot.meta.node_fields; const size = fields.indexOf('self_size'); let bytes = 0;
+    for (let i = 0; i < snap.nodes.length; i += fields.length) bytes += snap.nodes[i + size];
+    process.stderr.write('HEAP ' + JSON.stringify({ objects: snap.nodes.length / fields.length, bytes }) + '\\n');
+  }
+  return validate.apply(this, args);
+};
+`;
+
+function heapRows(scripts: Record<Twin, string>, labels: Array<[Twin, string]>): BenchRow[] {
+  if (!existsSync(VALIDATE_PLUGIN)) return []; // an aws-cdk-lib before template validation
+  const hook = join(ROOT, '.bench-out', 'heap-hook.js');
+  writeFileSync(hook, HEAP_HOOK);
+  const heap = (twin: Twin): { objects: number; bytes: number } => {
+    const child = spawnSync(process.execPath, ['-r', hook, scripts[twin], String(PROCESS_ENDPOINTS)], { encoding: 'utf8', cwd: ROOT });
+    const line = child.stderr.split('\n').find((l) => l.startsWith('HEAP '));
+    if (child.status !== 0 || !line) throw new Error(`heap snapshot of the ${twin} twin failed: ${child.stderr}`);
+    return JSON.parse(line.slice('HEAP '.length));
+  };
+  const raw = heap('raw');
+  const note = 'one heap snapshot as template validation starts (deterministic: no median needed)';
+  return labels.flatMap(([twin, label]) => {
+    const at = heap(twin);
+    return [
+      { name: `${label}, ${PROCESS_ENDPOINTS} autoscaled endpoints: heap objects at validation`, ours: at.objects, baseline: raw.objects, unit: 'objects', baselineLabel: 'raw L1 resources', note: `${note}; ${at.objects - raw.objects} over raw` },
+      { name: `${label}, ${PROCESS_ENDPOINTS} autoscaled endpoints: heap at validation`, ours: at.bytes / 1048576, baseline: raw.bytes / 1048576, unit: 'MiB', baselineLabel: 'raw L1 resources', note: `${note}; ${((at.bytes - raw.bytes) / 1048576).toFixed(2)} MiB over raw` },
+    ];
+  });
 }

@@ -1,4 +1,5 @@
-import { Token } from 'aws-cdk-lib';
+import { Annotations, Token } from 'aws-cdk-lib';
+import { IConstruct } from 'constructs';
 
 /**
  * Collects every problem with a construct's props and throws once, so a user fixes them all in one pass.
@@ -74,6 +75,28 @@ export class PropValidator {
 }
 
 /** Renders a received value for an error message. */
+/**
+ * Adds a warning from a validation hook, without a stack trace. Raised while the app validates, its frames are the
+ * hook and aws-cdk-lib's synthesis up to `app.synth()`, never where the user built the construct (the warning's
+ * construct path names that), and each trace holds about 5 KB of heap through CloudFormation template validation,
+ * whose garbage collections mark it again and again (docs/benchmarks.md). aws-cdk-lib's `Annotations` reads
+ * `CDK_DISABLE_STACK_TRACE` when it is created, at every version in the peer range
+ * (https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/core/lib/annotations.ts): it is set for that moment
+ * only. Acknowledgements (`Annotations.acknowledgeWarning`) and de-duplication work as for any warning.
+ */
+export function addValidationWarning(scope: IConstruct, id: string, message: string): void {
+  const previous = process.env.CDK_DISABLE_STACK_TRACE;
+  process.env.CDK_DISABLE_STACK_TRACE = '1';
+  let annotations: Annotations;
+  try {
+    annotations = Annotations.of(scope);
+  } finally {
+    if (previous === undefined) delete process.env.CDK_DISABLE_STACK_TRACE;
+    else process.env.CDK_DISABLE_STACK_TRACE = previous;
+  }
+  annotations.addWarningV2(id, message);
+}
+
 export function show(value: unknown): string {
   if (typeof value === 'string') return `'${value}'`;
   if (value === undefined) return 'nothing';

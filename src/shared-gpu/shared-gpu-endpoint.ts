@@ -188,7 +188,8 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     if (network.vpcConfig) withOwnStatements(this.role, () => grantVpcAccess(this.role));
     const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
 
-    kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]);
+    // Warned while the app validates, as every endpoint kind does (no stack trace: src/core/validation.ts).
+    this.node.addValidation({ validate: () => (kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]), []) });
     this.encryptionKey = props.encryptionKey ?? (hasNvmeInstanceStorage(props.instanceType) ? undefined : createKey(this, 'Key',
       `Encrypts the ML storage volumes of SageMaker endpoint ${this.node.path}`));
 

@@ -343,6 +343,11 @@ project.eslint?.addOverride({
         message: "another folder's private/ module: move what two folders share into src/private/",
       }],
     }],
+    // One way to add a validation hook: its warnings then carry no stack trace (src/core/validation.ts).
+    'no-restricted-syntax': ['error', {
+      selector: "CallExpression[callee.property.name='addValidation']",
+      message: 'use addValidationHook (src/core/validation.ts): the library adds validation hooks one way',
+    }],
   },
 });
 

@@ -1,6 +1,6 @@
 /**
  * RealtimeEndpoint against what it saves you from writing, side by side:
- * - cold import: the compiled package entry (lib/index.js) and the five exports a realtime endpoint needs, as an app
+ * - cold import: the compiled package entry (lib/index.js, from an installed copy) and the five exports a realtime endpoint needs, as an app
  *   imports them, against requiring exactly the aws-cdk-lib modules that src/core + src/realtime import (listed by an
  *   esbuild bundle of them), and nothing else; each in fresh child processes, alternated, timed inside the child (node
  *   start-up excluded);
@@ -10,7 +10,9 @@
  * - whole process: 50 autoscaled endpoints with RealtimeEndpoint (through the compiled package entry, the artifacts by
  *   URI and through an imported bucket), with raw L1s and with `@aws-cdk/aws-sagemaker-alpha` (the nearest peer), each
  *   twin bundled alone and run in fresh child processes, interleaved; each child reports its own CPU (user + system) and
- *   peak RSS, so the ratios are what a user's `cdk synth` pays, start-up and module load included.
+ *   peak RSS, so the ratios are what a user's `cdk synth` pays, start-up and module load included;
+ * - heap at validation: the objects and bytes alive as aws-cdk-lib's template validation starts, one heap snapshot per
+ *   twin (what the process CPU follows, without the machine's noise).
  */
 import { execFileSync, spawnSync } from 'child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'fs';
@@ -105,15 +107,19 @@ console.log(JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, ma
  * as it already does for the alpha's; from the repo's own lib/ every frame of ours would be kept as the user's.
  */
 const INSTALLED_PACKAGE = join(ROOT, '.bench-out', 'node_modules', 'cdk-sagemaker-mcp');
+const INSTALLED_ENTRY = join(INSTALLED_PACKAGE, 'lib', 'index.js');
 const PACKAGE_ENTRY: Plugin = {
   name: 'package-entry',
   setup(build) {
-    build.onResolve({ filter: /\/src\/(core|realtime)$/ }, () => ({ path: join(INSTALLED_PACKAGE, 'lib', 'index.js'), external: true }));
+    build.onResolve({ filter: /\/src\/(core|realtime)$/ }, () => ({ path: INSTALLED_ENTRY, external: true }));
   },
 };
 
-/** Copies the compiled package (lib/, package.json) to where an install puts it; aws-cdk-lib resolves from the repo's. */
+let installed = false;
+/** Copies the compiled package (lib/, package.json) to where an install puts it, once a run; aws-cdk-lib resolves from the repo's. */
 function installPackageCopy(): void {
+  if (installed) return;
+  installed = true;
   rmSync(INSTALLED_PACKAGE, { recursive: true, force: true });
   mkdirSync(INSTALLED_PACKAGE, { recursive: true });
   cpSync(join(ROOT, 'lib'), join(INSTALLED_PACKAGE, 'lib'), { recursive: true });
@@ -130,10 +136,11 @@ export const bench: Bench = {
   async run(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     const cdkModules = bundleOurs();
+    installPackageCopy();
     const ours: number[] = [];
     const raw: number[] = [];
     for (let i = 0; i < COLD_RUNS; i++) {
-      ours.push(childImportMs([join(ROOT, 'lib', 'index.js')], REALTIME_EXPORTS));
+      ours.push(childImportMs([INSTALLED_ENTRY], REALTIME_EXPORTS));
       raw.push(childImportMs(cdkModules));
     }
     rows.push({

@@ -25,7 +25,7 @@ import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
@@ -269,12 +269,10 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     // An autoscaled variant cannot change its instance type in place: the generated name follows it, so such a change
     // replaces the endpoint (see src/core/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
     const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceType: props.instanceType }] : [];
-    this.node.addValidation({
-      validate: () => {
-        kmsKeyWarnings(this, this.key, [props.instanceType]);
-        autoscaledVariantUpdateWarning(this, scaled(), props.endpointName !== undefined);
-        return [];
-      },
+    addValidationHook(this, () => {
+      kmsKeyWarnings(this, this.key, [props.instanceType]);
+      autoscaledVariantUpdateWarning(this, scaled(), props.endpointName !== undefined);
+      return [];
     });
 
     this.cfnEndpoint = new sagemaker.CfnEndpoint(this, 'Resource', {
@@ -298,10 +296,13 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       endpoint: this.cfnEndpoint,
       executionRole: this.role,
     });
-    const update = (): EndpointUpdateProps => this.update ??= withOwnStatements(this.role, render);
+    const update = (): EndpointUpdateProps => this.update ??= withoutWarningTraces(() => withOwnStatements(this.role, render));
     // Rendered while the app validates, before any template is written: the rollout's grant to the role must exist
     // when the role's inline policy renders, whichever resource the synth reaches first (realtime does the same).
-    this.node.addValidation({ validate: () => { update(); return []; } });
+    addValidationHook(this, () => {
+      update();
+      return [];
+    });
     this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update().deploymentConfig });
     this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update().retainAllVariantProperties });
     this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update().excludeRetainedVariantProperties });

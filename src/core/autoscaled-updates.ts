@@ -3,10 +3,9 @@
  * Scaling refuses in place. Used by the endpoint constructs beside their variant scaling (`./scaling/`).
  */
 import { createHash } from 'crypto';
-import { Stack } from 'aws-cdk-lib';
+import { Annotations, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { InstanceType } from './instance-type';
-import { addValidationWarning } from './validation';
 
 /** An autoscaled variant: its name and instance type. */
 export interface ScaledVariant {
@@ -42,7 +41,7 @@ export function scaledEndpointName(scope: IConstruct, base: string, scaled: Read
 /**
  * Warns, for autoscaled variants, when `scaledEndpointName` cannot protect an instance type change: the endpoint name is
  * fixed (`fixedName`), or an instance type is a token. The message gives AWS's two-step procedure. Call it from a
- * validation hook (the warning carries no stack trace: `addValidationWarning`).
+ * validation hook (`addValidationHook`).
  */
 export function autoscaledVariantUpdateWarning(scope: IConstruct, scaled: ReadonlyArray<ScaledVariant>, fixedName: boolean): void {
   if (scaled.length === 0) return;
@@ -52,7 +51,7 @@ export function autoscaledVariantUpdateWarning(scope: IConstruct, scaled: Readon
   const why = fixedName
     ? 'endpointName is fixed, so the endpoint cannot be replaced to take the new type'
     : `the instance type of ${tokens.join(', ')} is resolved at deploy time, so its change does not rename (replace) the endpoint`;
-  addValidationWarning(scope, 'cdk-sagemaker-mcp:autoscaledVariantUpdate',
+  Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:autoscaledVariantUpdate',
     `autoscaled variant${scaled.length === 1 ? '' : 's'} ${names}: an update that changes the instance type of an autoscaled variant, or removes it, `
     + `fails (Application Auto Scaling refuses it while the variant is a scalable target), and ${why}. `
     + 'Change such a variant in two deployments: first without its autoScaling (CloudFormation deregisters the target), '

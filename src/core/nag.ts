@@ -1,6 +1,7 @@
 import { Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Dependable, IConstruct } from 'constructs';
+import { addValidationHook } from './validation';
 
 /**
  * Internal (not exported from src/core/index.ts): how this library acknowledges the cdk-nag v3 IAM5 findings of the
@@ -40,22 +41,20 @@ export function acknowledgeDocumentWildcardFindings(
   target: () => { readonly resource: IConstruct; readonly document: unknown } | undefined,
   reasons: ReadonlyArray<WildcardReason>,
 ): void {
-  scope.node.addValidation({
-    validate: () => {
-      const found = target();
-      if (!found) return [];
-      const doc = Stack.of(found.resource).resolve(found.document);
-      const findings: Record<string, string> = {};
-      for (const statement of doc?.Statement ?? []) {
-        if (statement.Effect !== 'Allow') continue;
-        const actions: string[] = [statement.Action].flat();
-        const reason = reasons.find((r) => r.action.test(actions[0]))?.reason;
-        if (!reason) continue;
-        for (const id of wildcardFindingIds(statement)) findings[`AwsSolutions-IAM5[${id}]`] ??= reason;
-      }
-      acknowledgeFindings(found.resource, findings);
-      return [];
-    },
+  addValidationHook(scope, () => {
+    const found = target();
+    if (!found) return [];
+    const doc = Stack.of(found.resource).resolve(found.document);
+    const findings: Record<string, string> = {};
+    for (const statement of doc?.Statement ?? []) {
+      if (statement.Effect !== 'Allow') continue;
+      const actions: string[] = [statement.Action].flat();
+      const reason = reasons.find((r) => r.action.test(actions[0]))?.reason;
+      if (!reason) continue;
+      for (const id of wildcardFindingIds(statement)) findings[`AwsSolutions-IAM5[${id}]`] ??= reason;
+    }
+    acknowledgeFindings(found.resource, findings);
+    return [];
   });
 }
 
@@ -113,17 +112,15 @@ export function wildcardFindingIds(statement: { Action?: string | string[]; Reso
 export function acknowledgeGrantWildcards(scope: IConstruct, grant: iam.Grant, reason: string): iam.Grant {
   const statements = grant.principalStatements;
   if (statements.length === 0) return grant;
-  scope.node.addValidation({
-    validate: () => {
-      for (const root of Dependable.of(grant).dependencyRoots) {
-        const cfn = root instanceof iam.CfnPolicy ? root : root.node.defaultChild;
-        if (!(cfn instanceof iam.CfnPolicy)) continue;
-        const stack = Stack.of(cfn);
-        const ids = new Set(statements.flatMap((st) => wildcardFindingIds(stack.resolve(st.toStatementJson()))));
-        acknowledgeFindings(cfn, Object.fromEntries([...ids].map((id) => [`AwsSolutions-IAM5[${id}]`, reason])));
-      }
-      return [];
-    },
+  addValidationHook(scope, () => {
+    for (const root of Dependable.of(grant).dependencyRoots) {
+      const cfn = root instanceof iam.CfnPolicy ? root : root.node.defaultChild;
+      if (!(cfn instanceof iam.CfnPolicy)) continue;
+      const stack = Stack.of(cfn);
+      const ids = new Set(statements.flatMap((st) => wildcardFindingIds(stack.resolve(st.toStatementJson()))));
+      acknowledgeFindings(cfn, Object.fromEntries([...ids].map((id) => [`AwsSolutions-IAM5[${id}]`, reason])));
+    }
+    return [];
   });
   return grant;
 }

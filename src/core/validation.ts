@@ -1,4 +1,4 @@
-import { Annotations, Token } from 'aws-cdk-lib';
+import { Token } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 
 /**
@@ -74,29 +74,35 @@ export class PropValidator {
   }
 }
 
-/** Renders a received value for an error message. */
 /**
- * Adds a warning from a validation hook, without a stack trace. Raised while the app validates, its frames are the
- * hook and aws-cdk-lib's synthesis up to `app.synth()`, never where the user built the construct (the warning's
- * construct path names that), and each trace holds about 5 KB of heap through CloudFormation template validation,
- * whose garbage collections mark it again and again (docs/benchmarks.md). aws-cdk-lib's `Annotations` reads
- * `CDK_DISABLE_STACK_TRACE` when it is created, at every version in the peer range
- * (https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/core/lib/annotations.ts): it is set for that moment
- * only. Acknowledgements (`Annotations.acknowledgeWarning`) and de-duplication work as for any warning.
+ * Runs `fn` so that the warnings it raises carry no stack trace: for what the library does while the app synthesizes
+ * (validation hooks, and renders a token reaches first in aws-cdk-lib's prepare phase), never while the user builds
+ * constructs. Such a trace is our code and aws-cdk-lib's synthesis up to `app.synth()`, never the line that built the
+ * construct (the warning's construct path names that), and each holds about 5 KB of heap through CloudFormation
+ * template validation, whose garbage collections mark it again and again (docs/benchmarks.md). aws-cdk-lib's
+ * `Annotations` reads `CDK_DISABLE_STACK_TRACE` when it is created, at every version in the peer range
+ * (https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/core/lib/annotations.ts), and nothing else reads it: it
+ * is set while `fn` runs, synchronously, and restored after. Acknowledgements (`Annotations.acknowledgeWarning`) and
+ * de-duplication work as for any warning.
  */
-export function addValidationWarning(scope: IConstruct, id: string, message: string): void {
+export function withoutWarningTraces<T>(fn: () => T): T {
   const previous = process.env.CDK_DISABLE_STACK_TRACE;
   process.env.CDK_DISABLE_STACK_TRACE = '1';
-  let annotations: Annotations;
   try {
-    annotations = Annotations.of(scope);
+    return fn();
   } finally {
     if (previous === undefined) delete process.env.CDK_DISABLE_STACK_TRACE;
     else process.env.CDK_DISABLE_STACK_TRACE = previous;
   }
-  annotations.addWarningV2(id, message);
 }
 
+/** Adds a validation hook to `scope` whose warnings carry no stack trace (`withoutWarningTraces`): the library's only way. */
+export function addValidationHook(scope: IConstruct, validate: () => string[]): void {
+  // eslint-disable-next-line no-restricted-syntax -- the one place that adds a hook
+  scope.node.addValidation({ validate: () => withoutWarningTraces(validate) });
+}
+
+/** Renders a received value for an error message. */
 export function show(value: unknown): string {
   if (typeof value === 'string') return `'${value}'`;
   if (value === undefined) return 'nothing';

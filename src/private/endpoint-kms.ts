@@ -2,11 +2,11 @@
  * Internal (not exported from the package): the endpoint config's KMS key and the NVMe instance-storage rule that
  * leaves it off, shared by the realtime, async and shared-GPU endpoints.
  */
+import { Annotations } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { IConstruct } from 'constructs';
 import { hasLocalNvmeStorage } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
-import { addValidationWarning } from '../core/validation';
 
 
 export function hasNvmeInstanceStorage(instanceType: InstanceType): boolean {
@@ -26,7 +26,7 @@ export function endpointConfigKmsKeyId(key: kms.IKey | undefined, instanceTypes:
 /**
  * Warns whenever a variant uses NVMe instance storage, so the endpoint config carries no KMS key: `key` (given or
  * created) is left off, or there is none at all. `variantNames` (parallel to `instanceTypes`) name the variants in the
- * message. Call it from a validation hook (the warning then carries no stack trace: `addValidationWarning`).
+ * message. Call it from a validation hook (`addValidationHook`).
  */
 export function kmsKeyWarnings(scope: IConstruct, key: kms.IKey | undefined, instanceTypes: InstanceType[], variantNames: string[] = []): void {
   const describe = (i: number) => (variantNames[i] !== undefined ? `${variantNames[i]} (${instanceTypes[i].name})` : instanceTypes[i].name);
@@ -39,9 +39,9 @@ export function kmsKeyWarnings(scope: IConstruct, key: kms.IKey | undefined, ins
     + `${nvme.length === 1 ? 'uses' : 'use'} NVMe instance storage, which a hardware module on the instance encrypts `
     + '(CreateEndpointConfig fails with a KmsKeyId when any variant has such storage)';
   if (ebs.length === 0) {
-    addValidationWarning(scope, 'cdk-sagemaker-mcp:kmsKeyNvme', `${because}.`);
+    Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:kmsKeyNvme', `${because}.`);
   } else {
-    addValidationWarning(scope, 'cdk-sagemaker-mcp:kmsKeyMixedNvme',
+    Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:kmsKeyMixedNvme',
       `${because}; the EBS volumes of ${ebs.join(', ')} therefore use an AWS-managed key. `
       + 'Put the EBS-backed variants on an endpoint of their own to encrypt them with a customer-managed key.');
   }

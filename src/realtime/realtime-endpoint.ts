@@ -18,7 +18,7 @@ import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
@@ -146,7 +146,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     this.endpointName = props.endpointName ?? (props.rollout ? synthName : this.cfnEndpoint.attrEndpointName);
     this.endpointArn = this.cfnEndpoint.attrEndpointArn;
 
-    this.node.addValidation({ validate: () => this.validateVariants() });
+    addValidationHook(this, () => this.validateVariants());
 
     if (props.autoScaling) this.autoScaleInstanceCount(props.autoScaling);
     if (props.alarms) this.addAlarms(props.alarms);
@@ -292,20 +292,26 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     return this.props.shadow ? this.props.shadow.variantName ?? DEFAULT_SHADOW_NAME : undefined;
   }
 
-  /** The endpoint's update properties, rendered once (at validation, so that problems are synth errors). */
+  /**
+   * The endpoint's update properties, rendered once at synth (by the validation hook, or first by a token aws-cdk-lib's
+   * prepare phase resolves), so that problems are synth errors; its warnings carry no stack trace.
+   */
   private endpointUpdate(): EndpointUpdateProps {
-    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
-    this.update ??= withOwnStatements(this.executionRole, () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
-      scope: this,
-      subject: `RealtimeEndpoint '${this.node.id}'`,
-      variantCount: this.variants.length,
-      instanceCount: this.variants.length === 1 ? this.variants[0].options.initialInstanceCount ?? 1 : undefined,
-      instanceTypes: this.instanceTypes().map((t) => t.name),
-      defaultAlarms: this.ownAlarms,
-      defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
-      endpoint: this.cfnEndpoint,
-      executionRole: this.executionRole,
-    }));
+    if (!this.update) {
+      // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
+      const render = () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+        scope: this,
+        subject: `RealtimeEndpoint '${this.node.id}'`,
+        variantCount: this.variants.length,
+        instanceCount: this.variants.length === 1 ? this.variants[0].options.initialInstanceCount ?? 1 : undefined,
+        instanceTypes: this.instanceTypes().map((t) => t.name),
+        defaultAlarms: this.ownAlarms,
+        defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
+        endpoint: this.cfnEndpoint,
+        executionRole: this.executionRole,
+      });
+      this.update = withoutWarningTraces(() => withOwnStatements(this.executionRole, render));
+    }
     return this.update;
   }
 

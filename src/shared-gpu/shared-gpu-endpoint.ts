@@ -18,7 +18,7 @@ import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
 import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
@@ -188,8 +188,11 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     if (network.vpcConfig) withOwnStatements(this.role, () => grantVpcAccess(this.role));
     const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
 
-    // Warned while the app validates, as every endpoint kind does (no stack trace: src/core/validation.ts).
-    this.node.addValidation({ validate: () => (kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]), []) });
+    // Warned while the app validates, as every endpoint kind does.
+    addValidationHook(this, () => {
+      kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]);
+      return [];
+    });
     this.encryptionKey = props.encryptionKey ?? (hasNvmeInstanceStorage(props.instanceType) ? undefined : createKey(this, 'Key',
       `Encrypts the ML storage volumes of SageMaker endpoint ${this.node.path}`));
 

@@ -1,13 +1,15 @@
 /**
- * Warnings raised from validation hooks carry no stack trace (its frames would be the hook and aws-cdk-lib's synthesis,
- * never the user's code), yet are acknowledged and de-duplicated as any warning, and leave the environment as it was.
+ * Warnings raised from the library's validation hooks (`addValidationHook`) carry no stack trace (its frames would be the
+ * hook and aws-cdk-lib's synthesis, never the user's code), yet are acknowledged and de-duplicated as any warning, and
+ * the hook leaves the environment as it was.
  */
-import { Annotations, App, Stack } from 'aws-cdk-lib';
+import { Annotations, App, Duration, Stack } from 'aws-cdk-lib';
 import { Annotations as AssertAnnotations, Match } from 'aws-cdk-lib/assertions';
 import { Construct, IConstruct, MetadataEntry } from 'constructs';
 import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
-import { addValidationWarning } from '../../src/core/validation';
+import { addValidationHook } from '../../src/core/validation';
 import { RealtimeEndpoint } from '../../src/realtime';
+import { Rollout, RolloutCapacity } from '../../src/rollouts';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
@@ -16,26 +18,34 @@ function warningsOf(scope: IConstruct): MetadataEntry[] {
   return scope.node.metadata.filter((m) => m.type === 'aws:cdk:warning');
 }
 
-function scopeWarningInValidation(add: (scope: Construct) => void) {
+/** A construct whose hook (ours by default, else a plain `node.addValidation`) runs `raise` while the app validates. */
+function scopeWarningInValidation(raise: (scope: Construct) => void, hook: 'ours' | 'plain' = 'ours') {
   const app = new App();
   const stack = new Stack(app, 'Test', { env: ENV });
   const scope = new Construct(stack, 'Thing');
-  scope.node.addValidation({ validate: () => (add(scope), []) });
+  const validate = () => {
+    raise(scope);
+    return [];
+  };
+  if (hook === 'ours') addValidationHook(scope, validate);
+  else scope.node.addValidation({ validate });
   return { app, stack, scope };
 }
 
-describe('addValidationWarning', () => {
+const warn = (id: string, message: string) => (s: Construct) => Annotations.of(s).addWarningV2(id, message);
+
+describe('addValidationHook', () => {
   const saved = process.env.CDK_DISABLE_STACK_TRACE;
   afterEach(() => {
     if (saved === undefined) delete process.env.CDK_DISABLE_STACK_TRACE;
     else process.env.CDK_DISABLE_STACK_TRACE = saved;
   });
 
-  test('records the warning with its ack tag and no stack trace, where Annotations alone records one', () => {
+  test('a warning from its hook has its ack tag and no stack trace, where one from a plain hook has a trace', () => {
     delete process.env.CDK_DISABLE_STACK_TRACE;
-    // GIVEN one warning through each path, both from a validation hook
-    const ours = scopeWarningInValidation((s) => addValidationWarning(s, 'test:ours', 'ours'));
-    const plain = scopeWarningInValidation((s) => Annotations.of(s).addWarningV2('test:plain', 'plain'));
+    // GIVEN the same kind of warning from each kind of hook
+    const ours = scopeWarningInValidation(warn('test:ours', 'ours'));
+    const plain = scopeWarningInValidation(warn('test:plain', 'plain'), 'plain');
     // WHEN
     ours.app.synth();
     plain.app.synth();
@@ -47,9 +57,9 @@ describe('addValidationWarning', () => {
 
   test('an acknowledged warning is not recorded; a repeated one is recorded once', () => {
     const { app, scope } = scopeWarningInValidation((s) => {
-      addValidationWarning(s, 'test:acked', 'acked');
-      addValidationWarning(s, 'test:twice', 'twice');
-      addValidationWarning(s, 'test:twice', 'twice');
+      warn('test:acked', 'acked')(s);
+      warn('test:twice', 'twice')(s);
+      warn('test:twice', 'twice')(s);
     });
     Annotations.of(scope).acknowledgeWarning('test:acked', 'known');
     app.synth();
@@ -59,10 +69,16 @@ describe('addValidationWarning', () => {
   test.each([[undefined], ['true']])('leaves CDK_DISABLE_STACK_TRACE as it found it (%s)', (value) => {
     if (value === undefined) delete process.env.CDK_DISABLE_STACK_TRACE;
     else process.env.CDK_DISABLE_STACK_TRACE = value;
-    const { app } = scopeWarningInValidation((s) => addValidationWarning(s, 'test:env', 'env'));
+    const { app } = scopeWarningInValidation(warn('test:env', 'env'));
     app.synth();
     expect(process.env.CDK_DISABLE_STACK_TRACE).toBe(value);
     expect('CDK_DISABLE_STACK_TRACE' in process.env).toBe(value !== undefined);
+    // and when the hook throws
+    const throwing = scopeWarningInValidation(() => {
+      throw new Error('hook failed');
+    });
+    expect(() => throwing.app.synth()).toThrow('hook failed');
+    expect(process.env.CDK_DISABLE_STACK_TRACE).toBe(value);
   });
 });
 
@@ -83,6 +99,22 @@ describe('the endpoints\' validation-time warnings', () => {
     expect(warnings.map((m) => String(m.data).match(/\[ack: ([^\]]+)\]/)?.[1])).toEqual(
       ['cdk-sagemaker-mcp:kmsKeyNvme', 'cdk-sagemaker-mcp:autoscaledVariantUpdate']);
     expect(warnings.map((m) => m.trace)).toEqual([undefined, undefined]);
+  });
+
+  test('RealtimeEndpoint: a rollout\'s warning, rendered at synth (prepare or validation), carries no stack trace', () => {
+    const app = new App();
+    const stack = new Stack(app, 'Test', { env: ENV });
+    const endpoint = new RealtimeEndpoint(stack, 'Chat', {
+      model: ModelSource.fromContainer(ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/m:1')),
+      instanceType: InstanceType.ML_M5_LARGE,
+      initialInstanceCount: 4,
+      rollout: Rollout.canary({ size: RolloutCapacity.instances(1), bakingPeriod: Duration.minutes(5) }),
+    });
+    app.synth();
+    expect(warningsOf(endpoint)).toEqual([expect.objectContaining({
+      data: expect.stringContaining('[ack: cdk-sagemaker-mcp:rolloutWithoutAlarms]'),
+      trace: undefined,
+    })]);
   });
 
   test('SharedGpuEndpoint warns of its NVMe key while the app validates, as the other kinds do', () => {

@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { GATEWAY_TOOL_TEMPLATES, GatewaySchemaNode } from './gateway-tools.generated';
 import { IAM_ACTION } from '../../core/iam-actions';
 import { acknowledgeFinding, wildcardFindingIds } from '../../core/nag';
-import { PropValidator } from '../../core/validation';
+import { addValidationHook, PropValidator } from '../../core/validation';
 import {
   DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, MCP_GATEWAY_ENV, McpServerSpec, MCP_TOOL_NAMES,
 } from '../../private/contract.generated';
@@ -201,16 +201,14 @@ function enableGatewayStreaming(gateway: agentcore.IGateway, enable: boolean): v
  * Exactly that finding is acknowledged, at synth when the policy exists; other statements of the role stay reported.
  */
 function acknowledgeInvokeWildcard(scope: Construct, gateway: agentcore.IGateway, fn: lambda.Function): void {
-  scope.node.addValidation({
-    validate: () => {
-      const cfn = gateway.role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource');
-      if (!(cfn instanceof iam.CfnPolicy)) return [];
-      const statement = Stack.of(cfn).resolve({ Action: IAM_ACTION.lambda.InvokeFunction, Resource: [fn.functionArn, `${fn.functionArn}:*`] });
-      for (const id of wildcardFindingIds(statement)) {
-        acknowledgeFinding(cfn, `AwsSolutions-IAM5[${id}]`, 'The AgentCore Gateway invokes the MCP tool server function only; '
-          + 'aws-cdk-lib\'s grantInvoke also names its versions and aliases (<function arn>:*), as the AgentCore guide\'s policy does.');
-      }
-      return [];
-    },
+  addValidationHook(scope, () => {
+    const cfn = gateway.role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource');
+    if (!(cfn instanceof iam.CfnPolicy)) return [];
+    const statement = Stack.of(cfn).resolve({ Action: IAM_ACTION.lambda.InvokeFunction, Resource: [fn.functionArn, `${fn.functionArn}:*`] });
+    for (const id of wildcardFindingIds(statement)) {
+      acknowledgeFinding(cfn, `AwsSolutions-IAM5[${id}]`, 'The AgentCore Gateway invokes the MCP tool server function only; '
+        + 'aws-cdk-lib\'s grantInvoke also names its versions and aliases (<function arn>:*), as the AgentCore guide\'s policy does.');
+    }
+    return [];
   });
 }

@@ -50,6 +50,11 @@ class StatementJsonDocument extends iam.PolicyDocument {
     return this.statementJson.length;
   }
 
+  /** The statements as added (`toStatementJson()`, tokens unresolved), for a reader that needs no document. */
+  public get addedStatementJson(): ReadonlyArray<unknown> {
+    return this.statementJson;
+  }
+
   public toJSON(): unknown {
     return this.materialize().toJSON();
   }
@@ -76,7 +81,7 @@ class StatementJsonDocument extends iam.PolicyDocument {
  * `run` runs) or in the role's DefaultPolicy.
  */
 class OwnStatements {
-  public readonly document: iam.PolicyDocument = new StatementJsonDocument();
+  public readonly document = new StatementJsonDocument();
   private depth = 0;
 
   /** The role's inline policies with `ModelAccess` added. */
@@ -105,6 +110,11 @@ class OwnStatements {
 export interface IInlineStatementsRole extends iam.IRole {
   /** The statements the library granted while `ownStatements` ran: rendered inline as `ModelAccess`. */
   readonly ownDocument: iam.PolicyDocument;
+  /**
+   * The same statements, each as its JSON with tokens unresolved, in the order added: resolving these is cheaper than
+   * resolving `ownDocument` (which builds a `PolicyDocument` of new statements at every read).
+   */
+  readonly ownStatementsJson: ReadonlyArray<unknown>;
   /** The AWS::IAM::Role, once it renders. */
   readonly cfnRole: iam.CfnRole | undefined;
   /** The `iam.Role` whose DefaultPolicy receives the other statements, once it exists. */
@@ -125,6 +135,10 @@ export class InlineModelRole extends iam.LazyRole implements IInlineStatementsRo
 
   public get ownDocument(): iam.PolicyDocument {
     return this.own.document;
+  }
+
+  public get ownStatementsJson(): ReadonlyArray<unknown> {
+    return this.own.document.addedStatementJson;
   }
 
   public ownStatements<T>(fn: () => T): T {
@@ -157,6 +171,10 @@ export class InlineStatementsRole extends iam.Role implements IInlineStatementsR
 
   public get ownDocument(): iam.PolicyDocument {
     return this.own.document;
+  }
+
+  public get ownStatementsJson(): ReadonlyArray<unknown> {
+    return this.own.document.addedStatementJson;
   }
 
   public ownStatements<T>(fn: () => T): T {

@@ -35,9 +35,12 @@ function acknowledgeModelRoleWildcards(role: iam.Role): void {
  * exists, as for any role.
  */
 export function acknowledgeInlineModelRoleWildcards(role: IInlineStatementsRole): void {
+  // The statements as added, not the rendered document: the same actions and resources, so the same finding ids (cdk-nag
+  // reports each wildcard action or resource on its own, however `@aws-cdk/aws-iam:minimizePolicies` merges statements),
+  // each with the reason of its own first action, and without building the document a second time at validation.
   acknowledgeDocumentWildcardFindings(role, () => {
     const cfn = role.cfnRole;
-    return cfn ? { resource: cfn, document: role.ownDocument } : undefined;
+    return cfn ? { resource: cfn, document: { Statement: role.ownStatementsJson } } : undefined;
   }, ROLE_WILDCARD_REASONS);
   const policyRole = role.policyRole;
   if (policyRole) acknowledgeModelRoleWildcards(policyRole);

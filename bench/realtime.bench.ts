@@ -10,7 +10,8 @@
  * - whole process: 50 autoscaled endpoints with RealtimeEndpoint (through the compiled package entry, the artifacts by
  *   URI and through an imported bucket), with raw L1s and with `@aws-cdk/aws-sagemaker-alpha` (the nearest peer), each
  *   twin bundled alone and run in fresh child processes, interleaved; each child reports its own CPU (user + system) and
- *   peak RSS, so the ratios are what a user's `cdk synth` pays, start-up and module load included;
+ *   peak RSS, so the ratios are what a user's `cdk synth` pays, start-up and module load included; and each run again
+ *   with aws-cdk-lib's template validation off, so that what the constructs themselves cost shows beside it;
  * - heap at validation: the objects and bytes alive as aws-cdk-lib's template validation starts, one heap snapshot per
  *   twin (what the process CPU follows, without the machine's noise).
  */
@@ -126,8 +127,15 @@ function installPackageCopy(): void {
   cpSync(join(ROOT, 'package.json'), join(INSTALLED_PACKAGE, 'package.json'));
 }
 
-function childCost(script: string, n: number): ProcessCost {
-  const out = execFileSync(process.execPath, [script, String(n)], { encoding: 'utf8', cwd: ROOT });
+/**
+ * `CDK_VALIDATION=false` turns off aws-cdk-lib's CloudFormation template validation (core/lib/private/synthesis-validation.js,
+ * `defaultValidationEnabled`): with it on, a WebAssembly schema check of the written template is most of a 50-endpoint
+ * synth's CPU, the same for every twin whose template is the same size; with it off, what is left is what the
+ * constructs themselves cost.
+ */
+function childCost(script: string, n: number, templateValidation = true): ProcessCost {
+  const env = templateValidation ? process.env : { ...process.env, CDK_VALIDATION: 'false' };
+  const out = execFileSync(process.execPath, [script, String(n)], { encoding: 'utf8', cwd: ROOT, env });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
@@ -177,14 +185,17 @@ export async function processRows(): Promise<BenchRow[]> {
   installPackageCopy();
   const scripts = Object.fromEntries(await Promise.all(order.map(async (t) => [t, await bundleTwin(t)]))) as Record<Twin, string>;
   const costs = Object.fromEntries(order.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
+  const constructsOnly = Object.fromEntries(order.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
   for (const twin of order) childCost(scripts[twin], PROCESS_ENDPOINTS); // warm the file cache
   for (let i = 0; i < PROCESS_RUNS; i++) {
     for (let k = 0; k < order.length; k++) {
       const twin = order[(i + k) % order.length];
       costs[twin].push(childCost(scripts[twin], PROCESS_ENDPOINTS));
+      constructsOnly[twin].push(childCost(scripts[twin], PROCESS_ENDPOINTS, false));
     }
   }
   const cpu = (t: Twin) => median(costs[t].map((c) => c.cpuMs));
+  const constructsCpu = (t: Twin) => median(constructsOnly[t].map((c) => c.cpuMs));
   const rss = (t: Twin) => median(costs[t].map((c) => c.maxRssMiB));
   const note = `whole process (node start-up, module load, synth), median of ${PROCESS_RUNS} interleaved fresh processes`;
   const labels: Array<[Twin, string]> = [
@@ -218,6 +229,17 @@ export async function processRows(): Promise<BenchRow[]> {
     baselineLabel: '@aws-cdk/aws-sagemaker-alpha',
     note,
   });
+  const constructsNote = 'as above with aws-cdk-lib\'s template validation off (CDK_VALIDATION=false), each run beside its validated one: what the constructs cost';
+  for (const [twin, label] of labels) {
+    rows.push({
+      name: `${label}, ${PROCESS_ENDPOINTS} autoscaled endpoints: process CPU without template validation`,
+      ours: constructsCpu(twin),
+      baseline: constructsCpu('raw'),
+      unit: 'ms',
+      baselineLabel: 'raw L1 resources',
+      note: constructsNote,
+    });
+  }
   rows.push(...heapRows(scripts, labels));
   return rows;
 }

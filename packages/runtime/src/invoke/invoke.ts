@@ -1,7 +1,8 @@
 /**
  * Typed InvokeEndpoint: the body is always consumed (the SDK collects it on success and on error), failures come back
  * as the classified errors of ./errors, transient ones are retried by the SDK's own middleware with
- * TransientOnlyRetryStrategy, and an overall deadline bounds the whole call including retries.
+ * TransientOnlyRetryStrategy, and an overall deadline bounds the whole call including retries: an AbortSignal the SDK
+ * honours, raced (`abortable`) so that it holds even where the SDK does not.
  */
 import type * as Http from 'http';
 import type * as Https from 'https';
@@ -169,6 +170,41 @@ export function callSignal(deadlineMs: number | undefined, callerSignal?: AbortS
   };
 }
 
+/**
+ * `work`, or the signal's reason once `signal` aborts, whichever comes first: what makes a deadline hold even when a
+ * step of the SDK ignores the abort. The SDK honours `abortSignal` in its retry middleware (token and backoff waits)
+ * and in its own HTTP handlers, but nothing aborts the steps in between: a credential provider that never answers, or
+ * a custom `requestHandler` that ignores `abortSignal`, held the call for ever; this race ends it then. When the SDK
+ * does honour the abort (NodeHttpHandler and the retry middleware reject with their AbortError in the abort's turn),
+ * that error wins: the race waits one `setImmediate` after the abort, so the error the caller sees and its
+ * classification (`failureOf`) stay what they were. `work` is not stopped when it loses; its later outcome is dropped,
+ * a rejection included (no unhandled rejection).
+ */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let grace: ReturnType<typeof setImmediate> | undefined;
+    const onAbort = () => {
+      grace = setImmediate(() => reject(signal.reason));
+    };
+    const settled = () => {
+      signal.removeEventListener('abort', onAbort);
+      if (grace) clearImmediate(grace);
+    };
+    work.then(
+      (value) => {
+        settled();
+        resolve(value);
+      },
+      (err: unknown) => {
+        settled();
+        reject(err);
+      },
+    );
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** Turns a failure into the error to throw: the caller's abort as is, a deadline as TransientEndpointError. */
 export function failureOf(
   err: unknown,
@@ -211,10 +247,11 @@ export async function invokeEndpoint(input: InvokeEndpointInput, options: Invoke
     InferenceId: input.inferenceId,
   });
   try {
-    const out = await withRetryOptions(
+    // Raced against the signal as a whole (credentials, signing, every attempt and backoff): see abortable.
+    const out = await abortable(withRetryOptions(
       { maxAttempts: options.maxAttempts, baseDelayMs: options.backoff?.baseDelayMs, maxDelayMs: options.backoff?.maxDelayMs },
       () => client.send(command, { abortSignal: call.signal }),
-    );
+    ), call.signal);
     const body = out.Body ?? new Uint8Array(0);
     return {
       body,

@@ -4,7 +4,7 @@
  * A failed call is retried only until the first PayloadPart arrives: after that, a retry would repeat output the
  * caller has already seen, so the error is thrown instead.
  */
-import { CallSignal, DEFAULT_DEADLINE_MS, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
+import { abortable, CallSignal, DEFAULT_DEADLINE_MS, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
 import { sageMakerRuntimeSdk } from '../core/aws-sdk';
 import { isTransient, TransientEndpointError } from '../core/errors';
 import { backoffDelayMs, DEFAULT_RETRY, withRetryOptions } from '../core/retry';
@@ -143,6 +143,22 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
+ * The next event of `events`, or the signal's reason once the deadline, the idle timer or the caller aborts it (see
+ * `abortable`): a stream that stops yielding while its request handler ignores the abort still ends.
+ */
+function untilAborted<T>(events: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T>> {
+  return abortable(events.next(), signal);
+}
+
+/**
+ * Ends a response stream the loop stops reading, without waiting: an async generator's `return()` waits behind a read
+ * still pending, which, from a handler that ignores the abort, may never settle.
+ */
+function release(events: AsyncIterator<unknown>): void {
+  void Promise.resolve().then(() => events.return?.()).catch(() => undefined);
+}
+
+/**
  * Streams the endpoint's response as text chunks. Errors are the classified errors of ./errors: ModelStreamError
  * (ModelInvocationTimeExceeded) becomes ModelInvocationError, InternalStreamFailure and StreamBroken become
  * TransientEndpointError. Breaking out of the loop closes the HTTP response.
@@ -178,18 +194,32 @@ export async function* invokeEndpointStream(input: InvokeStreamInput, options: I
           CustomAttributes: input.customAttributes,
           InferenceId: input.inferenceId,
         });
-        const out = await withRetryOptions({ maxAttempts: 1 }, () => client.send(command, { abortSignal: call.signal }));
+        // The request and each read are raced against the signal (abortable, untilAborted): the deadline and the idle
+        // timer end the stream even when the request handler ignores the abort.
+        const out = await abortable(withRetryOptions({ maxAttempts: 1 }, () => client.send(command, { abortSignal: call.signal })), call.signal);
         const decoder = new TextDecoder('utf-8');
         const lines = options.format === 'tgi' ? new TokenLineParser() : undefined;
-        for await (const event of out.Body ?? []) {
-          const bytes = event.PayloadPart?.Bytes;
-          if (!bytes) continue;
-          receivedPayload = true;
-          call.partReceived();
-          const text = decoder.decode(bytes, { stream: true });
-          for (const chunk of lines ? lines.push(text) : [text]) {
-            if (chunk) yield chunk;
+        const events = out.Body?.[Symbol.asyncIterator]();
+        let drained = false;
+        try {
+          while (events) {
+            const next = await untilAborted(events, call.signal);
+            if (next.done) {
+              drained = true;
+              break;
+            }
+            const bytes = next.value.PayloadPart?.Bytes;
+            if (!bytes) continue;
+            receivedPayload = true;
+            call.partReceived();
+            const text = decoder.decode(bytes, { stream: true });
+            for (const chunk of lines ? lines.push(text) : [text]) {
+              if (chunk) yield chunk;
+            }
           }
+        } finally {
+          // The consumer's break, or a read the abort won: let go of the stream (a no-op on one whose read failed).
+          if (events && !drained) release(events);
         }
         const tail = decoder.decode();
         for (const chunk of lines ? [...lines.push(tail), ...lines.flush()] : [tail]) {

@@ -24,7 +24,7 @@
  *
  * Builders: `multiModel(targets)` (a multi-model endpoint: TargetModel routing and first-load latency), `ok(body, opts)`, `fail(errorName, opts)` (every error InvokeEndpoint documents + `ThrottlingException`), `reset()`
  * (destroys the socket without answering), `stream(events, opts)` (`part(..)`, `modelStreamError(..)`,
- * `internalStreamFailure(..)`, `streamReset()`), `accepted(opts)` (async 202). Every one takes `delayMs`: a delay before
+ * `internalStreamFailure(..)`, `streamReset()`, `pause(ms)`), `accepted(opts)` (async 202). Every one takes `delayMs`: a delay before
  * the status line, i.e. a slow endpoint. Every response carries `x-amzn-RequestId`.
  *
  * `openSockets()` counts server-side TCP connections still open, `inFlight()` requests not yet answered: after a
@@ -94,7 +94,8 @@ export type StreamEvent =
   | { readonly type: 'PayloadPart'; readonly bytes: Buffer }
   | { readonly type: 'ModelStreamError'; readonly message: string; readonly errorCode: string }
   | { readonly type: 'InternalStreamFailure'; readonly message: string }
-  | { readonly type: 'reset' };
+  | { readonly type: 'reset' }
+  | { readonly type: 'pause'; readonly ms: number };
 
 export interface StreamResponse extends Timed {
   readonly kind: 'stream';
@@ -178,6 +179,10 @@ export function internalStreamFailure(message = 'internal stream failure'): Stre
 /** Destroys the socket in the middle of the stream. */
 export function streamReset(): StreamEvent {
   return { type: 'reset' };
+}
+/** Sends nothing for `ms`, the response still open (a model that stalls mid-generation); `stop()` ends the wait. */
+export function pause(ms: number): StreamEvent {
+  return { type: 'pause', ms };
 }
 
 export function stream(
@@ -273,7 +278,7 @@ const utf8Codec = new EventStreamCodec(
 );
 
 /** Encodes one event-stream message the way the service frames it (`:message-type` event|exception). */
-export function encodeStreamEvent(event: Exclude<StreamEvent, { type: 'reset' }>): Uint8Array {
+export function encodeStreamEvent(event: Exclude<StreamEvent, { type: 'reset' | 'pause' }>): Uint8Array {
   const str = (value: string) => ({ type: 'string' as const, value });
   let headers: MessageHeaders;
   let body: Uint8Array;
@@ -394,6 +399,10 @@ export async function startSageMakerRuntimeServer(options: RuntimeServerOptions 
           if (event.type === 'reset') {
             dropConnection(req.socket);
             return;
+          }
+          if (event.type === 'pause') {
+            await sleep(event.ms);
+            continue;
           }
           // Wait for the flush so a following reset cannot discard an event that was "sent".
           await new Promise<void>((resolve) => res.write(encodeStreamEvent(event), () => resolve()));

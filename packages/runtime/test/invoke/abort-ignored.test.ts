@@ -201,16 +201,7 @@ describe('invokeEndpointStream: the deadline and the idle timer hold where the S
 
   test('a caller abort mid-stream is rethrown as is when the handler ignores it', async () => {
     const { client: deaf } = abortIgnoring();
-    sm.setDefault('stalls', stream([part('first '), pause(NEVER_MS), part('never')]));
-    const controller = new AbortController();
-    const reason = new Error('the user pressed stop');
-    const chunks: string[] = [];
-    const outcome = await timed(async () => {
-      for await (const chunk of invokeEndpointStream({ endpointName: 'stalls', ...INPUT }, { client: deaf, signal: controller.signal })) {
-        chunks.push(chunk);
-        setTimeout(() => controller.abort(reason), 100);
-      }
-    }, GIVE_UP_MS);
+    const { outcome, chunks, reason } = await abortAfterFirstPart(deaf);
     expect(outcome.hung).toBe(false);
     expect(chunks).toEqual(['first ']);
     expect(outcome.error).toBe(reason);
@@ -243,18 +234,8 @@ describe('invokeEndpointStream: the deadline and the idle timer hold where the S
     // GIVEN the default handler, and a stream that stops after one part. Here the SDK answers the abort a turn later
     // than the race's grace: the handler destroys the request, and the response's "aborted" error (code ECONNRESET)
     // comes with the socket's close. Before the race, that transport error was what the caller got.
-    const honouring = runtimeClient();
-    sm.setDefault('stalls', stream([part('first '), pause(NEVER_MS), part('never')]));
-    const controller = new AbortController();
-    const reason = new Error('the user pressed stop');
-    const chunks: string[] = [];
     // WHEN
-    const outcome = await timed(async () => {
-      for await (const chunk of invokeEndpointStream({ endpointName: 'stalls', ...INPUT }, { client: honouring, signal: controller.signal })) {
-        chunks.push(chunk);
-        setTimeout(() => controller.abort(reason), 100);
-      }
-    }, GIVE_UP_MS);
+    const { outcome, chunks, reason } = await abortAfterFirstPart(runtimeClient());
     // THEN the caller's own reason, as InvokeOptions.signal documents, and the response is closed on the server side
     expect(outcome.hung).toBe(false);
     expect(chunks).toEqual(['first ']);
@@ -267,4 +248,19 @@ describe('invokeEndpointStream: the deadline and the idle timer hold where the S
 async function waitFor(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** Streams one part, then a pause the server never ends; the caller aborts 100 ms after the first chunk. */
+async function abortAfterFirstPart(client: NonNullable<Parameters<typeof invokeEndpointStream>[1]>['client']) {
+  sm.setDefault('stalls', stream([part('first '), pause(NEVER_MS), part('never')]));
+  const controller = new AbortController();
+  const reason = new Error('the user pressed stop');
+  const chunks: string[] = [];
+  const outcome = await timed(async () => {
+    for await (const chunk of invokeEndpointStream({ endpointName: 'stalls', ...INPUT }, { client, signal: controller.signal })) {
+      chunks.push(chunk);
+      setTimeout(() => controller.abort(reason), 100);
+    }
+  }, GIVE_UP_MS);
+  return { outcome, chunks, reason };
 }

@@ -1,6 +1,10 @@
 /**
  * The baseline twin: the same N autoscaled endpoints written by hand with L1s, rendering what RealtimeEndpoint renders
  * (test/bench/twins.test.ts holds the two templates equal but for logical ids).
+ *
+ * With `role: 'l2'` the model role alone is an L2 `iam.Role` (the same inline document): what that one L2 costs, since
+ * RealtimeEndpoint and `@aws-cdk/aws-sagemaker-alpha` both create an `iam.Role`, the part of their cost that is
+ * aws-cdk-lib's and not theirs.
  */
 import { App, Stack } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
@@ -9,39 +13,19 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { ENV, REPO, STACK_NAME, TAG } from './common';
 
 /** Synthesizes N endpoints and returns the stack's template. */
-export function synthRaw(n: number): unknown {
+export function synthRaw(n: number, role: 'l1' | 'l2' = 'l1'): unknown {
   const app = new App();
   const stack = new Stack(app, STACK_NAME, { env: ENV });
   for (let i = 0; i < n; i++) {
-    const role = new iam.CfnRole(stack, `Role${i}`, {
-      assumeRolePolicyDocument: {
-        Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }],
-      },
-      description: `Runs the models of SageMaker endpoint ${STACK_NAME}/Endpoint${i}`,
-      // Inline, as RealtimeEndpoint renders its model role's permissions (one policy document, `ModelAccess`).
-      policies: [{
-        policyName: 'ModelAccess',
-        policyDocument: {
-          Version: '2012-10-17',
-          Statement: [
-            { Effect: 'Allow', Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'], Resource: `arn:${stack.partition}:logs:${stack.region}:${stack.account}:log-group:/aws/sagemaker/*` },
-            { Effect: 'Allow', Action: 'cloudwatch:PutMetricData', Resource: '*', Condition: { StringLike: { 'cloudwatch:namespace': ['/aws/sagemaker/*', 'AWS/SageMaker'] } } },
-            { Effect: 'Allow', Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'], Resource: `arn:${stack.partition}:ecr:${stack.region}:763104351884:repository/${REPO}` },
-            { Effect: 'Allow', Action: 'ecr:GetAuthorizationToken', Resource: '*' },
-            { Effect: 'Allow', Action: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'], Resource: [`arn:${stack.partition}:s3:::model-artifacts`, `arn:${stack.partition}:s3:::model-artifacts/model-${i}/*`] },
-          ],
-        },
-      }],
-    });
+    const modelRole = (role === 'l1' ? cfnModelRole : l2ModelRole)(stack, i);
     const model = new sagemaker.CfnModel(stack, `Model${i}`, {
-      executionRoleArn: role.attrArn,
+      executionRoleArn: modelRole.arn,
       primaryContainer: {
         image: `763104351884.dkr.ecr.us-east-1.amazonaws.com/${REPO}:${TAG}`,
         modelDataSource: { s3DataSource: { s3Uri: `s3://model-artifacts/model-${i}/`, s3DataType: 'S3Prefix', compressionType: 'None' } },
       },
     });
-    model.addResourceDependency(role);
+    model.addResourceDependency(modelRole.resource);
     const config = new sagemaker.CfnEndpointConfig(stack, `Config${i}`, {
       productionVariants: [{ variantName: 'AllTraffic', modelName: model.attrModelName, instanceType: 'ml.g5.2xlarge', initialInstanceCount: 1, initialVariantWeight: 1 }],
     });
@@ -52,7 +36,7 @@ export function synthRaw(n: number): unknown {
       retainAllVariantProperties: true,
       excludeRetainedVariantProperties: [{ variantPropertyType: 'DesiredWeight' }],
     });
-    endpoint.addResourceDependency(role);
+    endpoint.addResourceDependency(modelRole.resource);
     const target = new appscaling.CfnScalableTarget(stack, `Target${i}`, {
       serviceNamespace: 'sagemaker',
       resourceId: `endpoint/chat-${i}/variant/AllTraffic`,
@@ -74,4 +58,43 @@ export function synthRaw(n: number): unknown {
     });
   }
   return app.synth().getStackByName(STACK_NAME).template;
+}
+
+/** The model role's permissions, inline as RealtimeEndpoint renders them (one policy document, `ModelAccess`). */
+function modelAccess(stack: Stack, i: number) {
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      { Effect: 'Allow', Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'], Resource: `arn:${stack.partition}:logs:${stack.region}:${stack.account}:log-group:/aws/sagemaker/*` },
+      { Effect: 'Allow', Action: 'cloudwatch:PutMetricData', Resource: '*', Condition: { StringLike: { 'cloudwatch:namespace': ['/aws/sagemaker/*', 'AWS/SageMaker'] } } },
+      { Effect: 'Allow', Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'], Resource: `arn:${stack.partition}:ecr:${stack.region}:763104351884:repository/${REPO}` },
+      { Effect: 'Allow', Action: 'ecr:GetAuthorizationToken', Resource: '*' },
+      { Effect: 'Allow', Action: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'], Resource: [`arn:${stack.partition}:s3:::model-artifacts`, `arn:${stack.partition}:s3:::model-artifacts/model-${i}/*`] },
+    ],
+  };
+}
+
+const roleDescription = (i: number) => `Runs the models of SageMaker endpoint ${STACK_NAME}/Endpoint${i}`;
+
+interface ModelRole { readonly arn: string; readonly resource: iam.CfnRole }
+
+function cfnModelRole(stack: Stack, i: number): ModelRole {
+  const resource = new iam.CfnRole(stack, `Role${i}`, {
+    assumeRolePolicyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+    },
+    description: roleDescription(i),
+    policies: [{ policyName: 'ModelAccess', policyDocument: modelAccess(stack, i) }],
+  });
+  return { arn: resource.attrArn, resource };
+}
+
+function l2ModelRole(stack: Stack, i: number): ModelRole {
+  const role = new iam.Role(stack, `Role${i}`, {
+    assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
+    description: roleDescription(i),
+    inlinePolicies: { ModelAccess: iam.PolicyDocument.fromJson(modelAccess(stack, i)) },
+  });
+  return { arn: role.roleArn, resource: role.node.defaultChild as iam.CfnRole };
 }

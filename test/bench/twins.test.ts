@@ -27,6 +27,11 @@ test('the raw-L1 twin renders the template RealtimeEndpoint renders, but for log
   expect(byPosition(raw)).toEqual(byPosition(ours));
 });
 
+test('the raw twin with an L2 iam.Role renders the same template as with a CfnRole, but for logical ids', () => {
+  // The L2 row of the bench prices that one L2, so it must render nothing the L1 role does not.
+  expect(byPosition(synthRaw(2, 'l2'))).toEqual(byPosition(synthRaw(2)));
+});
+
 test('our twin renders the same template whether the artifacts come by URI or through a bucket imported by name', () => {
   expect(synthOurs(2, 'bucket')).toEqual(synthOurs(2, 'uri'));
 });

@@ -198,8 +198,9 @@ export async function processRows(): Promise<BenchRow[]> {
     }
   }
   const cpu = (t: Twin) => median(costs[t].map((c) => c.cpuMs));
-  // Each round's ratio to the raw run beside it: the machine's slow spells, which last longer than a round, cancel.
-  const pairedRatio = (t: Twin) => median(costs[t].map((c, i) => c.cpuMs / costs.raw[i].cpuMs));
+  // Each round's ratio to the baseline's run in the same round: the machine's slow spells, longer than a round, cancel.
+  const pairedRatio = (t: Twin, base: Twin = 'raw') => median(costs[t].map((c, i) => c.cpuMs / costs[base][i].cpuMs));
+  const withPaired = (t: Twin, base: Twin = 'raw') => `${note}; median of the rounds' own ratios ${pairedRatio(t, base).toFixed(3)}x`;
   const constructsCpu = (t: Twin) => median(constructsOnly[t].map((c) => c.cpuMs));
   const rss = (t: Twin) => median(costs[t].map((c) => c.maxRssMiB));
   const note = `whole process (node start-up, module load, synth), median of ${PROCESS_RUNS} interleaved fresh processes`;
@@ -216,7 +217,7 @@ export async function processRows(): Promise<BenchRow[]> {
       baseline: cpu('raw'),
       unit: 'ms',
       baselineLabel: 'raw L1 resources',
-      note: `${note}; median of the rounds' own ratios ${pairedRatio(twin).toFixed(3)}x`,
+      note: withPaired(twin),
     });
     rows.push({
       name: `${label}, ${PROCESS_ENDPOINTS} autoscaled endpoints: peak RSS`,
@@ -233,7 +234,7 @@ export async function processRows(): Promise<BenchRow[]> {
     baseline: cpu('alpha'),
     unit: 'ms',
     baselineLabel: '@aws-cdk/aws-sagemaker-alpha',
-    note,
+    note: withPaired('oursBucket', 'alpha'),
   });
   rows.push({
     name: `RealtimeEndpoint (artifacts by URI) against raw L1s with the model role as an L2 iam.Role, ${PROCESS_ENDPOINTS} autoscaled endpoints: process CPU`,
@@ -241,7 +242,7 @@ export async function processRows(): Promise<BenchRow[]> {
     baseline: cpu('rawRole'),
     unit: 'ms',
     baselineLabel: 'raw L1 resources and an L2 iam.Role',
-    note: `${note}: what is ours once the L2 role is paid`,
+    note: `${withPaired('ours', 'rawRole')}: what is ours once the L2 role is paid`,
   });
   const constructsNote = 'as above with aws-cdk-lib\'s template validation off (CDK_VALIDATION=false), each run beside its validated one: what the constructs cost';
   for (const [twin, label] of labels) {

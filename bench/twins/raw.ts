@@ -60,7 +60,10 @@ export function synthRaw(n: number, role: 'l1' | 'l2' = 'l1'): unknown {
   return app.synth().getStackByName(STACK_NAME).template;
 }
 
-/** The model role's permissions, inline as RealtimeEndpoint renders them (one policy document, `ModelAccess`). */
+/** The inline policy holding the model role's permissions, one document, as RealtimeEndpoint renders it. */
+const MODEL_ACCESS = 'ModelAccess';
+
+/** The model role's permissions (the `ModelAccess` document). */
 function modelAccess(stack: Stack, i: number) {
   return {
     Version: '2012-10-17',
@@ -85,7 +88,7 @@ function cfnModelRole(stack: Stack, i: number): ModelRole {
       Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }],
     },
     description: roleDescription(i),
-    policies: [{ policyName: 'ModelAccess', policyDocument: modelAccess(stack, i) }],
+    policies: [{ policyName: MODEL_ACCESS, policyDocument: modelAccess(stack, i) }],
   });
   return { arn: resource.attrArn, resource };
 }
@@ -94,7 +97,7 @@ function l2ModelRole(stack: Stack, i: number): ModelRole {
   const role = new iam.Role(stack, `Role${i}`, {
     assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
     description: roleDescription(i),
-    inlinePolicies: { ModelAccess: iam.PolicyDocument.fromJson(modelAccess(stack, i)) },
+    inlinePolicies: { [MODEL_ACCESS]: iam.PolicyDocument.fromJson(modelAccess(stack, i)) },
   });
   return { arn: role.roleArn, resource: role.node.defaultChild as iam.CfnRole };
 }

@@ -17,6 +17,8 @@ import { existsSync, readFileSync } from 'fs';
 import { createServer } from 'http';
 import { homedir } from 'os';
 import { join, resolve } from 'path';
+import { parseArgs } from 'util';
+import { cliArgsProblem } from './core/cli-args';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { unknownFields } from './contract/parse';
 import {
@@ -46,28 +48,31 @@ export interface CliOptions {
   readonly httpPort?: number;
 }
 
-/** Parses argv (without node and the script); throws with the usage on anything unknown. */
+/** Parses argv (without node and the script) with Node's `util.parseArgs`; throws with the usage on anything unknown. */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
   if (command === '--version' || command === 'version') return { command: 'version' };
   if (command !== 'mcp' && command !== 'tools') throw new Error(`unknown command '${command}'\n${USAGE}`);
-  let config: string | undefined;
-  let httpPort: number | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    const value = () => {
-      const v = rest[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value\n${USAGE}`);
-      return v;
-    };
-    if (arg === '--config' || arg === '-c') {config = value();} else if (arg.startsWith('--config=')) {config = arg.slice('--config='.length);} else if (arg === '--http' && command === 'mcp') {
-      httpPort = Number(value());
-      if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) throw new Error(`--http: got '${rest[i]}', expected a port number`);
-    } else {throw new Error(`unknown option '${arg}'\n${USAGE}`);}
+  const options = {
+    config: { type: 'string', short: 'c' },
+    ...(command === 'mcp' ? { http: { type: 'string' } } : {}),
+  } as const;
+  let values: { config?: string; http?: string };
+  try {
+    ({ values } = parseArgs({ args: [...rest], options, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new Error(`${cliArgsProblem(err)}\n${USAGE}`);
   }
-  if (!config) throw new Error(`--config <file> is required\n${USAGE}`);
-  return { command, config, httpPort };
+  let httpPort: number | undefined;
+  if (values.http !== undefined) {
+    httpPort = Number(values.http);
+    if (values.http.trim() === '' || !Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) {
+      throw new Error(`--http: got '${values.http}', expected a port number`);
+    }
+  }
+  if (!values.config) throw new Error(`--config <file> is required\n${USAGE}`);
+  return { command, config: values.config, httpPort };
 }
 
 /** Reads and checks a config file. */

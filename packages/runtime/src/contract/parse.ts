@@ -158,31 +158,27 @@ export function parseJsonText(text: string, source: string): { value?: unknown; 
  */
 export function unknownFields(schema: z.ZodType, value: unknown, source?: string): string[] {
   const out: string[] = [];
+  // Through zod's public classes (https://zod.dev/api): the wrappers unwrap, containers expose their element types.
   const walk = (type: z.ZodType, v: unknown, path: PropertyKey[]): void => {
-    const def = (type as unknown as { _zod: { def: Record<string, any> } })._zod.def;
-    switch (def.type) {
-      case 'optional':
-      case 'nullable':
-      case 'default':
-        return walk(def.innerType, v, path);
-      case 'array':
-        if (Array.isArray(v)) v.forEach((item, i) => walk(def.element, item, [...path, i]));
-        return;
-      case 'record':
-        if (isPlainObject(v)) for (const [k, item] of Object.entries(v)) walk(def.valueType, item, [...path, k]);
-        return;
-      case 'object': {
-        if (!isPlainObject(v)) return;
-        const shape = def.shape as Record<string, z.ZodType>;
-        for (const [k, item] of Object.entries(v)) {
-          if (k in shape) { walk(shape[k], item, [...path, k]); continue; }
-          const near = closest(k, Object.keys(shape));
-          out.push(`${fieldPath(source, [...path, k])}: unknown field${near ? ` (did you mean ${near}?)` : ''}`);
-        }
-        return;
+    if (type instanceof z.ZodOptional || type instanceof z.ZodNullable || type instanceof z.ZodDefault) {
+      return walk(type.unwrap() as z.ZodType, v, path);
+    }
+    if (type instanceof z.ZodArray) {
+      if (Array.isArray(v)) v.forEach((item, i) => walk(type.element as z.ZodType, item, [...path, i]));
+      return;
+    }
+    if (type instanceof z.ZodRecord) {
+      if (isPlainObject(v)) for (const [k, item] of Object.entries(v)) walk(type.valueType as z.ZodType, item, [...path, k]);
+      return;
+    }
+    if (type instanceof z.ZodObject) {
+      if (!isPlainObject(v)) return;
+      const shape = type.shape as Record<string, z.ZodType>;
+      for (const [k, item] of Object.entries(v)) {
+        if (k in shape) { walk(shape[k], item, [...path, k]); continue; }
+        const near = closest(k, Object.keys(shape));
+        out.push(`${fieldPath(source, [...path, k])}: unknown field${near ? ` (did you mean ${near}?)` : ''}`);
       }
-      default:
-        return;
     }
   };
   walk(schema, value, []);

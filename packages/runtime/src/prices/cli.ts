@@ -9,6 +9,8 @@
  */
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
+import { parseArgs } from 'util';
+import { cliArgsProblem } from '../core/cli-args';
 import { HostingPriceTable, PriceDataError, pricesFromApi, pricesFromOfferFile, SAGEMAKER_OFFER_URL } from './prices';
 
 export const PRICES_USAGE = `  cdk-sagemaker-mcp prices (--offer-file <file> | --from-api) [--region <code> ...] [--max-pages <n>] > prices.json
@@ -21,32 +23,32 @@ export interface PricesCliOptions {
   readonly maxPages?: number;
 }
 
-/** Parses the arguments after `prices`; throws with the usage on anything unknown. */
+/** Parses the arguments after `prices` with Node's `util.parseArgs`; throws with the usage on anything unknown. */
 export function parsePricesArgs(argv: readonly string[]): PricesCliOptions {
-  let offerFile: string | undefined;
-  let fromApi = false;
-  let maxPages: number | undefined;
-  const regions: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new Error(`${arg} needs a value\nUsage:\n${PRICES_USAGE}`);
-      return v;
-    };
-    if (arg === '--offer-file') {
-      offerFile = value();
-    } else if (arg === '--from-api') {
-      fromApi = true;
-    } else if (arg === '--region') {
-      regions.push(...value().split(',').map((r) => r.trim()).filter(Boolean));
-    } else if (arg === '--max-pages') {
-      maxPages = Number(value());
-      if (!Number.isInteger(maxPages) || maxPages < 1) throw new Error(`--max-pages: got '${argv[i]}', expected a positive integer`);
-    } else {
-      throw new Error(`unknown option '${arg}'\nUsage:\n${PRICES_USAGE}`);
-    }
+  let values: { 'offer-file'?: string; 'from-api'?: boolean; 'region'?: string[]; 'max-pages'?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        'offer-file': { type: 'string' },
+        'from-api': { type: 'boolean' },
+        'region': { type: 'string', multiple: true },
+        'max-pages': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new Error(`${cliArgsProblem(err)}\nUsage:\n${PRICES_USAGE}`);
   }
+  const offerFile = values['offer-file'];
+  const fromApi = values['from-api'] ?? false;
+  let maxPages: number | undefined;
+  if (values['max-pages'] !== undefined) {
+    maxPages = Number(values['max-pages']);
+    if (!Number.isInteger(maxPages) || maxPages < 1) throw new Error(`--max-pages: got '${values['max-pages']}', expected a positive integer`);
+  }
+  const regions = (values.region ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter(Boolean);
   if ((offerFile === undefined) === !fromApi) throw new Error(`give exactly one of --offer-file <file> and --from-api\nUsage:\n${PRICES_USAGE}`);
   return { offerFile, fromApi, regions: regions.length ? regions : undefined, maxPages };
 }

@@ -60,6 +60,9 @@ describe('argument parsing', () => {
     expect(() => parseCliArgs(['mcp', '--config', 'a', '--verbose'])).toThrow(/unknown option '--verbose'/);
     expect(() => parseCliArgs(['mcp'])).toThrow(/--config <file> is required/);
     expect(() => parseCliArgs(['mcp', '-c', 'a', '--http', 'x'])).toThrow(/--http: got 'x', expected a port number/);
+    expect(() => parseCliArgs(['mcp', '--config'])).toThrow(/--config needs a value/);
+    expect(() => parseCliArgs(['tools', '-c', 'a', '--http', '80'])).toThrow(/unknown option '--http'/);
+    expect(() => parseCliArgs(['mcp', '-c', 'a', 'extra'])).toThrow(/unexpected argument/);
   });
 });
 

@@ -125,4 +125,23 @@ describe('cdk-sagemaker-mcp prices', () => {
     expect(await main(['prices'])).toBe(2);
     expect(err.join('')).toContain('give exactly one of --offer-file <file> and --from-api');
   });
+
+  test.each([
+    [['--offer-file'], '--offer-file needs a value'],
+    [['--from-api', '--pages', '3'], "unknown option '--pages'"],
+    [['--from-api', '--max-pages', '0'], "--max-pages: got '0', expected a positive integer"],
+    [['--from-api', '--offer-file', 'o.json'], 'give exactly one of'],
+    [['--from-api', 'extra'], 'unexpected argument'],
+  ])('arguments %j exit 2 with "%s"', async (args, message) => {
+    expect(await main(['prices', ...args])).toBe(2);
+    expect(err.join('')).toContain(message);
+    expect(out).toEqual([]);
+  });
+
+  test('regions may repeat and be comma-separated', async () => {
+    const file = join(dir, 'regions.json');
+    writeFileSync(file, JSON.stringify(sageMakerOfferFile()));
+    expect(await main(['prices', '--offer-file', file, '--region', 'us-east-1,', '--region', 'eu-west-1'])).toBe(0);
+    expect(Object.keys(JSON.parse(out.join('')).regions)).toEqual(['eu-west-1', 'us-east-1']);
+  });
 });

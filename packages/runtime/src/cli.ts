@@ -18,9 +18,9 @@ import { createServer } from 'http';
 import { homedir } from 'os';
 import { join, resolve } from 'path';
 import { parseArgs } from 'util';
-import { cliArgsProblem } from './core/cli-args';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { unknownFields } from './contract/parse';
+import { cliArgsProblem } from './core/cli-args';
 import {
   createSageMakerMcpHandler, McpConfigError, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, SageMakerMcpServerConfigSchema,
   sageMakerMcpToolNames, serveSageMakerMcpStdio,

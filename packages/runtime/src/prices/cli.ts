@@ -10,8 +10,8 @@
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { parseArgs } from 'util';
-import { cliArgsProblem } from '../core/cli-args';
 import { HostingPriceTable, PriceDataError, pricesFromApi, pricesFromOfferFile, SAGEMAKER_OFFER_URL } from './prices';
+import { cliArgsProblem } from '../core/cli-args';
 
 export const PRICES_USAGE = `  cdk-sagemaker-mcp prices (--offer-file <file> | --from-api) [--region <code> ...] [--max-pages <n>] > prices.json
     (a bulk offer file such as ${SAGEMAKER_OFFER_URL})`;

@@ -54,16 +54,13 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
   if (command === '--version' || command === 'version') return { command: 'version' };
   if (command !== 'mcp' && command !== 'tools') throw new Error(`unknown command '${command}'\n${USAGE}`);
-  const options = {
-    config: { type: 'string', short: 'c' },
-    ...(command === 'mcp' ? { http: { type: 'string' } } : {}),
-  } as const;
   let values: { config?: string; http?: string };
   try {
-    ({ values } = parseArgs({ args: [...rest], options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: [...rest], options: { config: { type: 'string', short: 'c' }, http: { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (err) {
     throw new Error(`${cliArgsProblem(err)}\n${USAGE}`);
   }
+  if (values.http !== undefined && command !== 'mcp') throw new Error(`unknown option '--http' (it goes with mcp)\n${USAGE}`);
   let httpPort: number | undefined;
   if (values.http !== undefined) {
     httpPort = Number(values.http);

@@ -114,7 +114,8 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
     description: 'Run the slow suites the default test leaves out: Control Tower controls and integ snapshots, replays, the demo, the load test',
   });
   slow.spawn(project.bundler.bundleTask);
-  slow.exec(`jest --ci --testPathIgnorePatterns=/node_modules/ ${SLOW_SUITES.join(' ')}`, { receiveArgs: true });
+  // (--testPathIgnorePatterns takes every argument up to the next option: it goes before the paths.)
+  slow.exec(`jest --testPathIgnorePatterns=/node_modules/ --ci ${SLOW_SUITES.join(' ')}`, { receiveArgs: true });
 
   // With lib/ and .jsii present these suites also run in `npx projen test`; this task fails when they are missing, and
   // prints each test's name, so a CI log shows that they ran.
@@ -135,7 +136,7 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
   node22.spawn(project.bundler.bundleTask);
   node22.exec([
     // the replays and the load test too (test:slow's), which the default test's ignore patterns would leave out
-    'scripts/on-node22.sh node node_modules/jest/bin/jest.js --ci --coverage=false --testPathIgnorePatterns=/node_modules/',
+    'scripts/on-node22.sh node node_modules/jest/bin/jest.js --testPathIgnorePatterns=/node_modules/ --ci --coverage=false',
     'packages/runtime/test/ test/runtime/ test/mcp/ test/reliability/ test/async/result-recorder.lambda',
     'test/pipelines/pipeline-router.lambda',
   ].join(' '));

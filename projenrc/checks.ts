@@ -38,7 +38,7 @@ export function configureChecks(project: awscdk.AwsCdkConstructLibrary): void {
     description: 'Regenerate API.md and fail if it differs from the committed one (run after compile)',
     steps: [
       { spawn: 'docgen' },
-      { exec: 'git diff --exit-code -- API.md || { echo "API.md is out of date: run \'npx projen build\' and commit it" >&2; exit 1; }' },
+      { exec: 'git diff --exit-code -- API.md || (echo "API.md is out of date: run \'npx projen build\' and commit it" >&2 && exit 1)' },
     ],
   });
 

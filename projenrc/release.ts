@@ -22,7 +22,7 @@ export function configureRelease(project: awscdk.AwsCdkConstructLibrary): void {
   // seconds), lib/ and .jsii (compiled when missing; `build` compiles them just before), and the runtime package. It
   // packs JavaScript only (Python/Java/.NET/Go need registries; the release workflow packages every language), names
   // the library's tarball as npm would (cdk-sagemaker-mcp-<version>.tgz, not jsii-pacmak's name@version.jsii.tgz), and
-  // fails when a tarball lacks what it must carry (scripts/check-package.ts).
+  // fails when a tarball lacks what it must carry (both: scripts/check-package.ts).
   const compileIfMissing = project.addTask('compile:if-missing', {
     description: 'Compile (jsii) when lib/index.js or .jsii is missing',
     condition: '! (test -f lib/index.js && test -f .jsii)',
@@ -39,7 +39,6 @@ export function configureRelease(project: awscdk.AwsCdkConstructLibrary): void {
   packageTask.spawn(project.bundler.bundleTask);
   packageTask.spawn(compileIfMissing);
   packageTask.spawn(project.tasks.tryFind('package:js')!);
-  packageTask.exec('cd dist/js && for f in *@*.jsii.tgz; do mv "$f" "$(echo "$f" | sed -e "s/@/-/" -e "s/\\.jsii\\.tgz$/.tgz/")"; done');
   packageTask.spawn(runtimePackage);
   packageTask.exec('ts-node --project scripts/tsconfig.json --transpile-only scripts/check-package.ts');
 

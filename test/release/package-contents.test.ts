@@ -5,7 +5,7 @@
 import { execFileSync } from 'child_process';
 import { existsSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
-import { handlerBundles, missingFiles } from '../../scripts/check-package';
+import { handlerBundles, missingFiles, npmTarballName } from '../../scripts/check-package';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -28,6 +28,12 @@ test('npm would pack every handler bundle (after `npx projen bundle`, which `npx
   if (missingOnDisk.length > 0) throw new Error(`not bundled: ${missingOnDisk.join(', ')}: run 'npx projen bundle' (npx projen test does)`);
   const [report] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as Array<{ files: Array<{ path: string }> }>;
   expect(missingFiles(report.files.map((f) => f.path), bundles)).toEqual([]);
+});
+
+test('the library\'s tarball is named as npm names one: no `@`, which npm would read as a package spec', () => {
+  expect(npmTarballName('cdk-sagemaker-mcp@0.0.0.jsii.tgz')).toBe('cdk-sagemaker-mcp-0.0.0.tgz');
+  expect(npmTarballName('cdk-sagemaker-mcp@1.2.3-pre.1.jsii.tgz')).toBe('cdk-sagemaker-mcp-1.2.3-pre.1.tgz');
+  expect(npmTarballName('cdk-sagemaker-mcp-runtime-0.0.0.tgz')).toBe('cdk-sagemaker-mcp-runtime-0.0.0.tgz');
 });
 
 test('`npx projen package` bundles, compiles when lib/ is missing, packs both packages, then checks both tarballs', () => {

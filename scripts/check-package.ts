@@ -44,7 +44,9 @@ function onlyTarball(dir: string): string {
 
 if (require.main === module) {
   const jsDist = join(ROOT, 'dist', 'js');
-  for (const f of existsSync(jsDist) ? readdirSync(jsDist) : []) if (npmTarballName(f) !== f) renameSync(join(jsDist, f), join(jsDist, npmTarballName(f)));
+  for (const f of existsSync(jsDist) ? readdirSync(jsDist) : []) {
+    if (npmTarballName(f) !== f) renameSync(join(jsDist, f), join(jsDist, npmTarballName(f)));
+  }
   const checks: Array<[string, string[]]> = [
     [onlyTarball('dist/js'), ['.jsii', 'lib/index.js', 'lib/index.d.ts', ...handlerBundles()]],
     [onlyTarball('dist/runtime'), ['lib/index.js', 'lib/cli.js', 'bin/cdk-sagemaker-mcp.js']],

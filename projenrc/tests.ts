@@ -65,8 +65,6 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
     // test/support/jest-environment.ts extends Node's environment (same release line as jest)
     'jest-environment-node@^30.5.0',
     '@jest/environment@^30.5.0',
-    // runs eslint and the type check beside jest in `npx projen test`
-    'concurrently@^9.2.5',
     // local stand-ins for AWS
     'dynalite@4.0.0',
     's3rver@3.7.1',
@@ -92,23 +90,23 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
   // here, once, in one program (tsconfig.dev.json), which eslint uses too. Its projen default, `**/*.ts` from the top,
   // would also check lib/ and assets/.
   project.tsconfigDev.file.addOverride('include', ['src/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'packages/runtime/src/**/*.ts', 'packages/runtime/test/**/*.ts', 'projenrc/**/*.ts', '.projenrc.ts']);
-  const typecheck = project.addTask('typecheck', {
+  project.addTask('typecheck', {
     description: 'Type-check tests, examples, benchmarks, scripts and projenrc (src is checked by jsii)',
     exec: `tsc --noEmit -p ${project.tsconfigDev.fileName}`,
   });
 
   // `npx projen test`: bundle the handlers (handler tests load assets/**/index.js, so it works on a fresh clone), then
-  // jest with eslint and the type check beside it at the lowest CPU priority, on what jest leaves idle (its suites that
-  // wait on deadlines and child processes); each one's output whole, in this order. Arguments go to jest
-  // (`npx projen test test/mcp`). The integ snapshots are compared by the Control Tower suite (test:slow), which
-  // synthesizes every integ app once; `npx projen integ:<name>:assert` still checks one app on its own.
+  // jest; arguments go to jest (`npx projen test test/mcp`). eslint and the type check are tasks of their own, both in
+  // the CI gate (projenrc/ci.ts): beside jest they cost the 2 cores ~30 s of a 2-minute budget. The integ snapshots are
+  // compared by the Control Tower suite (test:slow), which synthesizes every integ app once; `npx projen
+  // integ:<name>:assert` still checks one app on its own.
   const isIntegAssert = (name?: string) => name !== undefined && /^integ:.*:assert$/.test(name);
   const isJest = (step: { exec?: string; execArgs?: string[] }) => (step.execArgs?.[0] ?? step.exec?.split(' ')[0]) === 'jest';
   const testSteps = project.testTask.steps.filter((s) => s.spawn !== 'eslint' && !isIntegAssert(s.spawn) && !isJest(s as any));
   project.testTask.reset();
   for (const step of testSteps) project.testTask.addSteps(step);
   project.testTask.prependSpawn(project.bundler.bundleTask);
-  project.testTask.exec(`concurrently --group --prefix none --passthrough-arguments "jest --ci {@}" "nice -n 19 npx projen eslint" "nice -n 19 npx projen ${typecheck.name}" --`, { receiveArgs: true });
+  project.testTask.exec('jest --ci', { receiveArgs: true });
 
   const slow = project.addTask('test:slow', {
     description: 'Run the slow suites the default test leaves out: Control Tower controls and integ snapshots, replays, the demo, the load test',

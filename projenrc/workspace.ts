@@ -1,0 +1,83 @@
+/**
+ * The runtime package (packages/runtime, `cdk-sagemaker-mcp-runtime`: the AWS SDK calls, the MCP server, the CLI),
+ * plain TypeScript with real dependencies, in an npm workspace so the root `npm ci` installs and links it. The construct
+ * library ships no runtime code of its own: its bundled Lambda handlers (src/**\/*.lambda.ts) import the workspace
+ * package and esbuild bundles it into assets/, so it is built before anything bundles.
+ */
+import { readFileSync } from 'fs';
+import { awscdk } from 'projen';
+
+export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void {
+  project.package.addField('workspaces', ['packages/*']);
+
+  // The root's devDependency on the runtime is declared at the runtime's current version (0.0.0 between releases; the
+  // release bump writes both, projenrc/release.ts), so a synth installs nothing new.
+  const runtimeVersion: string = JSON.parse(readFileSync('packages/runtime/package.json', 'utf8')).version;
+  project.addDevDeps(
+    `cdk-sagemaker-mcp-runtime@${runtimeVersion}`,
+    // The SDK clients and libraries the runtime's tests and the bundled handlers import. Dev-only here: the handlers are
+    // bundled, so jsii sees no runtime dependency.
+    '@aws-sdk/client-sagemaker-runtime',
+    '@aws-sdk/client-sagemaker',
+    '@aws-sdk/client-sagemaker-featurestore-runtime',
+    '@aws-sdk/client-dynamodb',
+    '@aws-sdk/lib-dynamodb',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/client-athena',
+    '@aws-sdk/client-sqs',
+    // The approved-model deployment handler (src/lifecycle) updates its endpoint stack and notifies a topic.
+    '@aws-sdk/client-cloudformation@^3.1169.0',
+    '@aws-sdk/client-sns@^3.1169.0',
+    // The MCP server Lambda reads its handle key from Secrets Manager at cold start (never from its environment).
+    '@aws-sdk/client-secrets-manager',
+    '@smithy/node-http-handler',
+    '@smithy/core',
+    '@types/aws-lambda',
+    // MCP server and client (v2), bundled into the MCP server handler; zod for tool schemas
+    '@modelcontextprotocol/server@^2.4.0',
+    '@modelcontextprotocol/client@^2.4.0',
+    '@modelcontextprotocol/node@^2.1.2',
+    'zod@^4.2.0',
+    '@aws-lambda-powertools/logger',
+    // the MCP server, the async result recorder and the pipeline router write CloudWatch embedded-metric-format records
+    '@aws-lambda-powertools/metrics',
+    // the price generator's Price List Query API client (a dependency of the runtime package; tests reach it from here)
+    '@aws-sdk/client-pricing',
+  );
+
+  const runtimeBuild = project.addTask('runtime:build', {
+    description: 'Build the runtime package (packages/runtime: tsc to packages/runtime/lib)',
+    exec: 'tsc -p packages/runtime/tsconfig.json',
+  });
+  project.bundler.bundleTask.prependSpawn(runtimeBuild);
+  // The runtime's own tests, alone (`npm test -w packages/runtime` runs this too); `npx projen test` runs them with the rest.
+  project.addTask('runtime:test', {
+    description: 'Run the runtime package\'s own tests (packages/runtime/test)',
+    exec: 'jest --passWithNoTests=false packages/runtime/test',
+  });
+
+  // jest runs the runtime from its sources (one module instance for the tests and the handlers that import it).
+  project.jest?.addModuleNameMappers({
+    '^cdk-sagemaker-mcp-runtime$': '<rootDir>/packages/runtime/src/index.ts',
+    // One subpath per capability folder (its index.ts), and the CLI: as packages/runtime/package.json's `exports`.
+    '^cdk-sagemaker-mcp-runtime/(cli|[a-z]+)$': '<rootDir>/packages/runtime/src/$1',
+  });
+  // esbuild bundles the handlers with tsconfig.dev.json (projen's tsconfigDev), which the type check also uses: map the
+  // package to its TypeScript sources there, so esbuild sees ES modules and keeps only what each handler uses (from the
+  // CommonJS lib/ it would keep all), and the tests type-check without a build.
+  project.tsconfigDev.file.addOverride('compilerOptions.paths', {
+    'cdk-sagemaker-mcp-runtime': ['./packages/runtime/src/index.ts'],
+    'cdk-sagemaker-mcp-runtime/*': ['./packages/runtime/src/*'],
+  });
+
+  project.eslint?.addLintPattern('packages/runtime/src');
+  project.eslint?.addLintPattern('packages/runtime/test');
+  // The runtime's own tests may use the repository's dev tooling (the MCP client, esbuild, dynalite...): the rule would
+  // otherwise read only packages/runtime/package.json, the nearest one, which lists what the package ships with.
+  project.eslint?.addOverride({
+    files: ['packages/runtime/test/**/*.ts'],
+    rules: {
+      'import/no-extraneous-dependencies': ['error', { devDependencies: true, optionalDependencies: false, peerDependencies: true, packageDir: ['.', 'packages/runtime'] }],
+    },
+  });
+}

@@ -9,6 +9,7 @@ import { configureRelease, releaseOptions } from './projenrc/release';
 import { configureTests, testOptions } from './projenrc/tests';
 import { configureWorkspace } from './projenrc/workspace';
 // capability modules (projenrc/<name>.ts): one import line each, here
+import { configurePrices } from './projenrc/prices';
 
 const project = new awscdk.AwsCdkConstructLibrary({
   ...libraryOptions, // package metadata, toolchain versions, Node and aws-cdk-lib floors
@@ -28,5 +29,6 @@ configureRelease(project); // package, release workflow, release:dry-run
 configureCi(project); // the gate: `ci` task, .ci/run, .github/workflows/build.yml (last: it runs the tasks above)
 
 // capability modules: one call line each, here (configure<Name>(project);)
+configurePrices(project); // prices:refresh and its scheduled workflow
 
 project.synth();

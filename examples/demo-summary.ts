@@ -9,7 +9,7 @@ import { IConstruct } from 'constructs';
 import { DemoResource, displayName, ourConstructs, relativePath } from './demo-model';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../packages/runtime/src/contract/mcp';
 import { AsyncEndpoint } from '../src/async';
-import { EndpointCost, VariantCostEstimate, SharedGpuCostComparison } from '../src/cost';
+import { EndpointCost, PriceTable, VariantCostEstimate, SharedGpuCostComparison } from '../src/cost';
 import { RealtimeEndpoint } from '../src/realtime';
 import { SharedGpuEndpoint } from '../src/shared-gpu';
 
@@ -142,6 +142,8 @@ export function formatCostEstimates(stack: Stack): string[] {
   return [
     `Cost estimate (on-demand, price table of ${EndpointCost.PRICE_TABLE_DATE}; an estimate, not a bill; a month is ${EndpointCost.HOURS_PER_MONTH} h; `
       + 'give a table from cdk-sagemaker-mcp prices as costEstimate({ priceTable: PriceTable.fromFile(...) }), or prices as { hourlyPricesUsd }):',
+    // Until the bundled table has rows, say where they will come from.
+    ...(PriceTable.bundled().regions.length === 0 ? [`  (${PriceTable.bundled().source})`] : []),
     ...lines,
   ];
 }

@@ -43,7 +43,7 @@ export const OFFER_PRODUCTS: OfferProduct[] = [
   { sku: 'H1STOR', productFamily: 'Storage', usagetype: 'USE1-Host:VolumeUsage.gp2', regionCode: 'us-east-1', component: 'Hosting', usd: '0.1400000000', unit: 'GB-Mo' },
 ];
 
-function attributes(p: OfferProduct): Record<string, string> {
+export function attributes(p: OfferProduct): Record<string, string> {
   return {
     servicecode: 'AmazonSageMaker',
     servicename: 'Amazon SageMaker',
@@ -57,7 +57,7 @@ function attributes(p: OfferProduct): Record<string, string> {
   };
 }
 
-function onDemand(p: OfferProduct) {
+export function onDemand(p: OfferProduct) {
   const term = `${p.sku}.JRTCKXETXF`;
   return {
     [term]: {

@@ -5,25 +5,17 @@
  *
  * A row belongs here only when it was read from AWS's Price List for `AmazonSageMaker` (the bulk offer file
  * https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonSageMaker/current/index.json, or the Query API's
- * GetProducts), with the offer's publication date and the row's usage type (`<REGION>-Host:ml.*`). No such file was
- * readable when this release was made, so the table is empty (an earlier row quoting a blog was removed): every price
- * is unknown (`priceKnown: false`) until a table of your own is given. To fill it, run
- * `cdk-sagemaker-mcp prices --offer-file index.json > prices.json` and pass `PriceTable.fromFile('prices.json')`
- * (docs/cost.md).
+ * GetProducts, or the public bulk files), with the publication date and the row's usage type (`<REGION>-Host:ml.*`).
+ * The rows are generated (hosting-prices.generated.ts) by `npx projen prices:refresh`, which the scheduled workflow
+ * .github/workflows/prices.yml runs; until its first run the table is empty and every price is unknown
+ * (`priceKnown: false`) unless a table of your own is given: `cdk-sagemaker-mcp prices --from-bulk > prices.json`, then
+ * `PriceTable.fromFile('prices.json')` (docs/cost.md).
  */
 
-/** The date of the table: when its rows were read (here, when it was emptied). */
-export const PRICE_TABLE_DATE = '2026-12-02';
+export { BUNDLED_PRICES, PRICE_TABLE_DATE } from './hosting-prices.generated';
 
 export const PRICE_TABLE_NOTE = 'on-demand SageMaker AI real-time inference (hosting) prices in USD per instance-hour, '
   + 'excluding storage, data transfer and Savings Plans';
-
-export const BUNDLED_PRICES = {
-  format: 'cdk-sagemaker-mcp/hosting-prices@1',
-  source: 'the bundled price table (empty: refresh it with cdk-sagemaker-mcp prices, see docs/cost.md)',
-  asOf: PRICE_TABLE_DATE,
-  regions: {} as Record<string, Record<string, { usd: number; usagetype: string }>>,
-};
 
 /** Where a serverless row was read, and when (a row belongs here only with an AWS source). */
 export interface PriceSource {

@@ -77,7 +77,8 @@ function onDemandHourlyUsd(terms: unknown): number | string {
   return prices[0];
 }
 
-interface ProductRow {
+/** One product of the price data with its on-demand terms, as the readers of each source hand them over. */
+export interface ProductRow {
   readonly sku: string;
   readonly productFamily?: unknown;
   readonly attributes: Json;
@@ -204,6 +205,23 @@ export function pricesFromPriceList(items: readonly unknown[], filter: PriceFilt
   if (problems.length === 0 && Object.keys(regions).length === 0) problems.push('no on-demand hosting (usagetype <REGION>-Host:ml.*) product');
   if (problems.length > 0) throw new PriceDataError(problems, what);
   return table('AWS Price List Query API GetProducts, service code AmazonSageMaker (https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_GetProducts.html)', latest!, regions);
+}
+
+/**
+ * The table of `products` already read from a source: their hosting rows (every problem together, as `PriceDataError`),
+ * dated `publicationDate`.
+ */
+export function hostingPriceTable(
+  products: ProductRow[],
+  filter: PriceFilter,
+  from: { readonly source: string; readonly publicationDate?: string; readonly what: string },
+): HostingPriceTable {
+  const problems: string[] = [];
+  const publicationDate = checkDate(problems, 'publicationDate', from.publicationDate);
+  const regions = hostingRows(products, problems, filter);
+  if (problems.length === 0 && Object.keys(regions).length === 0) problems.push('no on-demand hosting (usagetype <REGION>-Host:ml.*) product');
+  if (problems.length > 0) throw new PriceDataError(problems, from.what);
+  return table(from.source, publicationDate!, regions);
 }
 
 export interface PricesFromApiOptions extends PriceFilter {

@@ -123,7 +123,7 @@ describe('cdk-sagemaker-mcp prices', () => {
     expect(err.join('')).toContain(`offer file '${file}' is not AWS Price List data for AmazonSageMaker: 1 problem:\n  - not JSON`);
     expect(out).toEqual([]);
     expect(await main(['prices'])).toBe(2);
-    expect(err.join('')).toContain('give exactly one of --offer-file <file> and --from-api');
+    expect(err.join('')).toContain('give exactly one of --offer-file <file>, --from-api and --from-bulk');
   });
 
   test.each([

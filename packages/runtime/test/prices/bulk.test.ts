@@ -1,0 +1,111 @@
+/**
+ * `pricesFromBulk` and `cdk-sagemaker-mcp prices --from-bulk` against a stand-in of AWS's public bulk price list files
+ * (test/support/price-bulk-files.ts): index → region index → dated region files, no credentials, each region file
+ * streamed.
+ */
+import { spawn } from 'child_process';
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { buildSync } from 'esbuild';
+import { BulkFilesServer, BULK_VERSION, startBulkFilesServer } from '../../../../test/support/price-bulk-files';
+import { main } from 'cdk-sagemaker-mcp-runtime/cli';
+import { PriceDataError, pricesFromBulk, PRICE_TABLE_FORMAT } from 'cdk-sagemaker-mcp-runtime/prices';
+
+const ROOT = join(__dirname, '..', '..', '..', '..');
+let files: BulkFilesServer;
+beforeAll(async () => { files = await startBulkFilesServer(); });
+afterAll(() => files.stop());
+beforeEach(() => { files.requests.length = 0; });
+
+describe('pricesFromBulk', () => {
+  test('follows the relative URLs of both indexes to the dated region files and keeps only on-demand hosting rows', async () => {
+    const table = await pricesFromBulk({ baseUrl: files.url, regions: ['us-east-1', 'eu-west-1'] });
+
+    expect(table.format).toBe(PRICE_TABLE_FORMAT);
+    expect(table.asOf).toBe('2026-11-20');
+    expect(table.source).toBe(`AWS Price List bulk files AmazonSageMaker, version ${BULK_VERSION} (${files.url}/offers/v1.0/aws/index.json)`);
+    // Training, notebook, batch, serverless, storage, async inference and the free-tier row are not hosting prices.
+    expect(table.regions).toEqual({
+      'eu-west-1': { 'ml.m5.xlarge': { usd: 0.258, usagetype: 'EU-Host:ml.m5.xlarge', sku: 'H2M5XL' } },
+      'us-east-1': {
+        'ml.g5.12xlarge': { usd: 7.089, usagetype: 'USE1-Host:ml.g5.12xlarge', sku: 'H1G512XL' },
+        'ml.g5.2xlarge': { usd: 1.515, usagetype: 'USE1-Host:ml.g5.2xlarge', sku: 'H1G52XL' },
+        'ml.g5.xlarge': { usd: 1.408, usagetype: 'USE1-Host:ml.g5.xlarge', sku: 'H1G5XL' },
+        'ml.m5.xlarge': { usd: 0.23, usagetype: 'USE1-Host:ml.m5.xlarge', sku: 'H1M5XL' },
+      },
+    });
+    expect(files.requests).toEqual([
+      '/offers/v1.0/aws/index.json',
+      '/offers/v1.0/aws/AmazonSageMaker/current/region_index.json',
+      `/offers/v1.0/aws/AmazonSageMaker/${BULK_VERSION}/us-east-1/index.json`,
+      `/offers/v1.0/aws/AmazonSageMaker/${BULK_VERSION}/eu-west-1/index.json`,
+    ]);
+  });
+
+  test('refuses a region and instance type with two hosting SKUs, naming both, instead of picking one', async () => {
+    const err = await pricesFromBulk({ baseUrl: files.url, regions: ['ap-northeast-2'] }).catch((e) => e);
+    expect(err).toBeInstanceOf(PriceDataError);
+    expect(err.message).toContain('ap-northeast-2 ml.m5.xlarge has 2 hosting SKUs (K1M5XL: operation "RunInstance", platoinstancetype "Hosting"; '
+      + 'K2M5XL: operation "RunInstance:0002", platoinstancetype "Hosting"): refusing to pick one');
+  });
+
+  test('a region the index does not list, and a missing file, are errors that say where', async () => {
+    await expect(pricesFromBulk({ baseUrl: files.url, regions: ['xx-nowhere-1'] }))
+      .rejects.toThrow(/--region xx-nowhere-1: not in the region index, which lists ap-northeast-2, eu-west-1, us-east-1/);
+    await expect(pricesFromBulk({ baseUrl: `${files.url}/mirror` })).rejects.toThrow(/cannot read .*\/mirror\/offers\/v1\.0\/aws\/index\.json: HTTP 404/);
+  });
+});
+
+describe('prices --from-bulk', () => {
+  let out: string[];
+  let err: string[];
+  beforeEach(() => {
+    out = [];
+    err = [];
+    jest.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+    jest.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  test('writes the table of the regions asked for', async () => {
+    expect(await main(['prices', '--from-bulk', '--bulk-url', files.url, '--region', 'eu-west-1'])).toBe(0);
+    expect(JSON.parse(out.join('')).regions).toEqual({ 'eu-west-1': { 'ml.m5.xlarge': { usd: 0.258, usagetype: 'EU-Host:ml.m5.xlarge', sku: 'H2M5XL' } } });
+    expect(err.join('')).toBe('cdk-sagemaker-mcp prices: 1 hosting prices in 1 regions, as of 2026-11-20\n');
+  });
+
+  test('--bulk-url goes with --from-bulk only', async () => {
+    expect(await main(['prices', '--from-api', '--bulk-url', files.url])).toBe(2);
+    expect(err.join('')).toContain('--bulk-url goes with --from-bulk');
+  });
+});
+
+describe('memory', () => {
+  // A region file of ~30 MB: parsed whole it needs several times that (the reason the reader streams). The bundled CLI
+  // reads it in a process whose V8 heap is capped at 48 MB, so the test fails if the reader ever holds the file.
+  const HEAP_MB = 48;
+  let big: BulkFilesServer;
+  let dir: string;
+  beforeAll(async () => {
+    big = await startBulkFilesServer({ filler: 40_000 });
+    dir = mkdtempSync(join(tmpdir(), 'bulk-cli-'));
+    buildSync({ entryPoints: [join(ROOT, 'packages', 'runtime', 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: join(dir, 'cli.js'), logLevel: 'error' });
+  });
+  afterAll(async () => {
+    await big.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a region file many times the heap limit is read in bounded memory', async () => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, join(dir, 'cli.js'), 'prices', '--from-bulk', '--bulk-url', big.url, '--region', 'us-east-1']);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => { stdout += c; });
+    child.stderr.on('data', (c) => { stderr += c; });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+
+    expect({ code, stderr }).toEqual({ code: 0, stderr: 'cdk-sagemaker-mcp prices: 4 hosting prices in 1 regions, as of 2026-11-20\n' });
+    expect(Object.keys(JSON.parse(stdout).regions['us-east-1'])).toEqual(['ml.g5.12xlarge', 'ml.g5.2xlarge', 'ml.g5.xlarge', 'ml.m5.xlarge']);
+    expect(big.regionFileBytes / 2 ** 20).toBeGreaterThan(HEAP_MB / 2);
+  }, 180_000);
+});

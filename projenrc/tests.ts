@@ -19,6 +19,8 @@ export const SLOW_SUITES = [
   'test/examples/demo.test.ts',
   // 3,000 invocations through a small socket pool
   'packages/runtime/test/invoke/load.test.ts',
+  // a ~30 MB price list file read by the CLI under a 48 MB heap
+  'packages/runtime/test/prices/bulk-memory.test.ts',
 ];
 
 /** The checks that read the compiled lib/ and .jsii (a todo in a tree without them). */

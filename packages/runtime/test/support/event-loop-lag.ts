@@ -29,12 +29,12 @@ export function lagCounter(start: number): { note(now: number): void; readonly l
   let last = start;
   let lag = 0;
   return {
+    get lagMs() { return lag; },
     note(now: number) {
       const late = now - last - TICK_MS;
       if (late > JITTER_MS) lag += late;
       last = now;
     },
-    get lagMs() { return lag; },
   };
 }
 

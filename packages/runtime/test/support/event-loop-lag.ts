@@ -25,7 +25,7 @@ export interface LagSampler {
  * The lag counted from tick times (ms): each gap longer than the tick plus `JITTER_MS` adds what is beyond the tick.
  * Pure, so its rule is tested on given times rather than on the machine's timers.
  */
-export function lagCounter(start: number): { note(now: number): void; readonly lagMs: number } {
+export function lagCounter(start: number): { readonly lagMs: number; note(now: number): void } {
   let last = start;
   let lag = 0;
   return {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'fs';
 import * as ts from 'typescript';
-import { PRICE_TABLE_FORMAT, pricesFromBulk } from '../../packages/runtime/src/prices';
+import { PRICE_TABLE_FORMAT, pricesFromBulk } from 'cdk-sagemaker-mcp-runtime/prices';
 import { BUNDLED_PRICES_FILE, renderBundledPrices } from '../../scripts/refresh-prices';
 import { PriceTable } from '../../src';
 import { BUNDLED_PRICES } from '../../src/cost/private/hosting-prices';

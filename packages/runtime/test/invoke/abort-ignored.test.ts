@@ -122,7 +122,7 @@ describe('invokeEndpoint: the deadline holds where the SDK ignores the abort', (
     expect(handler.signalsSeen).toHaveLength(1);
     expect(handler.signalsSeen[0]?.aborted).toBe(true);
     // The ignored request still goes out (on a loaded machine it may reach the stand-in after the deadline ended the call).
-    await until(() => sm.requestsFor('deaf', 'invoke').length > 0);
+    await waitUntil(() => sm.requestsFor('deaf', 'invoke').length > 0);
     expect(sm.requestsFor('deaf', 'invoke')).toHaveLength(1);
   });
 
@@ -268,6 +268,6 @@ async function abortAfterFirstPart(client: NonNullable<Parameters<typeof invokeE
 }
 
 /** Resolves once `condition` holds, checking every 10 ms up to 500 times. */
-async function until(condition: () => boolean): Promise<void> {
+async function waitUntil(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }

@@ -347,6 +347,7 @@ describe('bundled handler', () => {
   let stderr: jest.SpyInstance;
   beforeAll(() => {
     process.env.AWS_ENDPOINT_URL_CLOUDFORMATION = cfn.endpoint;
+    process.env.AWS_ENDPOINT_URL_SAGEMAKER = control.endpoint;
     process.env.AWS_REGION = 'us-east-1';
     process.env.AWS_ACCESS_KEY_ID = 'AKIDLOCAL';
     process.env.AWS_SECRET_ACCESS_KEY = 'local-secret';
@@ -371,6 +372,7 @@ describe('bundled handler', () => {
     process.env[LIFECYCLE_ENV.STACK_NAME] = config.stackName;
     process.env[LIFECYCLE_ENV.PARAMETER_NAME] = config.parameterName;
     process.env[LIFECYCLE_ENV.GROUP_NAME] = config.groupName;
+    process.env[LIFECYCLE_ENV.GROUP_ARN] = config.groupArn;
     process.env[LIFECYCLE_ENV.MAX_WAIT_SECONDS] = '0';
   };
 
@@ -383,11 +385,32 @@ describe('bundled handler', () => {
     expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ Outcome: 'updated', StackName: config.stackName, ModelDeploymentOutcome: 1 });
   });
 
-  test('a busy stack: reported as refused, then thrown so Lambda retries and dead-letters', async () => {
+  test('a busy stack: reported as deferred, not thrown (nothing dead-lettered); the end of its operation deploys the version', async () => {
     const config = endpointStack(1, { status: 'UPDATE_ROLLBACK_IN_PROGRESS' });
     configure(config);
-    await expect(handler(packageEvent())).rejects.toMatchObject({ name: 'StackBusyError' });
-    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ Outcome: 'refused' });
+    registerVersion(2);
+    expect((await handler(packageEvent())).outcome).toBe('deferred');
+    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ Outcome: 'deferred' });
+    cfn.setStatus(config.stackName, 'UPDATE_ROLLBACK_COMPLETE');
+    const freed = await handler(stackEvent('UPDATE_ROLLBACK_COMPLETE', { token: 'Console-UpdateStack-1', id: 'bundled-freed' }));
+    expect(freed.followUp).toMatchObject({ outcome: 'updated', version: 2 });
+    expect(logs.slice(-2).map((l) => JSON.parse(l).Outcome)).toEqual(['skipped', 'updated']);
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+  });
+
+  test('CloudFormation\'s signature-mismatch text (the canonical request, x-amz-security-token included) is logged and thrown redacted', async () => {
+    configure(endpointStack(1));
+    const token = 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQDtestsessiontoken==';
+    cfn.failNext('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. '
+      + 'Check your AWS Secret Access Key and signing method. Consult the service documentation for details.\n\n'
+      + `The Canonical String for this request should have been\n'POST\n/\n\nhost:cloudformation.us-east-1.amazonaws.com\nx-amz-date:20261206T052000Z\nx-amz-security-token:${token}\n\nhost;x-amz-date;x-amz-security-token\n0123abcd'`);
+    const before = logs.length;
+    const error = await handler(packageEvent()).catch((e) => e);
+    expect(error.name).toBe('SignatureDoesNotMatch');
+    const written = logs.slice(before).join('\n');
+    expect(written).toContain('x-amz-security-token:<redacted>');
+    expect(written).not.toContain(token);
+    expect(`${error.message}\n${error.stack}`).not.toContain(token);
   });
 
   test('a malformed event is logged and thrown (to the dead-letter queue after the retries)', async () => {

@@ -164,6 +164,15 @@ describe('ApprovedModelDeployment', () => {
     });
   });
 
+  test('an environment-agnostic stack: approvals from the account and region it is deployed to', () => {
+    const stack = new Stack(new App(), 'Agnostic');
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1 });
+    Template.fromStack(stack).hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.sagemaker'], account: [{ Ref: 'AWS::AccountId' }], region: [{ Ref: 'AWS::Region' }] }),
+    });
+  });
+
   test('alarms: a rolled-back update, and a failed one that needs a person (UPDATE_ROLLBACK_FAILED, UPDATE_FAILED)', () => {
     const stack = newStack();
     const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });

@@ -237,6 +237,14 @@ describe('events that deploy nothing', () => {
   });
 });
 
+test('the end of its own update is reported even when the registry cannot be read (the catch-up fails after it, to be retried)', async () => {
+  const config = endpointStack(2);
+  control.failNext('ListModelPackages', 'AccessDeniedException', 'not authorized to perform: sagemaker:ListModelPackages');
+  const o = await handleApprovedDeploymentEvent(stackEvent('UPDATE_ROLLBACK_COMPLETE'), { cloudformation: client, sagemaker, config });
+  expect(o).toMatchObject({ outcome: 'rolled-back', version: 3, followUp: { outcome: 'refused', reason: expect.stringMatching(/AccessDeniedException/) } });
+  expect(o.followUp?.error).toBeDefined();
+});
+
 describe('approvals from elsewhere', () => {
   test.each([
     ['another account', 'arn:aws:sagemaker:us-east-2:210987654321:model-package/versionedmp-p-idy6c3e1fiqj/2', /in account 210987654321/],

@@ -152,8 +152,14 @@ async function stackFinished(e: StackStatusChange, deps: ApprovedDeploymentDeps)
       : { ...base, outcome: 'skipped', reason: `stack status ${e.status} does not end an update` };
   // Once the stack takes updates again, deploy what a busy stack held back.
   if (!UPDATABLE.has(e.status) || !deps.sagemaker) return report;
-  const followUp = await catchUp(e, deps);
-  return followUp ? { ...report, followUp } : report;
+  try {
+    const followUp = await catchUp(e, deps);
+    return followUp ? { ...report, followUp } : report;
+  } catch (err) {
+    // The status is still reported; the catch-up failure is thrown after it, so Lambda retries and then dead-letters.
+    const reason = `could not deploy a version the busy stack held back: ${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)}`;
+    return { ...report, followUp: { stackName: deps.config.stackName, outcome: 'refused', reason, error: err instanceof Error ? err : new Error(reason) } };
+  }
 }
 
 /** The newest approved version of the group, deployed when it is newer than what serves (and never rolled back). */

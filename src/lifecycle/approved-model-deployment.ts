@@ -78,7 +78,8 @@ export interface ApprovedModelDeploymentProps extends FunctionNetworkOptions {
    */
   readonly notificationTopic?: sns.ITopic;
   /**
-   * How long the handler waits for a stack operation in progress before it refuses the event (which Lambda then retries).
+   * How long the handler waits for a stack operation in progress before it defers the version (reported as
+   * `DEFERRED`; the end of that operation runs the handler again, which then deploys the newest approved version).
    * Between 0 seconds and 10 minutes.
    *
    * @default Duration.minutes(5)

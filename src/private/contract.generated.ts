@@ -531,7 +531,7 @@ export const LIFECYCLE_ENV = {
   GROUP_ARN: 'DEPLOY_MODEL_PACKAGE_GROUP_ARN',
   /** SNS topic every outcome is published to (unset: log line and metric only). */
   TOPIC_ARN: 'DEPLOY_NOTIFICATION_TOPIC_ARN',
-  /** How long the handler waits for a stack operation in progress before it refuses (and the event is retried). */
+  /** How long the handler waits for a stack operation in progress before it defers the version to the operation's end. */
   MAX_WAIT_SECONDS: 'DEPLOY_MAX_WAIT_SECONDS',
 } as const;
 

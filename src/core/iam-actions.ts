@@ -14,6 +14,7 @@ export const IAM_ACTION = {
     StopQueryExecution: 'athena:StopQueryExecution',
   },
   'cloudformation': {
+    DescribeStackEvents: 'cloudformation:DescribeStackEvents',
     DescribeStacks: 'cloudformation:DescribeStacks',
     UpdateStack: 'cloudformation:UpdateStack',
   },
@@ -192,6 +193,7 @@ export const IAM_ACTIONS_BY_OPERATION = {
   // CloudFormation (the approved-model deployment handler, on its own stack only):
   // https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudformation.html
   'CloudFormation.DescribeStacks': [A.cloudformation.DescribeStacks],
+  'CloudFormation.DescribeStackEvents': [A.cloudformation.DescribeStackEvents],
   'CloudFormation.UpdateStack': [A.cloudformation.UpdateStack],
   // SNS (its optional outcome notifications): .../list_amazonsns.html
   'SNS.Publish': [A.sns.Publish],

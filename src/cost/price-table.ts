@@ -72,8 +72,11 @@ export class PriceTable {
     } else {
       for (const [region, rows] of Object.entries(d.regions as Record<string, any>)) {
         for (const [type, row] of Object.entries((rows ?? {}) as Record<string, any>)) {
-          if (typeof row?.usd !== 'number' || !(row.usd >= 0) || typeof row?.usagetype !== 'string') {
-            problems.push(`regions['${region}']['${type}']: got ${JSON.stringify(row)}, expected { usd: <number >= 0>, usagetype: '<REGION>-Host:${type}' }`);
+          // JSON.parse reads 1e999 as Infinity (which JSON.stringify then writes as null), so the row names the value itself.
+          const usd = row?.usd;
+          if (typeof usd !== 'number' || !Number.isFinite(usd) || !(usd > 0) || typeof row?.usagetype !== 'string') {
+            problems.push(`regions['${region}']['${type}']: got { usd: ${typeof usd === 'number' ? String(usd) : JSON.stringify(usd)}, usagetype: ${JSON.stringify(row?.usagetype)} }, `
+              + `expected { usd: <finite number of USD per hour > 0>, usagetype: '<REGION>-Host:${type}' }`);
           }
         }
       }

@@ -118,12 +118,14 @@ describe('ApprovedModelDeployment', () => {
     t.hasResourceProperties('AWS::SageMaker::Model', { Containers: [{ ModelPackageName: { Ref: 'ApprovedModelPackageArn' } }] });
   });
 
-  test('rules: approvals of this group, and the final status of its own updates of this stack', () => {
+  test('rules: approvals of this group in its own account and region, and the end of every update of this stack', () => {
     const { stack } = deployment();
     const t = Template.fromStack(stack);
     t.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
         'source': ['aws.sagemaker'],
+        'account': ['123456789012'],
+        'region': ['us-east-1'],
         'detail-type': ['SageMaker Model Package State Change'],
         'detail': { ModelPackageGroupName: [{ 'equals-ignore-case': 'churn' }], ModelApprovalStatus: ['Approved'] },
       },
@@ -134,16 +136,76 @@ describe('ApprovedModelDeployment', () => {
         'detail-type': ['CloudFormation Stack Status Change'],
         'resources': [{ Ref: 'AWS::StackId' }],
         'detail': {
-          'status-details': { status: ['UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED'] },
-          'client-request-token': [{ prefix: 'approved-model-v' }],
+          'status-details': { status: ['UPDATE_COMPLETE', 'UPDATE_FAILED', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_COMPLETE'] },
         },
       },
     });
     t.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ DEPLOY_STACK_NAME: 'Endpoint', DEPLOY_MODEL_PACKAGE_PARAMETER: 'ApprovedModelPackageArn', DEPLOY_MODEL_PACKAGE_GROUP: 'churn', DEPLOY_MAX_WAIT_SECONDS: '300' }) },
+      Environment: {
+        Variables: Match.objectLike({
+          DEPLOY_STACK_NAME: 'Endpoint',
+          DEPLOY_MODEL_PACKAGE_PARAMETER: 'ApprovedModelPackageArn',
+          DEPLOY_MODEL_PACKAGE_GROUP: 'churn',
+          DEPLOY_MAX_WAIT_SECONDS: '300',
+          DEPLOY_MODEL_PACKAGE_GROUP_ARN: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:model-package-group/churn']] },
+        }),
+      },
       DeadLetterConfig: { TargetArn: Match.anyValue() },
       Timeout: 360,
     });
+  });
+
+  test('a group imported from a central registry account: approvals are routed from that account and region only', () => {
+    const stack = newStack();
+    const group = ModelPackageGroup.fromModelPackageGroupArn(stack, 'Central', 'arn:aws:sagemaker:eu-west-1:210987654321:model-package-group/churn');
+    new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: 'arn:aws:sagemaker:eu-west-1:210987654321:model-package/churn/1' });
+    Template.fromStack(stack).hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.sagemaker'], account: ['210987654321'], region: ['eu-west-1'] }),
+    });
+  });
+
+  test('an environment-agnostic stack: approvals from the account and region it is deployed to', () => {
+    const stack = new Stack(new App(), 'Agnostic');
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1 });
+    Template.fromStack(stack).hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.sagemaker'], account: [{ Ref: 'AWS::AccountId' }], region: [{ Ref: 'AWS::Region' }] }),
+    });
+  });
+
+  test('alarms: a rolled-back update, and a failed one that needs a person (UPDATE_ROLLBACK_FAILED, UPDATE_FAILED)', () => {
+    const stack = newStack();
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    const d = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1 });
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ModelDeploymentOutcome',
+      Dimensions: Match.arrayWith([{ Name: 'Outcome', Value: 'failed' }]),
+      AlarmDescription: Match.stringLikeRegexp('needs a person'),
+    });
+    expect(d.failedAlarm).toBeDefined();
+  });
+
+  test('a group imported from a central registry account: approvals are routed from that account and region only', () => {
+    const stack = newStack();
+    const group = ModelPackageGroup.fromModelPackageGroupArn(stack, 'Central', 'arn:aws:sagemaker:eu-west-1:210987654321:model-package-group/churn');
+    new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: 'arn:aws:sagemaker:eu-west-1:210987654321:model-package/churn/1' });
+    Template.fromStack(stack).hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.sagemaker'], account: ['210987654321'], region: ['eu-west-1'] }),
+    });
+  });
+
+  test('alarms: a rolled-back update, and a failed one that needs a person (UPDATE_ROLLBACK_FAILED, UPDATE_FAILED)', () => {
+    const stack = newStack();
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    const d = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1 });
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ModelDeploymentOutcome',
+      Dimensions: Match.arrayWith([{ Name: 'Outcome', Value: 'failed' }]),
+      AlarmDescription: Match.stringLikeRegexp('needs a person'),
+    });
+    expect(d.failedAlarm).toBeDefined();
   });
 
   describe('grants', () => {
@@ -153,11 +215,13 @@ describe('ApprovedModelDeployment', () => {
       const topic = new sns.Topic(stack, 'Topic');
       new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1, notificationTopic: topic });
       expect(statementsWith(stack, 'cloudformation:UpdateStack')).toEqual([{
-        Action: ['cloudformation:DescribeStacks', 'cloudformation:UpdateStack'],
+        Action: ['cloudformation:DescribeStacks', 'cloudformation:DescribeStackEvents', 'cloudformation:UpdateStack'],
         Effect: 'Allow',
         Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudformation:us-east-1:123456789012:stack/Endpoint/*']] },
       }]);
       expect(statementsWith(stack, 'sns:Publish')).toHaveLength(1);
+      // The newest approved version after a busy stack frees: ListModelPackages, which IAM authorizes on * only.
+      expect(statementsWith(stack, 'sagemaker:ListModelPackages')).toEqual([{ Action: 'sagemaker:ListModelPackages', Effect: 'Allow', Resource: '*' }]);
       expect(statementsWith(stack, 'iam:PassRole')).toEqual([]);
     });
   });

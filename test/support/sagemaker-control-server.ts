@@ -31,7 +31,7 @@
  *   (`addArtifact`, `addModelPackage`, `addTrainingJob`, `setEndpoint`); unknown names answer `ResourceNotFound` (as
  *   SageMaker does for artifacts) or `ValidationException` (as it does for "Could not find endpoint").
  * - ListModelPackages (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListModelPackages.html): the model
- *   packages added with `addModelPackage`, filtered by ModelPackageGroupName, ModelApprovalStatus and ModelPackageType
+ *   packages added with `addModelPackage`, filtered by ModelPackageGroupName (a name or a group ARN), ModelApprovalStatus and ModelPackageType
  *   (`Versioned` = those with a group), sorted by SortBy (`CreationTime` default, or `Name`) and SortOrder (`Ascending`
  *   default), MaxResults 1-100 (else ValidationException), NextToken paging; each summary carries the API's
  *   ModelPackageSummary fields (ModelPackageName, ModelPackageGroupName, ModelPackageVersion, ModelPackageArn,
@@ -234,7 +234,8 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
       }
       const time = (p: Json) => (p.CreationTime instanceof Date ? p.CreationTime.getTime() : Number(p.CreationTime ?? 0));
       const matches = [...modelPackages.values()]
-        .filter((p) => input.ModelPackageGroupName === undefined || p.ModelPackageGroupName === input.ModelPackageGroupName)
+        // ModelPackageGroupName takes a name or a group ARN (its Pattern: `(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]{9,16}:[0-9]{12}:[a-z\-]*\/)?([a-zA-Z0-9]([a-zA-Z0-9-]){0,62})(?<!-)$`).
+        .filter((p) => input.ModelPackageGroupName === undefined || p.ModelPackageGroupName === String(input.ModelPackageGroupName).split('/').pop())
         .filter((p) => input.ModelApprovalStatus === undefined || p.ModelApprovalStatus === input.ModelApprovalStatus)
         .filter((p) => input.ModelPackageType === undefined || input.ModelPackageType === 'Both'
           || (input.ModelPackageType === 'Versioned') === (p.ModelPackageGroupName !== undefined))

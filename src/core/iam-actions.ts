@@ -103,6 +103,7 @@ export const IAM_ACTION = {
     'BatchGetRecord': 'sagemaker:BatchGetRecord',
     'DeleteRecord': 'sagemaker:DeleteRecord',
     'DescribeArtifact': 'sagemaker:DescribeArtifact',
+    'CreateModel': 'sagemaker:CreateModel',
     'CreateModelPackage': 'sagemaker:CreateModelPackage',
     'DescribeEndpoint': 'sagemaker:DescribeEndpoint',
     'DescribeEndpointConfig': 'sagemaker:DescribeEndpointConfig',

@@ -241,4 +241,18 @@ describe('the lifecycle example', () => {
     addLifecycleExample(stack);
     expectValidTemplate(stack);
   });
+
+  test('its pipeline role may start the training job its first step runs (the integ app, test/lifecycle.integ.ts, is this example)', () => {
+    const stack = new Stack(new App(), 'Lifecycle', { env: ENV });
+    const { pipeline } = addLifecycleExample(stack);
+    const roleId = stack.resolve((pipeline.role.node.defaultChild as iam.CfnRole).logicalId);
+    const template = Template.fromStack(stack).toJSON();
+    const roleStatements = Object.values<any>(template.Resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleId))
+      .flatMap((r) => r.Properties.PolicyDocument.Statement);
+    expect(roleStatements).toEqual(expect.arrayContaining([expect.objectContaining({
+      Action: expect.arrayContaining(['sagemaker:CreateTrainingJob', 'sagemaker:DescribeTrainingJob']),
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:training-job/*']] },
+    })]));
+  });
 });

@@ -10,6 +10,7 @@ import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import { integApp, integStack, synthIntegApp } from './integ-app';
 import { putBehindAgentCoreGateway } from '../examples/agentcore-gateway';
 import { addAllExamples } from '../examples/app';
+import { operationsFor } from '../examples/operations';
 import { McpGatewayProtocol, McpGatewayTargetKind, McpToolServer } from '../src/mcp';
 import { RealtimeEndpoint } from '../src/realtime';
 
@@ -21,6 +22,8 @@ putBehindAgentCoreGateway(addAllExamples(stack));
 const streaming = new McpToolServer(stack, 'StreamingMcpToolServer', {
   realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'StreamedChat', 'mcp-chat'), description: 'Llama 3 chat, streamed' }],
   responseStreaming: true,
+  alarmActions: operationsFor(stack).alarmActions,
+  logRetention: operationsFor(stack).logRetention,
 });
 const iamGateway = new agentcore.Gateway(stack, 'IamAgentGateway', {
   description: 'MCP front door of the streamed SageMaker tools (SigV4 inbound auth)',

@@ -22,7 +22,7 @@ function runBlock(code: string): Stack[] {
   const cdk = require('aws-cdk-lib');
   // Each App the block creates is remembered, to read its stacks after the block ran.
   class RecordedApp extends cdk.App {
-    constructor(props?: any) { super(props); apps.push(this); }
+    constructor(props?: any) { super(props); apps.push(this as unknown as IConstruct); }
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const load = (id: string) => (id === 'cdk-sagemaker-mcp' ? require('../../src') : id === 'aws-cdk-lib' ? { ...cdk, App: RecordedApp } : require(id));

@@ -64,7 +64,7 @@ export interface SageMakerMcpDashboardProps {
    */
   readonly pipelineRouters?: PipelineEventRouter[];
   /**
-   * The period of every graph.
+   * The period of every graph but the async instance count (1 minute: one CPUUtilization sample per instance and minute).
    * @default Duration.minutes(5)
    */
   readonly period?: Duration;
@@ -107,7 +107,8 @@ export class SageMakerMcpDashboard extends Construct {
     const minutes = this.period.toMinutes();
     this.dashboard.addWidgets(new cloudwatch.TextWidget({
       markdown: `# SageMaker MCP\nEvery graph: period ${minutes} minute${minutes === 1 ? '' : 's'}; counts are Sum, latencies p50 and p99, `
-        + 'backlogs Average, ages and dead letters Maximum. Tool metrics: namespace `SageMakerMcp` (docs/operations.md).',
+        + 'backlogs Average, ages and dead letters Maximum; async instance counts are CPUUtilization samples per 1-minute period. '
+        + 'Tool metrics: namespace `SageMakerMcp` (docs/operations.md).',
       width: WIDTH,
       height: 2,
     }));

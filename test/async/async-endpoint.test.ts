@@ -538,7 +538,7 @@ describe('grants', () => {
     expect(byName.endpointName).toBe('Doc-Async');
     expect(stack.resolve(byName.endpointArn)).toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:endpoint/doc-async']] });
     expect(byArn.endpointArn).toBe('arn:aws:sagemaker:us-east-1:123456789012:endpoint/doc-async');
-    expect(byName.metricInvocations().dimensions).toEqual({ EndpointName: 'Doc-Async', VariantName: 'AllTraffic' });
+    expect(byName.metricInvocationFailures().dimensions).toEqual({ EndpointName: 'Doc-Async', VariantName: 'AllTraffic' });
   });
 
   test('fromEndpointName and fromEndpointArn return an IAsyncEndpoint: backlog metrics work, bucket-bound members name the import to use', () => {
@@ -587,9 +587,32 @@ describe('metrics', () => {
     expect(m.dimensions).toEqual([{ name: 'EndpointName', value: { 'Fn::GetAtt': [expect.any(String), 'EndpointName'] } }]);
   });
 
-  test('metricInvocationFailures: per variant, Sum', () => {
-    const m = resolved(endpoint.metricInvocationFailures());
-    expect(m).toMatchObject({ namespace: 'AWS/SageMaker', metricName: 'InvocationFailures', statistic: 'Sum' });
+  // AWS's per-variant async metrics (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html),
+  // InvocationsProcesssed spelled as that page spells it.
+  test.each([
+    ['metricInvocationFailures', 'InvocationFailures', 'Sum'],
+    ['metricInvocationsProcessed', 'InvocationsProcesssed', 'Sum'],
+    ['metricExpiredRequests', 'ExpiredRequests', 'Sum'],
+    ['metricRequestDownloadFailures', 'RequestDownloadFailures', 'Sum'],
+    ['metricResponseUploadFailures', 'ResponseUploadFailures', 'Sum'],
+    ['metricNotificationFailures', 'NotificationFailures', 'Sum'],
+    ['metricTimeInBacklog', 'TimeInBacklog', 'Average'],
+    ['metricTotalProcessingTime', 'TotalProcessingTime', 'Average'],
+  ] as const)('%s: AWS/SageMaker %s per variant, %s', (method, metricName, statistic) => {
+    const m = resolved(endpoint[method]());
+    expect(m).toMatchObject({ namespace: 'AWS/SageMaker', metricName, statistic });
     expect(m.dimensions.map((d: any) => d.name).sort()).toEqual(['EndpointName', 'VariantName']);
+  });
+
+  test.each([
+    ['metricInvocations', 'Invocations', 'metricInvocationsProcessed'],
+    ['metricInvocationsPerInstance', 'InvocationsPerInstance', 'metricApproximateBacklogSizePerInstance'],
+    ['metricOverheadLatency', 'OverheadLatency', 'metricTotalProcessingTime'],
+  ] as const)('fails if %s is asked for: SageMaker does not publish %s for an async endpoint', (method, metricName, instead) => {
+    const imported = AsyncEndpoint.fromEndpointName(stack, `Imported${method}`, 'doc-async');
+    for (const e of [endpoint, imported]) {
+      expect(() => e[method]()).toThrow(new RegExp(`\\.${method}: got a request for '${metricName}', which SageMaker does not publish for an async endpoint `
+        + `\\(https://docs\\.aws\\.amazon\\.com/sagemaker/latest/dg/async-inference-monitor\\.html\\), expected ${instead}\\(\\)`));
+    }
   });
 });

@@ -8,7 +8,7 @@ import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { ApprovedModelDeployment, DeploymentOutcome, ModelPackageGroup } from '../../src/lifecycle';
 import { PipelineDefinition, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { identityStatements } from '../support/iam-reference';
+import { iamReferenceProblems, iamStatements, identityStatements } from '../support/iam-reference';
 import { expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
@@ -22,21 +22,40 @@ function statementsWith(stack: Stack, ...actions: string[]): any[] {
 }
 
 describe('ModelPackageGroup', () => {
-  test('creates the group with the given name and, for cross-account readers, AWS\'s documented read actions', () => {
+  test('creates the group with the given name and, for cross-account readers, the two statements of AWS\'s cross-account deployment page', () => {
+    // https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-deploy-xaccount.html: DescribeModelPackageGroup on
+    // the group; DescribeModelPackage, ListModelPackages, UpdateModelPackage and CreateModel on model-package/<group>/*.
     const stack = newStack();
     new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn', crossAccountReaders: ['210987654321'] });
-    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::ModelPackageGroup', {
+    const template = Template.fromStack(stack);
+    const principal = { AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::210987654321:root']] } };
+    template.hasResourceProperties('AWS::SageMaker::ModelPackageGroup', {
       ModelPackageGroupName: 'churn',
       ModelPackageGroupPolicy: {
-        Statement: [{
-          Sid: 'CrossAccountRead',
-          Effect: 'Allow',
-          Principal: { AWS: Match.anyValue() },
-          Action: ['sagemaker:DescribeModelPackageGroup', 'sagemaker:DescribeModelPackage', 'sagemaker:ListModelPackages'],
-          Resource: [Match.anyValue(), Match.anyValue()],
-        }],
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Sid: 'AddPermModelPackageGroup',
+            Effect: 'Allow',
+            Principal: principal,
+            Action: 'sagemaker:DescribeModelPackageGroup',
+            Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:model-package-group/churn']] },
+          },
+          {
+            Sid: 'AddPermModelPackageVersion',
+            Effect: 'Allow',
+            Principal: principal,
+            Action: ['sagemaker:DescribeModelPackage', 'sagemaker:ListModelPackages', 'sagemaker:UpdateModelPackage', 'sagemaker:CreateModel'],
+            Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:model-package/churn/*']] },
+          },
+        ],
       },
     });
+    // AND every action exists and every ARN fits a resource type of its statement (the Service Authorization Reference)
+    expect(iamReferenceProblems(template.toJSON())).toEqual([]);
+    expect(iamStatements(template.toJSON()).map((s) => s.where)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/\(AWS::SageMaker::ModelPackageGroup\) ModelPackageGroupPolicy\.Statement\.1$/),
+    ]));
   });
 
   test('fails naming every bad prop at once', () => {
@@ -285,5 +304,19 @@ describe('the lifecycle example', () => {
     const stack = new Stack(new App(), 'Lifecycle', { env: ENV });
     addLifecycleExample(stack);
     expectValidTemplate(stack);
+  });
+
+  test('its pipeline role may start the training job its first step runs (the integ app, test/lifecycle.integ.ts, is this example)', () => {
+    const stack = new Stack(new App(), 'Lifecycle', { env: ENV });
+    const { pipeline } = addLifecycleExample(stack);
+    const roleId = stack.resolve((pipeline.role.node.defaultChild as iam.CfnRole).logicalId);
+    const template = Template.fromStack(stack).toJSON();
+    const roleStatements = Object.values<any>(template.Resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleId))
+      .flatMap((r) => r.Properties.PolicyDocument.Statement);
+    expect(roleStatements).toEqual(expect.arrayContaining([expect.objectContaining({
+      Action: expect.arrayContaining(['sagemaker:CreateTrainingJob', 'sagemaker:DescribeTrainingJob']),
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:training-job/*']] },
+    })]));
   });
 });

@@ -187,14 +187,12 @@ export class McpToolServer extends Construct {
         return problem ? [`McpToolServer '${id}': ${problem}`] : [];
       },
     });
-    // The two reads the handler makes at cold start, each on its one secret (both use the AWS managed key).
+    // Exactly the two reads the handler makes at cold start (both secrets use the AWS managed key unless given one).
     iam.Grant.addToPrincipal({
-      grantee: this.serverFunction, actions: [IAM_ACTION.secretsmanager.GetSecretValue], resourceArns: [this.specSecret.secretArn],
-    });
-    iam.Grant.addToPrincipal({
-      grantee: this.serverFunction, actions: [IAM_ACTION.secretsmanager.GetSecretValue], resourceArns: [this.handleKey.secretArn],
+      grantee: this.serverFunction, actions: [IAM_ACTION.secretsmanager.GetSecretValue], resourceArns: [this.handleKey.secretArn, this.specSecret.secretArn],
     });
     this.handleKey.encryptionKey?.grantDecrypt(this.serverFunction);
+    this.specSecret.encryptionKey?.grantDecrypt(this.serverFunction);
     grantExposed(this, this.serverFunction, props);
 
     let restApi: McpRestApi | undefined;

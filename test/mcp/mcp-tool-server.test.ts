@@ -259,6 +259,7 @@ describe('grants', () => {
       pair(stack, 'sagemaker:DescribePipelineExecution', `${pipelineArn}/execution/*`),
       pair(stack, 'sagemaker:ListPipelineExecutionSteps', `${pipelineArn}/execution/*`),
       pair(stack, 'secretsmanager:GetSecretValue', server.handleKey.secretArn),
+      pair(stack, 'secretsmanager:GetSecretValue', server.specSecret.secretArn),
     ].sort());
   });
 
@@ -289,7 +290,7 @@ describe('grants', () => {
     pipelines.pipeline.grantStartExecution(expected);
     pipelines.pipeline.grantReadExecutions(expected);
     pipelines.router.grantReadResultsByExecution(expected);
-    iam.Grant.addToPrincipal({ grantee: expected, actions: ['secretsmanager:GetSecretValue'], resourceArns: [server.handleKey.secretArn] });
+    iam.Grant.addToPrincipal({ grantee: expected, actions: ['secretsmanager:GetSecretValue'], resourceArns: [server.handleKey.secretArn, server.specSecret.secretArn] });
     const expectedPairs = policyPairs(stack, { serverFunction: { role: expected } } as unknown as McpToolServer);
     const actual = policyPairs(stack, server);
     expect(new Set(actual)).toEqual(new Set(expectedPairs));
@@ -358,7 +359,7 @@ describe('grants', () => {
     const pairs = policyPairs(stack, server);
     expect(pairs.map((p) => p.split(' ')[0])).toEqual([
       'dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject',
-      'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync', 'secretsmanager:GetSecretValue',
+      'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync', 'secretsmanager:GetSecretValue', 'secretsmanager:GetSecretValue',
     ]);
     expect(server.toolNames).toEqual(['describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'wait_for_async_inference']);
   });

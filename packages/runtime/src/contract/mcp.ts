@@ -253,7 +253,7 @@ const SECRET_ARN_EXPECTED = 'expected a Secrets Manager secret ARN (arn:<partiti
  * `McpServerSpecSchema` once it is read.
  */
 export const McpServerFunctionEnvSchema = z.object({
-  [MCP_ENV.SPEC]: jsonEnv(McpServerSpecSchema, 'the server spec').optional(),
+  [MCP_ENV.SPEC]: jsonEnv(McpServerSpecSchema, 'the server spec (inline)').optional(),
   [MCP_ENV.SPEC_SECRET_ARN]: z.string().regex(SECRET_ARN, SECRET_ARN_EXPECTED).optional(),
   [MCP_ENV.SPEC_DIGEST]: z.string().optional(),
   [MCP_ENV.HANDLE_KEY_SECRET_ARN]: z.string('expected the ARN of the Secrets Manager secret holding the handle key (McpToolServer sets it); '

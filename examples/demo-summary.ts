@@ -8,6 +8,7 @@ import { Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { DemoResource, displayName, ourConstructs, relativePath } from './demo-model';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../packages/runtime/src/contract/mcp';
+import { mcpServerSpecFromSecretText } from '../packages/runtime/src/mcp/config';
 import { AsyncEndpoint } from '../src/async';
 import { EndpointCost, VariantCostEstimate, SharedGpuCostComparison } from '../src/cost';
 import { RealtimeEndpoint } from '../src/realtime';
@@ -35,7 +36,7 @@ export function mcpExposure(index: Map<string, DemoResource>): McpExposure {
     if (v?.['Fn::Join']) return (v['Fn::Join'][1] as unknown[]).map(placeholders).join(v['Fn::Join'][0]);
     return JSON.stringify(v);
   };
-  const spec: McpServerSpec = JSON.parse(placeholders(secret.properties.SecretString));
+  const spec: McpServerSpec = mcpServerSpecFromSecretText(placeholders(secret.properties.SecretString), 'the MCP server spec secret');
   const resourceNamed = (name: string): DemoResource | undefined => {
     const id = /^@@(.+)@@$/.exec(name)?.[1];
     return id ? index.get(id) : [...index.values()].find((r) => displayName(r) === name);

@@ -21,7 +21,7 @@ import { ServerFunction } from './server-function';
 import { TOOL_METRIC_NAMES, toolMetric } from './tool-metrics';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { IAM_ACTION } from '../core/iam-actions';
-import { PropValidator } from '../core/validation';
+import { addValidationHook, PropValidator } from '../core/validation';
 import { DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, handleTtlProblems, MCP_ENV, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
 import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
@@ -181,15 +181,15 @@ export class McpToolServer extends Construct {
       reason: 'The bundled MCP server is built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',
     });
     // At synth, once every variable is in (addToGateway, addEnvironment): refused only when Lambda would refuse it.
-    this.serverFunction.node.addValidation({
-      validate: () => {
-        const problem = environmentSizeProblem(Stack.of(this).resolve((this.serverFunction.node.defaultChild as lambda.CfnFunction).environment));
-        return problem ? [`McpToolServer '${id}': ${problem}`] : [];
-      },
+    addValidationHook(this.serverFunction, () => {
+      const problem = environmentSizeProblem(Stack.of(this).resolve((this.serverFunction.node.defaultChild as lambda.CfnFunction).environment));
+      return problem ? [`McpToolServer '${id}': ${problem}`] : [];
     });
     // Exactly the two reads the handler makes at cold start (both secrets use the AWS managed key unless given one).
     iam.Grant.addToPrincipal({
-      grantee: this.serverFunction, actions: [IAM_ACTION.secretsmanager.GetSecretValue], resourceArns: [this.handleKey.secretArn, this.specSecret.secretArn],
+      grantee: this.serverFunction,
+      actions: [IAM_ACTION.secretsmanager.GetSecretValue],
+      resourceArns: [this.handleKey.secretArn, this.specSecret.secretArn],
     });
     this.handleKey.encryptionKey?.grantDecrypt(this.serverFunction);
     this.specSecret.encryptionKey?.grantDecrypt(this.serverFunction);

@@ -383,10 +383,6 @@ export interface McpPackedSpec {
   readonly values: string[];
 }
 
-const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/;
-
-const SECRET_ARN_EXPECTED = 'expected a Secrets Manager secret ARN (arn:<partition>:secretsmanager:<region>:<account>:secret:<name>)';
-
 /** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */
 export function handleTtlProblems(field: string, value: unknown): string[] {
   if (value === undefined) return [];

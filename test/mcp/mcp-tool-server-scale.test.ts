@@ -8,10 +8,10 @@
 import { createHash } from 'crypto';
 import { App, Fn, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { McpToolServer } from '../../src/mcp';
-import { RealtimeEndpoint } from '../../src/realtime';
 import { estateServer, specResolved, TEAM } from './estate';
 import { specSecretValueOf } from './spec-of';
+import { McpToolServer } from '../../src/mcp';
+import { RealtimeEndpoint } from '../../src/realtime';
 import { LAMBDA_ENV_LIMIT_BYTES, MCP_ENV, MCP_SPEC_SECRET_LIMIT_BYTES } from 'cdk-sagemaker-mcp-runtime/contract';
 import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
 
@@ -53,7 +53,8 @@ describe('McpToolServer at scale', () => {
     // The names are CloudFormation's to resolve at deploy time, in the secret; the handler unpacks every entry.
     expect(JSON.stringify(value)).toContain('"Fn::ImportValue":"team-models-endpoint-099"');
     const spec: any = mcpServerSpecFromSecretText(specResolved(value), 'the spec secret');
-    expect([spec.realtimeEndpoints.length, spec.featureGroups.length, spec.pipelines.length, spec.asyncEndpoints.length]).toEqual([100, 20, 10, 10]);
+    const counts = [spec.realtimeEndpoints.length, spec.featureGroups.length, spec.pipelines.length, spec.asyncEndpoints.length];
+    expect(counts).toEqual([100, 20, 10, 10]);
     expect(spec.realtimeEndpoints[99].name).toBe('team-models-endpoint-099');
     expect(spec.featureGroups.every((g: any) => g.schema.features.length === 50)).toBe(true);
   });
@@ -62,7 +63,8 @@ describe('McpToolServer at scale', () => {
     const sizes = [10, 100, 300].map((n) => {
       const { stack, server } = estateServer({ realtime: n, featureGroups: 2, featuresPerGroup: 10, pipelines: 1, asyncEndpoints: 1 });
       const { variables, upperBoundBytes } = environmentOf(stack, server);
-      const code = Template.fromStack(stack).toJSON().Resources[stack.resolve((server.serverFunction.node.defaultChild as any).logicalId)].Properties.Code;
+      const fnId = stack.resolve((server.serverFunction.node.defaultChild as any).logicalId);
+      const code = Template.fromStack(stack).toJSON().Resources[fnId].Properties.Code;
       return { names: Object.keys(variables).sort(), upperBoundBytes, code: JSON.stringify(code) };
     });
     expect(new Set(sizes.map((s) => JSON.stringify(s.names))).size).toBe(1);

@@ -4,6 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import { specTextOf } from './spec-of';
 import { addAsyncExample } from '../../examples/async';
 import { addFeatureStoreExample } from '../../examples/feature-store';
 import { addMcpExample, mcpExampleToolNames } from '../../examples/mcp-server';
@@ -22,7 +23,6 @@ import { InferenceComponent } from '../../src/shared-gpu';
 import { userKeyedSchema } from '../feature-store/fixtures';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
-import { specTextOf } from './spec-of';
 import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 

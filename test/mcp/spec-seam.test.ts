@@ -15,6 +15,7 @@ import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { z } from 'zod';
+import { specTextOf } from './spec-of';
 import { addFeatureStoreExample } from '../../examples/feature-store';
 import { addJumpStartExample } from '../../examples/jumpstart';
 import { addLifecycleExample } from '../../examples/lifecycle';
@@ -29,7 +30,6 @@ import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { accepted } from '../support/sagemaker-runtime-server';
-import { specTextOf } from './spec-of';
 import {
   ASYNC_ENV, AsyncEndpointEnvSchema, FeatureGroupSchema, MCP_ENV, McpAsyncEndpointSpec, McpDeploymentSpec, McpFeatureGroupSpec,
   McpModelPackageGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, McpServerSpecSchema, PipelineRouterEnvSchema,

@@ -242,9 +242,6 @@ const jsonEnv = <S extends z.ZodType>(schema: S, what: string) =>
     }
   }).pipe(schema);
 
-const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/;
-const SECRET_ARN_EXPECTED = 'expected a Secrets Manager secret ARN (arn:<partition>:secretsmanager:<region>:<account>:secret:<name>)';
-
 /**
  * The whole environment of the bundled MCP server function (src/mcp/server.lambda.ts), read in one parse at its cold
  * start: what `McpToolServer` sets (the spec's secret and digest, the handle key's secret) and what `addToGateway` adds
@@ -254,11 +251,13 @@ const SECRET_ARN_EXPECTED = 'expected a Secrets Manager secret ARN (arn:<partiti
  */
 export const McpServerFunctionEnvSchema = z.object({
   [MCP_ENV.SPEC]: jsonEnv(McpServerSpecSchema, 'the server spec (inline)').optional(),
-  [MCP_ENV.SPEC_SECRET_ARN]: z.string().regex(SECRET_ARN, SECRET_ARN_EXPECTED).optional(),
+  [MCP_ENV.SPEC_SECRET_ARN]: z.string()
+    .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'expected a Secrets Manager secret ARN (arn:<partition>:secretsmanager:<region>:<account>:secret:<name>)')
+    .optional(),
   [MCP_ENV.SPEC_DIGEST]: z.string().optional(),
   [MCP_ENV.HANDLE_KEY_SECRET_ARN]: z.string('expected the ARN of the Secrets Manager secret holding the handle key (McpToolServer sets it); '
     + 'the server does not start without a key: handles sealed with a per-instance key would not open on any other instance')
-    .regex(SECRET_ARN, SECRET_ARN_EXPECTED),
+    .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'expected a Secrets Manager secret ARN (arn:<partition>:secretsmanager:<region>:<account>:secret:<name>)'),
   [MCP_GATEWAY_ENV.TARGET_NAMES]: jsonEnv(z.array(z.string().min(1, 'expected a non-empty target name')), 'an array of gateway target names (addToGateway sets it)')
     .optional(),
 }).check(z.superRefine((env, ctx) => {

@@ -118,8 +118,8 @@ export function mcpServerSpecFromSecretText(text: string, source: string): McpSe
       }
       used.add(i);
       // A number resolves to its decimal text; anything else is left for the spec's schema to refuse.
-      const text = packed.values[i];
-      return slot === MCP_PACKED_SPEC_SLOT.NUMBER && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+      const resolved = packed.values[i];
+      return slot === MCP_PACKED_SPEC_SLOT.NUMBER && /^-?\d+(\.\d+)?$/.test(resolved) ? Number(resolved) : resolved;
     }
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, path ? `${path}.${k}` : k)]));
   };

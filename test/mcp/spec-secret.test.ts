@@ -125,6 +125,14 @@ describe('bundled server.lambda: the spec from its secret at cold start', () => 
     expect(entries.message).toMatch(/pipelines\[0\]\.name: expected a non-empty string/);
   });
 
+  test('a deploy-time number (an async endpoint\'s timeout) comes back a number; a slot that is not one is refused', () => {
+    const spec = { asyncEndpoints: [{ name: { $deployTimeValue: 0 }, inputBucket: 'io', invocationTimeoutSeconds: { $deployTimeNumber: 1 } }] };
+    expect(mcpServerSpecFromSecretText(packed(spec, ['doc-summarizer', '1800']), 'test').asyncEndpoints)
+      .toEqual([{ name: 'doc-summarizer', inputBucket: 'io', invocationTimeoutSeconds: 1800 }]);
+    expect(() => mcpServerSpecFromSecretText(packed(spec, ['doc-summarizer', 'soon']), 'test'))
+      .toThrow(/test\.asyncEndpoints\[0\]\.invocationTimeoutSeconds: expected a number/);
+  });
+
   test('the spec inline (MCP_SERVER_SPEC, a function configured by hand) still serves; both or neither is refused', async () => {
     const spec: McpServerSpec = { realtimeEndpoints: [{ name: 'churn-xgb' }] };
     const inline = coldHandler({ [MCP_ENV.SPEC]: JSON.stringify(spec), [MCP_ENV.HANDLE_KEY_SECRET_ARN]: keyArn });

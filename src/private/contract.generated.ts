@@ -160,10 +160,24 @@ export function ttlProblems(invocationTimeoutSeconds: number | undefined, reques
 
 // ---- packages/runtime/src/contract/mcp.ts
 
-/** Env vars the construct sets on the server function. */
+/** Env vars of the server function (`McpToolServer` sets the secret ARNs and the digest, never the spec itself). */
 export const MCP_ENV = {
-  /** JSON `McpServerSpec`: what the tools expose and what they may do. */
+  /**
+   * JSON `McpServerSpec` inline: what the tools expose and what they may do. For a function configured by hand (tests,
+   * a small spec): `McpToolServer` never sets it, since Lambda caps a function's environment at 4 KB in total.
+   */
   SPEC: 'MCP_SERVER_SPEC',
+  /**
+   * ARN of the Secrets Manager secret whose `SecretString` is the spec as a `McpPackedSpec` (what `McpToolServer`
+   * sets). The bundled handler reads it once per cold start; CloudFormation resolves the deploy-time names in it. Set
+   * exactly one of this and `MCP_SERVER_SPEC`.
+   */
+  SPEC_SECRET_ARN: 'MCP_SERVER_SPEC_SECRET_ARN',
+  /**
+   * A digest of the spec as the template writes it. The handler does not read it: it changes the function's
+   * configuration whenever the spec changes, so Lambda retires the environments that read the previous one.
+   */
+  SPEC_DIGEST: 'MCP_SERVER_SPEC_DIGEST',
   /**
    * ARN of the Secrets Manager secret holding the key the tool handles (async jobs, training runs) are sealed with. The
    * bundled handler reads it once per cold start: the key itself never appears in the function's configuration, where
@@ -211,8 +225,18 @@ export const AGENTCORE_CONTEXT_KEYS = {
  */
 export const GATEWAY_MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
-/** Lambda caps all env vars of a function at 4 KB together; the construct warns above this many spec characters. */
-export const MCP_SPEC_WARN_LENGTH = 3_000;
+/**
+ * "Function environment variables: 4 KB, for all environment variables associated with the function, in aggregate"
+ * (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html). The construct refuses an environment whose
+ * names and values alone exceed it.
+ */
+export const LAMBDA_ENV_LIMIT_BYTES = 4_096;
+
+/**
+ * "Maximum length of a secret: 65,536 bytes" (https://docs.aws.amazon.com/secretsmanager/latest/userguide/reference_limits.html):
+ * the largest spec the server's spec secret holds. The construct refuses a spec whose synth-time text alone exceeds it.
+ */
+export const MCP_SPEC_SECRET_LIMIT_BYTES = 65_536;
 
 /** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
 export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
@@ -343,6 +367,20 @@ export interface McpServerSpec {
   readonly maxEventTimeSkewSeconds?: number;
   /** Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days). */
   readonly handleTtlSeconds?: number;
+}
+
+/**
+ * The markers that stand for `values[i]` of a `McpPackedSpec` in its packed spec: `{"$deployTimeValue": i}` for a
+ * string, `{"$deployTimeNumber": i}` for a number (CloudFormation resolves every value to text).
+ */
+export const MCP_PACKED_SPEC_SLOT = { STRING: '$deployTimeValue', NUMBER: '$deployTimeNumber' } as const;
+
+/** The spec as McpToolServer writes it into its secret: the static part gzipped, the deploy-time values beside it. */
+export interface McpPackedSpec {
+  /** The spec's JSON text, deploy-time values replaced by slots, gzipped, base64-encoded. */
+  readonly specGzipBase64: string;
+  /** The deploy-time values, in slot order, as CloudFormation resolved them. */
+  readonly values: string[];
 }
 
 /** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */

@@ -101,6 +101,7 @@ export const IAM_ACTION = {
   },
   'sagemaker': {
     'BatchGetRecord': 'sagemaker:BatchGetRecord',
+    'CallWithBearerToken': 'sagemaker:CallWithBearerToken',
     'DeleteRecord': 'sagemaker:DeleteRecord',
     'DescribeArtifact': 'sagemaker:DescribeArtifact',
     'CreateModelPackage': 'sagemaker:CreateModelPackage',

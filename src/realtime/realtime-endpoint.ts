@@ -359,6 +359,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       this.firstModel = model;
       // The first model is the default variant's (bound before any other variant or the shadow).
       this.boundModelFamily = config.modelFamily;
+      this.boundImageUri = config.imageUri;
     }
     const bound = { modelName, existing: config.modelName !== undefined };
     byType.set(options.instanceType.name, bound);

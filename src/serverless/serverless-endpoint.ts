@@ -5,7 +5,7 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { addServerlessScaling, validateServerlessScaling } from './private/serverless-scaling';
 import { ServerlessAutoScalingProps } from './serverless-scaling-props';
-import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
@@ -79,7 +79,7 @@ export interface ServerlessEndpointProps {
  * A serverless endpoint: a `ServerlessEndpoint`, or one imported with `ServerlessEndpoint.fromEndpointName`,
  * `fromEndpointArn` or `fromServerlessEndpointAttributes` (what `McpToolServer`'s `serverlessEndpoints` entries take).
  */
-export interface IServerlessEndpoint extends ISageMakerEndpoint {}
+export interface IServerlessEndpoint extends ISageMakerEndpoint, IOpenAiCompatible {}
 
 /**
  * A SageMaker Serverless Inference endpoint: one CPU model that SageMaker runs on demand, billed per request, with
@@ -160,6 +160,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
     const config = withOwnStatements(role, () => props.model.bind(this, { role }));
     rejectUnsupportedModel(id, config);
     this.boundModelFamily = config.modelFamily;
+    this.boundImageUri = config.imageUri;
     if (config.modelName && !props.role) {
       this.node.tryRemoveChild('Role');
     } else {

@@ -212,6 +212,7 @@ export class InferenceComponent extends InferenceComponentBase {
     // What the model needs goes inline on a created role (the endpoint's or this component's, createExecutionRole); a
     // given role gets its DefaultPolicy.
     const source = withOwnStatements(role, () => props.model.bind(this, { role, instanceType }));
+    this.boundImageUri = source.imageUri;
     const defaults = instanceType ? modelResourceDefaults(source, instanceType) : undefined;
     const capacity = instanceType ? capacityOf(instanceType) : undefined;
     const acceleratorCount = props.acceleratorCount ?? defaults?.acceleratorCount;

@@ -3,3 +3,4 @@
  * bearer tokens and a bounded chat client. See docs/openai.md.
  */
 export * from './bearer-token';
+export * from './chat';

@@ -209,16 +209,13 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    * Imports an endpoint by name and/or ARN. Capability constructs expose this as `fromEndpointName`/`fromEndpointArn`.
    */
   public static fromSageMakerEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
-    const { endpointName, endpointArn } = importedEndpointIdentity(scope, id, attrs);
-    return new ImportedEndpoint(scope, id, endpointName, endpointArn, attrs.defaultVariantName ?? DEFAULT_VARIANT_NAME);
+    return importEndpoint(scope, id, attrs);
   }
 
   public abstract readonly endpointName: string;
   public abstract readonly endpointArn: string;
   /** Set by an endpoint that binds its model source (the default variant's `ModelSourceConfig.modelFamily`). */
   protected boundModelFamily?: ModelFamily;
-  /** Set by an endpoint that binds its model source (the default variant's `ModelSourceConfig.imageUri`). */
-  protected boundImageUri?: string;
   /** The variant that metrics default to when `variantName` is not given. */
   protected abstract readonly defaultVariantName: string;
 
@@ -244,7 +241,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    * endpoint is called through its inference components: use `InferenceComponent.openAiBaseUrl`.
    */
   public get openAiBaseUrl(): string {
-    warnIfRouteNotServed(this, this.boundImageUri);
+    warnIfRouteNotServed(this);
     return openAiBaseUrl(this, this.endpointName);
   }
 
@@ -255,7 +252,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    * model's container is one AWS does not list as serving the route.
    */
   public grantInvokeOpenAi(grantee: iam.IGrantable): iam.Grant {
-    warnIfRouteNotServed(this, this.boundImageUri);
+    warnIfRouteNotServed(this);
     return grantOpenAiRoute(grantee, [this.endpointArn]);
   }
 
@@ -357,6 +354,15 @@ class ImportedEndpoint extends SageMakerEndpointBase {
   ) {
     super(scope, id);
   }
+}
+
+/**
+ * An existing realtime or serverless endpoint (both serve the OpenAI-compatible route): what their `from*` imports
+ * return. Internal to the library (not exported from the index).
+ */
+export function importEndpoint(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint & IOpenAiCompatible {
+  const { endpointName, endpointArn } = importedEndpointIdentity(scope, id, attrs);
+  return new ImportedEndpoint(scope, id, endpointName, endpointArn, attrs.defaultVariantName ?? DEFAULT_VARIANT_NAME);
 }
 
 /**

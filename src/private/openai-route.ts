@@ -81,8 +81,22 @@ export function openAiRouteSupport(imageUri: string | undefined): OpenAiRouteSup
   return knownRepositories().has(repo) ? OpenAiRouteSupport.NOT_LISTED : OpenAiRouteSupport.UNKNOWN;
 }
 
-/** Warns (once per construct) when the route is used on a model whose container AWS does not list as serving it. */
-export function warnIfRouteNotServed(scope: IConstruct, imageUri: string | undefined): void {
+/** The image each endpoint's (default variant's) or component's model runs, as bound; kept off the public API. */
+const modelImages = new WeakMap<IConstruct, string>();
+
+/** Records the image of the model `scope` serves (its `ModelSourceConfig.imageUri`; none for an existing model). */
+export function recordModelImage(scope: IConstruct, imageUri: string | undefined): void {
+  if (imageUri !== undefined) modelImages.set(scope, imageUri);
+}
+
+/** Whether AWS lists the container of the model `scope` serves as serving the route (UNKNOWN for imports). */
+export function openAiRouteSupportOf(scope: IConstruct): OpenAiRouteSupport {
+  return openAiRouteSupport(modelImages.get(scope));
+}
+
+/** Warns when the route is used on a model whose container AWS does not list as serving it. */
+export function warnIfRouteNotServed(scope: IConstruct): void {
+  const imageUri = modelImages.get(scope);
   if (openAiRouteSupport(imageUri) !== OpenAiRouteSupport.NOT_LISTED) return;
   Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:openAiRouteContainer',
     `The OpenAI-compatible route (openAiBaseUrl, grantInvokeOpenAi) is used on ${scope.node.path}, whose container `

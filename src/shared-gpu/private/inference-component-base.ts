@@ -19,12 +19,9 @@ export abstract class InferenceComponentBase extends Resource implements IInfere
   public abstract readonly endpointName: string;
   public abstract readonly endpointArn: string;
   public abstract readonly modelFamily?: ModelFamily;
-  /** Set by a component that binds its model source (`ModelSourceConfig.imageUri`), for the OpenAI route's warning. */
-  protected boundImageUri?: string;
-
   /** `.../endpoints/{endpoint}/inference-components/{component}/openai/v1`: AWS addresses the component in the path. */
   public get openAiBaseUrl(): string {
-    warnIfRouteNotServed(this, this.boundImageUri);
+    warnIfRouteNotServed(this);
     return openAiBaseUrl(this, this.endpointName, this.inferenceComponentName);
   }
 
@@ -33,7 +30,7 @@ export abstract class InferenceComponentBase extends Resource implements IInfere
    * `sagemaker:CallWithBearerToken` on `*`.
    */
   public grantInvokeOpenAi(grantee: iam.IGrantable): iam.Grant {
-    warnIfRouteNotServed(this, this.boundImageUri);
+    warnIfRouteNotServed(this);
     return grantOpenAiRoute(grantee, [this.endpointArn, this.inferenceComponentArn]);
   }
 

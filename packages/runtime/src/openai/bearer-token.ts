@@ -9,7 +9,7 @@
  * A token is a credential: never log it, store it, or put it in an environment variable (AWS: "Do not log tokens").
  */
 import { Sha256 } from '@aws-crypto/sha256-js';
-import { fromNodeProviderChain } from '@aws-sdk/credential-provider-node';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 
 /** What every token starts with. */
@@ -43,7 +43,7 @@ export interface BearerTokenOptions {
   /**
    * The credentials that sign the token; the token carries their identity's permissions.
    *
-   * @default - the AWS SDK's default chain (`fromNodeProviderChain()`)
+   * @default - the AWS SDK's default Node.js chain (`defaultProvider()` of `@aws-sdk/credential-provider-node`)
    */
   readonly credentials?: BearerTokenCredentialSource;
   /**
@@ -115,7 +115,7 @@ export function bearerTokenProvider(options: BearerTokenProviderOptions = {}): (
   }
   validExpiry(options.expiresInSeconds);
   // The chain is built once: it caches and refreshes credentials itself.
-  const credentials = options.credentials ?? fromNodeProviderChain();
+  const credentials = options.credentials ?? defaultProvider();
   let cached: { token: BearerToken; refreshAt: number } | undefined;
   let pending: Promise<BearerToken> | undefined;
   return async () => {
@@ -139,7 +139,7 @@ function validExpiry(seconds: number | undefined): number {
 }
 
 async function resolveCredentials(source: BearerTokenCredentialSource | undefined): Promise<BearerTokenCredentials> {
-  if (source === undefined) return fromNodeProviderChain()();
+  if (source === undefined) return defaultProvider()();
   return typeof source === 'function' ? source() : source;
 }
 

@@ -53,6 +53,12 @@ export interface ChatCompletionChunk {
   readonly [key: string]: unknown;
 }
 
+/** Per-call options. */
+export interface ChatCallOptions {
+  /** Told the number of each HTTP attempt as it starts (1, then 2 on a retry, ...). @default - none */
+  readonly onAttempt?: (attempt: number) => void;
+}
+
 /** Which endpoint (and inference component) to call, in which region. */
 export interface OpenAiRouteTarget {
   readonly endpointName: string;
@@ -120,8 +126,8 @@ export class SageMakerChatClient {
   }
 
   /** One answer (`stream: false`). */
-  public async complete(request: ChatCompletionRequest): Promise<ChatCompletion> {
-    return this.call('chat completion', { ...request, stream: false }, async (response) => (await response.json()) as ChatCompletion);
+  public async complete(request: ChatCompletionRequest, options: ChatCallOptions = {}): Promise<ChatCompletion> {
+    return this.call('chat completion', { ...request, stream: false }, options, async (response) => (await response.json()) as ChatCompletion);
   }
 
   /**
@@ -132,9 +138,10 @@ export class SageMakerChatClient {
   public async stream(
     request: ChatCompletionRequest,
     onChunk: (chunk: ChatCompletionChunk) => void | Promise<void> = () => undefined,
+    options: ChatCallOptions = {},
   ): Promise<ChatCompletion> {
     let delivered = false;
-    return this.call('streamed chat completion', { ...request, stream: true }, async (response) => {
+    return this.call('streamed chat completion', { ...request, stream: true }, options, async (response) => {
       const assembled = new Assembler();
       for await (const chunk of readChunks(response)) {
         delivered = true;
@@ -145,10 +152,13 @@ export class SageMakerChatClient {
     }, () => delivered);
   }
 
-  private async call<T>(what: string, body: object, read: (response: Response) => Promise<T>, started: () => boolean = () => false): Promise<T> {
+  private async call<T>(
+    what: string, body: object, options: ChatCallOptions, read: (response: Response) => Promise<T>, started: () => boolean = () => false,
+  ): Promise<T> {
     const maxAttempts = this.retry.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
     return withDeadline(`${what} on ${this.endpointName}`, this.deadlineMs, async (signal) => {
       for (let attempt = 1; ; attempt++) {
+        options.onAttempt?.(attempt);
         try {
           const response = await fetch(`${this.baseUrl}/chat/completions`, {
             method: 'POST',
@@ -193,7 +203,7 @@ async function routeError(response: Response, endpointName: string, attempts: nu
   const where = ` (endpoint "${endpointName}")`;
   // A component or endpoint scaled to zero answers 400 "... has no capacity": the request that brings a copy back.
   if (/has no capacity/i.test(message)) {
-    return new TransientEndpointError(`SageMaker endpoint has no capacity yet${where}: ${message}. A copy is starting; retry in a minute.`,
+    return new TransientEndpointError(`SageMaker endpoint has no capacity yet${where}: ${message.replace(/\.\s*$/, '')}. A copy is starting; retry in a minute.`,
       { ...details, code: 'NoCapacity' });
   }
   const container = /Received (client|server) error \((\d{3})\) from [^ ]+ with message "([\s\S]*)"/.exec(message);

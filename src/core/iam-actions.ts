@@ -103,6 +103,7 @@ export const IAM_ACTION = {
   'sagemaker': {
     'AddTags': 'sagemaker:AddTags',
     'BatchGetRecord': 'sagemaker:BatchGetRecord',
+    'CallWithBearerToken': 'sagemaker:CallWithBearerToken',
     'DeleteRecord': 'sagemaker:DeleteRecord',
     'DescribeArtifact': 'sagemaker:DescribeArtifact',
     'CreateModel': 'sagemaker:CreateModel',

@@ -6,7 +6,7 @@ export type { InstanceSpec } from './instance-specs';
 export { ContainerImage, ModelData, ModelSource } from './model-source';
 export type { ContainerImageConfig, ContainerModelOptions, ModelDataConfig, ModelPackageSourceOptions, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
 export { SageMakerEndpointBase } from './endpoint-base';
-export type { EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes } from './endpoint-base';
+export type { EndpointMetricOptions, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes } from './endpoint-base';
 export * from './production-variant';
 export * from './scaling';
 export * from './endpoint-network';

@@ -285,6 +285,11 @@ export interface McpRealtimeEndpointSpec {
    * of them; an endpoint without them must not be called with one.
    */
   readonly targetModels?: string[];
+  /**
+   * The container(s) serve SageMaker's OpenAI-compatible route (`/openai/v1/chat/completions`: vLLM, SGLang): `prompt` and
+   * Chat Completions `json` payloads go through it (streamed as progress when asked). Default false: InvokeEndpoint.
+   */
+  readonly openAiRoute?: boolean;
 }
 
 /** An async endpoint the `start_async_inference` / `get_async_inference_result` (and `describe_endpoint`) tools may use. */

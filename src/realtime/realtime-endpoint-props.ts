@@ -4,7 +4,7 @@ import { DataCaptureOptions } from './data-capture';
 import { RealtimeEndpointAlarmOptions } from './realtime-alarms';
 import { ShadowVariantOptions } from './shadow-variant';
 import { VariantAutoScalingProps } from './variant-auto-scaling';
-import { ISageMakerEndpoint } from '../core/endpoint-base';
+import { IOpenAiCompatible, ISageMakerEndpoint } from '../core/endpoint-base';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
@@ -96,4 +96,4 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
  * A real-time endpoint: a `RealtimeEndpoint`, or one imported with `RealtimeEndpoint.fromEndpointName`,
  * `fromEndpointArn` or `fromRealtimeEndpointAttributes` (what `McpToolServer`'s `realtimeEndpoints` entries take).
  */
-export interface IRealtimeEndpoint extends ISageMakerEndpoint {}
+export interface IRealtimeEndpoint extends ISageMakerEndpoint, IOpenAiCompatible {}

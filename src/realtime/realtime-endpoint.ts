@@ -13,7 +13,7 @@ import { IRealtimeEndpoint, RealtimeEndpointProps, RealtimeVariantOptions } from
 import { RealtimeInstanceScalingProps, VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, importEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
@@ -28,6 +28,7 @@ import {
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
 import { InlineModelRole, withOwnStatements } from '../private/inline-model-role';
 import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
+import { recordModelImage } from '../private/openai-route';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import {
   addTargetTracking, createScalableTarget, SCALING_DEFAULTS, secondScalingCall, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
@@ -51,17 +52,17 @@ interface Variant {
 export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtimeEndpoint, ec2.IConnectable {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): IRealtimeEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+    return importEndpoint(scope, id, { endpointName });
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
   public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IRealtimeEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+    return importEndpoint(scope, id, { endpointArn });
   }
 
   /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
   public static fromRealtimeEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): IRealtimeEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
+    return importEndpoint(scope, id, attrs);
   }
 
   public readonly endpointName: string;
@@ -359,6 +360,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       this.firstModel = model;
       // The first model is the default variant's (bound before any other variant or the shadow).
       this.boundModelFamily = config.modelFamily;
+      recordModelImage(this, config.imageUri);
     }
     const bound = { modelName, existing: config.modelName !== undefined };
     byType.set(options.instanceType.name, bound);

@@ -5,7 +5,10 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { addServerlessScaling, validateServerlessScaling } from './private/serverless-scaling';
 import { ServerlessAutoScalingProps } from './serverless-scaling-props';
-import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import {
+  DEFAULT_VARIANT_NAME, EndpointMetricOptions, importEndpoint, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes,
+  SageMakerEndpointBase,
+} from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
@@ -13,6 +16,7 @@ import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateServerless } from '../cost/endpoint-estimates';
 import { withOwnStatements } from '../private/inline-model-role';
+import { recordModelImage } from '../private/openai-route';
 import { secondScalingCall } from '../private/scaling-resources';
 
 /**
@@ -79,7 +83,7 @@ export interface ServerlessEndpointProps {
  * A serverless endpoint: a `ServerlessEndpoint`, or one imported with `ServerlessEndpoint.fromEndpointName`,
  * `fromEndpointArn` or `fromServerlessEndpointAttributes` (what `McpToolServer`'s `serverlessEndpoints` entries take).
  */
-export interface IServerlessEndpoint extends ISageMakerEndpoint {}
+export interface IServerlessEndpoint extends ISageMakerEndpoint, IOpenAiCompatible {}
 
 /**
  * A SageMaker Serverless Inference endpoint: one CPU model that SageMaker runs on demand, billed per request, with
@@ -92,17 +96,17 @@ export interface IServerlessEndpoint extends ISageMakerEndpoint {}
 export class ServerlessEndpoint extends SageMakerEndpointBase implements IServerlessEndpoint {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): IServerlessEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+    return importEndpoint(scope, id, { endpointName });
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
   public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IServerlessEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+    return importEndpoint(scope, id, { endpointArn });
   }
 
   /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
   public static fromServerlessEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): IServerlessEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
+    return importEndpoint(scope, id, attrs);
   }
 
   public readonly endpointName: string;
@@ -160,6 +164,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
     const config = withOwnStatements(role, () => props.model.bind(this, { role }));
     rejectUnsupportedModel(id, config);
     this.boundModelFamily = config.modelFamily;
+    recordModelImage(this, config.imageUri);
     if (config.modelName && !props.role) {
       this.node.tryRemoveChild('Role');
     } else {

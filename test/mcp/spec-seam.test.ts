@@ -53,7 +53,7 @@ const SERVER: AllFields<McpServerSpec> = {
   deployments: true,
 };
 const REALTIME: AllFields<McpRealtimeEndpointSpec> = {
-  name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true, targetModels: true,
+  name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true, targetModels: true, openAiRoute: true,
 };
 const ASYNC: AllFields<McpAsyncEndpointSpec> = {
   name: true, description: true, inputBucket: true, inputPrefix: true, jobTableName: true, invocationTimeoutSeconds: true, requestTtlSeconds: true,
@@ -111,7 +111,7 @@ function buildAllKinds() {
   const server = new McpToolServer(stack, 'Mcp', {
     serverName: 'seam',
     realtimeEndpoints: [
-      { endpoint: realtime, description: 'chat', modelFamily: ModelFamily.LLAMA3 },
+      { endpoint: realtime, description: 'chat', modelFamily: ModelFamily.LLAMA3, openAiRoute: true },
       { endpoint: jumpStart, description: 'mistral from JumpStart', modelFamily: ModelFamily.MISTRAL },
       { endpoint: mme, description: 'one churn model per tenant', targetModels: multiModel.targetModels },
     ],

@@ -124,6 +124,9 @@ export const McpRealtimeEndpointSpecSchema = z.object({
   targetModels: z.array(z.string()).optional().describe(lines(
     'Target models (paths under the prefix) the agent may name on a multi-model endpoint. When set, a call must name one',
     'of them; an endpoint without them must not be called with one.')),
+  openAiRoute: z.boolean().optional().describe(lines(
+    'The container(s) serve SageMaker\'s OpenAI-compatible route (`/openai/v1/chat/completions`: vLLM, SGLang): `prompt` and',
+    'Chat Completions `json` payloads go through it (streamed as progress when asked). Default false: InvokeEndpoint.')),
 }).meta({ id: 'McpRealtimeEndpointSpec', description: 'A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call.' });
 export type McpRealtimeEndpointSpec = z.infer<typeof McpRealtimeEndpointSpecSchema>;
 

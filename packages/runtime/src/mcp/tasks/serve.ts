@@ -73,7 +73,9 @@ export function taskAwareTools(server: ToolRegistrar, service: TaskService, call
 export function refuseUndeclaredTaskCall(body: unknown, requiresTask: readonly string[]): Response | undefined {
   const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown; _meta?: unknown } } | null;
   if (!message || message.method !== 'tools/call' || !requiresTask.includes(String(message.params?.name))) return undefined;
-  if (declaresTasks(message.params?._meta)) return undefined;
+  const meta = message.params?._meta as Record<string, unknown> | undefined;
+  // Only 2026-07-28 requests: the extension is not defined under the 2025 revisions, whose calls are answered as before.
+  if (typeof meta?.['io.modelcontextprotocol/protocolVersion'] !== 'string' || declaresTasks(meta)) return undefined;
   const error = missingTasksCapability();
   return Response.json({ jsonrpc: '2.0', id: message.id ?? null, error: { code: error.code, message: error.message, data: error.data } }, { status: 400 });
 }

@@ -45,7 +45,7 @@ async function rpc(handler: McpHttpHandler, method: string, params: Record<strin
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
   }), { authInfo: options.auth ?? ALICE });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
 }
 
 const startAsync = (handler: McpHttpHandler, options: { declare?: boolean; auth?: typeof ALICE } = {}) => rpc(handler, 'tools/call', {

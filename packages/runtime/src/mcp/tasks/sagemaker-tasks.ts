@@ -2,8 +2,8 @@
  * The tools of this server that answer as tasks: `start_async_inference` (the task ends with what
  * `get_async_inference_result` reads once the job is done; a job cannot be stopped, so a cancel is acknowledged and
  * the job runs on) and `start_training` (ends with the run's final status; a cancel stops the pipeline execution, and
- * the task ends `cancelled` once SageMaker reports it Stopped). Each keeps the handle its tool issues today, so a task
- * reads exactly what the handle-based tools read.
+ * the task ends `cancelled` once SageMaker reports it Stopped). Each keeps what its tool seals into a handle today, so
+ * a task reads exactly what the handle-based tools read.
  */
 import { randomUUID } from 'crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
@@ -14,15 +14,22 @@ import { withDeadline } from '../../core/bounded';
 import { getAsyncTool } from '../tools/async-tools';
 import type { ToolContext } from '../tools/context';
 import { toolDeadlineMs } from '../tools/guard';
+import type { HandleKind } from '../tools/handles';
 import type { ToolResult } from '../tools/results';
 import { trainingStatusTool } from '../tools/training-tools';
 
-/** The handle of the tool's ordinary answer becomes the task's state; a refusal or error is answered as it is. */
-async function startWithHandle(runSync: () => Promise<ToolResult>) {
+/**
+ * What the tool's ordinary answer sealed into its handle becomes the task's state (the task id is sealed with the same
+ * key and expires no later, so the handle itself need not travel inside it); a refusal or error is answered as it is.
+ */
+async function startWithHandle(ctx: ToolContext, kind: HandleKind, runSync: () => Promise<ToolResult>) {
   const result = await runSync();
   const handle = result.structuredContent?.handle;
-  return result.isError || typeof handle !== 'string' ? { result } : { state: { h: handle } };
+  return result.isError || typeof handle !== 'string' ? { result } : { state: ctx.handles.open<Record<string, unknown>>(kind, handle) };
 }
+
+/** A handle for the tools' reads, sealed afresh from a task's state. */
+const handleOf = (ctx: ToolContext, kind: HandleKind, state: Record<string, unknown>) => ctx.handles.seal(kind, state);
 
 /**
  * A read that failed (throttling, a network error, the deadline) is not the task's outcome: `tasks/get` answers -32603
@@ -43,9 +50,9 @@ function asyncInferenceTask(ctx: ToolContext): TaskToolDefinition {
   return {
     name,
     pollIntervalMs: Math.round((ctx.config.asyncCheckAfterSeconds ?? 30) * 1000),
-    start: (_args, runSync) => startWithHandle(runSync),
+    start: (_args, runSync) => startWithHandle(ctx, 'async', runSync),
     async poll(state): Promise<TaskOutcome> {
-      const result = await bounded(ctx, name, () => getAsyncTool(ctx, { handle: String(state.h) }));
+      const result = await bounded(ctx, name, () => getAsyncTool(ctx, { handle: handleOf(ctx, 'async', state) }));
       if (result.isError) throw unreadable(result);
       const s = result.structuredContent as { status: string; completedAt?: string };
       if (s.status === 'pending') return { status: 'working', statusMessage: 'The async inference is queued or running.' };
@@ -57,13 +64,12 @@ function asyncInferenceTask(ctx: ToolContext): TaskToolDefinition {
 
 function trainingTask(ctx: ToolContext): TaskToolDefinition {
   const name = MCP_TOOL_NAMES.START_TRAINING;
-  const openRun = (state: Record<string, unknown>) => ctx.handles.open<{ x: string }>('training', String(state.h)).x;
   return {
     name,
     pollIntervalMs: Math.round((ctx.config.trainingCheckAfterSeconds ?? 60) * 1000),
-    start: (_args, runSync) => startWithHandle(runSync),
+    start: (_args, runSync) => startWithHandle(ctx, 'training', runSync),
     async poll(state): Promise<TaskOutcome> {
-      const result = await bounded(ctx, name, () => trainingStatusTool(ctx, { handle: String(state.h) }));
+      const result = await bounded(ctx, name, () => trainingStatusTool(ctx, { handle: handleOf(ctx, 'training', state) }));
       if (result.isError) throw unreadable(result);
       const s = result.structuredContent as { status: string; final: boolean };
       if (!s.final) return { status: 'working', statusMessage: `The pipeline execution is ${s.status}.` };
@@ -73,7 +79,8 @@ function trainingTask(ctx: ToolContext): TaskToolDefinition {
     async cancel(state) {
       const { StopPipelineExecutionCommand } = sageMakerSdk();
       await bounded(ctx, name, () => ctx.clients.sagemaker.send(new StopPipelineExecutionCommand({
-        PipelineExecutionArn: openRun(state),
+        // The run's execution ARN, as start_training sealed it (TrainingHandle.x).
+        PipelineExecutionArn: String(state.x),
         ClientRequestToken: randomUUID(),
       })));
     },

@@ -1,7 +1,7 @@
 /**
  * Tasks without a task table. A task id is a sealed handle (../tools/handles.ts, kind `task`: AES-256-GCM, random IV,
  * so unguessable and unforgeable) holding the caller, the tool and the state the tool needs to find its work again (for
- * `start_async_inference` the job's handle, for `start_training` the run's). Where the work stands is read from where
+ * `start_async_inference` what the job's handle seals, for `start_training` the run's). Where the work stands is read from where
  * the work lives (the async job table or output objects, the pipeline execution), on every `tasks/get`. So:
  * - a task exists as soon as its work was accepted by SageMaker, before `CreateTaskResult` is sent, and any instance
  *   holding the handle key resolves it (a Lambda fleet, a restarted CLI);

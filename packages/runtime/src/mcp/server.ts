@@ -8,7 +8,8 @@ import { CreateMcpHandlerOptions, McpHttpHandler, McpServer, SUPPORTED_PROTOCOL_
 import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { parseMcpServerSpec } from './config';
 import { statelessMcpHttpHandler } from './http';
-import { createTaskService, sageMakerTaskTools, serveTaskMethods, taskAwareTools, TaskService } from './tasks';
+import { createTaskService, serveTaskMethods, taskAwareTools, TaskService } from './tasks';
+import { sageMakerTaskTools } from './tasks/sagemaker-tasks';
 import { McpServerSpec, toolNamesForSpec } from '../contract/mcp';
 import { validateToolArguments } from './tools/arguments';
 import { registerAsyncTools } from './tools/async-tools';

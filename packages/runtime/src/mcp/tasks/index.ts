@@ -7,4 +7,3 @@ export type { TaskOutcome, TaskService, TaskServiceOptions, TaskStart, TaskToolD
 export { refuseUndeclaredTaskCall, serveTaskMethods, taskAwareTools } from './serve';
 export { declaresTasks, TASKS_EXTENSION } from './protocol';
 export type { CreateTaskResult, GetTaskResult, Task, TaskError, TaskStatus } from './protocol';
-export { sageMakerTaskTools } from './sagemaker-tasks';

@@ -125,6 +125,7 @@ export const IAM_ACTION = {
     'ListPipelineExecutionSteps': 'sagemaker:ListPipelineExecutionSteps',
     'PutRecord': 'sagemaker:PutRecord',
     'StartPipelineExecution': 'sagemaker:StartPipelineExecution',
+    'StopPipelineExecution': 'sagemaker:StopPipelineExecution',
     'StopTrainingJob': 'sagemaker:StopTrainingJob',
     'UpdateModelPackage': 'sagemaker:UpdateModelPackage',
     '*': 'sagemaker:*',
@@ -183,6 +184,7 @@ export const IAM_ACTIONS_BY_OPERATION = {
   // SageMaker control plane (describe_endpoint, training and provenance tools).
   'SageMaker.DescribeEndpoint': [A.sagemaker.DescribeEndpoint],
   'SageMaker.StartPipelineExecution': [A.sagemaker.StartPipelineExecution],
+  'SageMaker.StopPipelineExecution': [A.sagemaker.StopPipelineExecution],
   'SageMaker.DescribePipelineExecution': [A.sagemaker.DescribePipelineExecution],
   'SageMaker.ListPipelineExecutionSteps': [A.sagemaker.ListPipelineExecutionSteps],
   'SageMaker.ListAssociations': [A.sagemaker.ListAssociations],

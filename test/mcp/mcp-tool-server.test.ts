@@ -258,6 +258,7 @@ describe('grants', () => {
       pair(stack, 'sagemaker:StartPipelineExecution', pipelineArn),
       pair(stack, 'sagemaker:DescribePipelineExecution', `${pipelineArn}/execution/*`),
       pair(stack, 'sagemaker:ListPipelineExecutionSteps', `${pipelineArn}/execution/*`),
+      pair(stack, 'sagemaker:StopPipelineExecution', `${pipelineArn}/execution/*`),
       pair(stack, 'secretsmanager:GetSecretValue', server.handleKey.secretArn),
       pair(stack, 'secretsmanager:GetSecretValue', server.specSecret.secretArn),
     ].sort());
@@ -288,8 +289,14 @@ describe('grants', () => {
     featureGroup.grantGetRecord(expected);
     featureGroup.grantPutRecord(expected);
     pipelines.pipeline.grantStartExecution(expected);
-    pipelines.pipeline.grantReadExecutions(expected);
+    const readExecutions = pipelines.pipeline.grantReadExecutions(expected);
     pipelines.router.grantReadResultsByExecution(expected);
+    // tasks/cancel of a start_training task: the same executions the server reads.
+    iam.Grant.addToPrincipal({
+      grantee: expected,
+      actions: ['sagemaker:StopPipelineExecution'],
+      resourceArns: readExecutions.principalStatements.flatMap((st) => st.resources),
+    });
     iam.Grant.addToPrincipal({ grantee: expected, actions: ['secretsmanager:GetSecretValue'], resourceArns: [server.handleKey.secretArn, server.specSecret.secretArn] });
     const expectedPairs = policyPairs(stack, { serverFunction: { role: expected } } as unknown as McpToolServer);
     const actual = policyPairs(stack, server);

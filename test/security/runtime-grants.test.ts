@@ -103,6 +103,7 @@ function resourcesOf({ op, input }: SentOperation): string[] {
       return [arn('sagemaker', `pipeline/${input.PipelineName}`)];
     case 'SageMaker.DescribePipelineExecution':
     case 'SageMaker.ListPipelineExecutionSteps':
+    case 'SageMaker.StopPipelineExecution':
       return [input.PipelineExecutionArn];
     case 'SageMaker.ListAssociations':
       return ['*'];

@@ -26,6 +26,8 @@
  *   description (<= 3072) and display name (`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,81}$`); the same `ClientRequestToken` for
  *   the same pipeline returns the first execution's ARN and starts nothing.
  * - DescribePipelineExecution; ListPipelineExecutionSteps (NextToken paging, `pageSize` or `MaxResults`).
+ * - StopPipelineExecution: an `Executing` execution becomes `Stopping` (the test moves it on with `updateExecution`);
+ *   one already final is refused with `ValidationException` (the API reference does not say what SageMaker answers).
  * - ListAssociations (filters SourceArn / DestinationArn / SourceType / DestinationType / AssociationType; paging).
  * - DescribeArtifact, DescribeModelPackage, DescribeTrainingJob, DescribeEndpoint: from tables you fill
  *   (`addArtifact`, `addModelPackage`, `addTrainingJob`, `setEndpoint`); unknown names answer `ResourceNotFound` (as
@@ -208,6 +210,19 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
     ['DescribePipelineExecution', (input) => {
       const { ClientRequestToken: _token, ...exec } = execOf(input);
       return exec;
+    }],
+    // https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_StopPipelineExecution.html: "Stops a pipeline
+    // execution" (it first reports Stopping, then Stopped); ClientRequestToken is required (32-128 characters).
+    ['StopPipelineExecution', (input) => {
+      const exec = execOf(input);
+      if (typeof input.ClientRequestToken !== 'string' || input.ClientRequestToken.length < 32 || input.ClientRequestToken.length > 128) {
+        throw new ControlPlaneError('ValidationException', 'ClientRequestToken must be 32-128 characters.');
+      }
+      if (exec.PipelineExecutionStatus !== 'Executing') {
+        throw new ControlPlaneError('ValidationException', `Pipeline execution is ${exec.PipelineExecutionStatus}; only an Executing one can be stopped.`);
+      }
+      exec.PipelineExecutionStatus = 'Stopping';
+      return { PipelineExecutionArn: exec.PipelineExecutionArn };
     }],
     ['ListPipelineExecutionSteps', (input) => {
       execOf(input);

@@ -11,6 +11,7 @@ import { RealtimeEndpoint } from '../../realtime/realtime-endpoint';
 import { ServerlessEndpoint } from '../../serverless/serverless-endpoint';
 import { SharedGpuEndpoint } from '../../shared-gpu/shared-gpu-endpoint';
 import { McpToolServerProps } from '../mcp-tool-server-props';
+import { grantStopOfRead } from './task-grants';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 
@@ -169,7 +170,7 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
   }
   for (const p of props.pipelines ?? []) {
     p.pipeline.grantStartExecution(fn);
-    p.pipeline.grantReadExecutions(fn);
+    grantStopOfRead(fn, p.pipeline.grantReadExecutions(fn));
   }
   props.trainingResults?.grantReadResultsByExecution(fn);
   for (const g of props.modelPackageGroups ?? []) g.group.grantReadVersions(fn);

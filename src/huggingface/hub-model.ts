@@ -147,7 +147,7 @@ export class HuggingFaceHubModel extends ModelSource {
   /**
    * The payload family the MCP invoke tool builds: `ModelFamily.TGI` (TGI) or `ModelFamily.OPENAI` (vLLM).
    *
-   * @returns undefined for the TEI (embeddings) and transformers containers, whose bodies the invoke tool does not build
+   * @returns no value for the TEI (embeddings) and transformers containers, whose bodies the invoke tool does not build
    * (`container` says which serves the model: docs/realtime.md)
    */
   public readonly modelFamily?: ModelFamily;

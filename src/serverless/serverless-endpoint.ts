@@ -117,7 +117,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The role the model runs with.
    *
-   * @default - undefined when the model already exists and no role was given
+   * @default - no value when the model already exists and no role was given
    */
   public readonly role?: iam.IRole;
   /** The endpoint (AWS::SageMaker::Endpoint). */
@@ -127,7 +127,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The model created for the endpoint.
    *
-   * @default - undefined when the model already exists
+   * @default - no value when the model already exists
    */
   public readonly cfnModel?: sagemaker.CfnModel;
   /** The most invocations the endpoint processes at once. */
@@ -135,7 +135,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The executions kept warm (the starting point when `autoScaling` scales them).
    *
-   * @default - undefined: on-demand only
+   * @default - none: on-demand only
    */
   public readonly provisionedConcurrency?: number;
   protected readonly defaultVariantName: string;

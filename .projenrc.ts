@@ -1,5 +1,6 @@
 import { readFileSync } from 'fs';
 import { awscdk, Component, github, javascript, JsonFile } from 'projen';
+import { configureDocs } from './projenrc/docs';
 
 // aws-cdk-lib floor for consumers (peer dependency). 2.258.0 is the first release whose validation plugins receive the
 // construct tree, which cdk-nag v3 plugin mode needs (2.257.0 fails with "NagPack requires a construct tree"), and its L1s
@@ -506,4 +507,5 @@ project.gitignore.addPatterns('/.api-baseline/');
 demo.exec('cp cdk.out/architecture.svg docs/architecture.svg');
 // ==== end of release, API guard and the README's picture (issue 22) ==================================================
 
+configureDocs(project);
 project.synth();

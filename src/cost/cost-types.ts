@@ -18,7 +18,7 @@ export interface EndpointCostProps {
   /**
    * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
    * `cdk-sagemaker-mcp prices` from AWS's Price List).
-   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
 }
@@ -39,7 +39,7 @@ export interface CostEstimateOptions {
   /**
    * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
    * `cdk-sagemaker-mcp prices` from AWS's Price List).
-   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
   /**
@@ -217,7 +217,7 @@ export interface SharedGpuCostProps {
   /**
    * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
    * `cdk-sagemaker-mcp prices` from AWS's Price List).
-   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
 }

@@ -25,7 +25,7 @@ interface PriceTableData {
  * On-demand SageMaker AI real-time inference (hosting) prices in USD per instance-hour, by region and instance type,
  * from AWS's Price List: what `costEstimate()` multiplies capacities by. Build a current one with
  * `cdk-sagemaker-mcp prices --offer-file <file> > prices.json` (or `--from-api`) and pass
- * `PriceTable.fromFile('prices.json')` as the `priceTable` option; see docs/cost.md.
+ * `PriceTable.fromFile('prices.json')` as the `priceTable` option; see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md.
  */
 export class PriceTable {
   /**

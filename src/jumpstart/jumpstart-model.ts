@@ -143,7 +143,7 @@ export class JumpStartModel extends ModelSource {
   /**
    * The payload family the MCP invoke tool builds for the model (`ModelFamily.LLAMA3`, ...).
    *
-   * @returns no value when the model's kind is none of them (Llama 2, Stable Diffusion, LMI, ...: docs/realtime.md)
+   * @returns no value when the model's kind is none of them (Llama 2, Stable Diffusion, LMI, ...: https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md)
    */
   public readonly modelFamily?: ModelFamily;
   /** The precision used for sizing. */

@@ -109,7 +109,7 @@ const PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/
  * `modelSource()`), and a bundled handler, on "SageMaker Model Package State Change" events of the group, calls
  * `UpdateStack` on this stack with the previous template, the approved ARN and every other parameter at its previous
  * value. The endpoint's own rollout (canary or linear, rolled back on its alarms) then does the deploy. See
- * docs/lifecycle.md for the design and its limits.
+ * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/lifecycle.md for the design and its limits.
  *
  * The handler may only `cloudformation:DescribeStacks` and `cloudformation:UpdateStack` this stack (and publish to the
  * notification topic): the update runs with the stack's CloudFormation service role, which it does not pass (no

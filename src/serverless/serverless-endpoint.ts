@@ -33,7 +33,7 @@ export const SERVERLESS_LIMITS = {
 export interface ServerlessEndpointProps {
   /**
    * The model the endpoint serves: a CPU container (`ModelSource.fromContainer`) or an existing model. Serverless
-   * Inference has no GPUs, no network isolation and no multi-model mode (see docs/serverless.md).
+   * Inference has no GPUs, no network isolation and no multi-model mode (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/serverless.md).
    */
   readonly model: ModelSource;
   /** The memory of each concurrent execution: 1-6 GB in whole GB (1024-6144 MB in 1024 MB steps). */
@@ -87,7 +87,7 @@ export interface IServerlessEndpoint extends ISageMakerEndpoint {}
  * `invokeEndpoint`, the MCP `invoke_endpoint` tool), so it can be passed wherever an `ISageMakerEndpoint` is expected.
  *
  * What Serverless Inference does not support (GPUs, VPC, network isolation, data capture, several variants,
- * multi-model, inference components, async) is refused at synth with the AWS page that says so; see docs/serverless.md.
+ * multi-model, inference components, async) is refused at synth with the AWS page that says so; see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/serverless.md.
  */
 export class ServerlessEndpoint extends SageMakerEndpointBase implements IServerlessEndpoint {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */

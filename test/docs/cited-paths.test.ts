@@ -4,7 +4,7 @@
  *
  * Scanned: README.md and docs/**.md outside code blocks (a block's paths are the reader's own files), and the comments of
  * every TypeScript file in git. A cited path is one starting with a top-level folder of this repository; `<...>` and `*`
- * mark a pattern, not a path. Bundles under assets/ are built from src/<capability>/<name>.lambda.ts, so they count as
+ * mark a pattern, not a path; a link to a file of this repository on GitHub is checked the same way. Bundles under assets/ are built from src/<capability>/<name>.lambda.ts, so they count as
  * existing when that source does. Generated files are left out (their generator's text is checked instead).
  */
 import { execFileSync } from 'child_process';
@@ -14,8 +14,9 @@ import { dirname, join, normalize, resolve } from 'path';
 const ROOT = resolve(__dirname, '..', '..');
 const FOLDERS = ['src', 'test', 'docs', 'packages', 'scripts', 'bench', 'examples', 'data', 'assets', 'rosetta', 'projenrc'];
 const PATH = new RegExp(`(?<![\\w./@<-])((?:\\.\\./)*)((?:${FOLDERS.join('|')})/[\\w./*<>-]*[\\w*>])`, 'g');
-// .projenrc.ts is an index of projenrc/ modules; CHANGELOG.md is history by design; the rest are generated.
-const SKIP = /(^|\/)(CHANGELOG\.md|API\.md|\.projenrc\.ts)$|\.snapshot\/|generated|^api-baseline\/|^\.projen\/|-function\.ts$/;
+// .projenrc.ts is an index of projenrc/ modules; CHANGELOG.md is history by design; this file's own examples are stale
+// on purpose; the rest are generated.
+const SKIP = /(^|\/)(CHANGELOG\.md|API\.md|\.projenrc\.ts|cited-paths\.test\.ts)$|\.snapshot\/|generated|^api-baseline\/|^\.projen\/|-function\.ts$/;
 
 function trackedFiles(): string[] {
   return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0')
@@ -53,9 +54,13 @@ function exists(path: string): boolean {
   return ['', '.ts', '.js', '/index.ts'].some((ext) => existsSync(join(ROOT, path + ext)));
 }
 
+// A link to a file of this repository on GitHub (how docstrings cite docs/: the package does not ship them).
+const REPO_URL = /github\.com\/cdk-sagemaker-mcp\/cdk-sagemaker-mcp\/blob\/main\/([\w./-]*\w)/g;
+
 export function staleCitations(file: string, text: string): string[] {
   const stale: string[] = [];
   for (const { line, text: t } of citingLines(file, text)) {
+    for (const m of t.matchAll(REPO_URL)) if (!exists(m[1])) stale.push(`${file}:${line} ${m[1]}`);
     for (const m of t.matchAll(PATH)) {
       const cited = m[2].replace(/\.+$/, '');
       const candidates = [cited, normalize(join(dirname(file), m[1] + cited))];
@@ -98,6 +103,8 @@ describe('the checks themselves', () => {
     expect(staleCitations('docs/a.md', 'See src/gone.ts.\n```ts\nimport { x } from \'test/fixtures/mine.json\';\n```\nsrc/<capability>/x.ts'))
       .toEqual(['docs/a.md:1 src/gone.ts']);
     expect(staleCitations('docs/a.md', 'See [the realtime guide](realtime.md) and src/index.ts and assets/mcp/server.lambda/index.js.')).toEqual([]);
+    expect(staleCitations('src/a.ts', '// https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/gone.md, .../blob/main/docs/cost.md'))
+      .toEqual(['src/a.ts:1 docs/gone.md']);
   });
 
   test('an issue number or a round of work is found', () => {

@@ -12,7 +12,7 @@
  * `@example`, inside rosetta/default.ts-fixture (rosetta's convention: a stack's constructor, with the values examples
  * name declared). A block's imports and `declare`s are hoisted above the fixture, as rosetta hoists imports.
  *
- * It also regenerates docs/python.md (the Python translation of the README's examples) with `--write`, and fails when
+ * It also fails on a docstring that cites a repository path (docs/..., test/...), and regenerates docs/python.md (the Python translation of the README's examples) with `--write`, and fails when
  * the committed page is stale.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync } from 'fs';
@@ -98,7 +98,10 @@ function withFixture(example: Example): string {
     (inImport || /^declare /.test(line) ? imports : statements).push(line);
     if (inImport && /;\s*$/.test(line)) inImport = false;
   }
-  const body = fixture.replace(/^\s*\/\/\/ here\s*$/m, ['/// !show', ...statements, '/// !hide'].join('\n'));
+  // A declaration the example makes itself replaces the fixture's of the same name.
+  const own = new Set([...example.code.matchAll(/^declare const (\w+)/gm)].map((m) => m[1]));
+  const kept = fixture.split('\n').filter((l) => !own.has(/^declare const (\w+)/.exec(l)?.[1] ?? '')).join('\n');
+  const body = kept.replace(/^\s*\/\/\/ here\s*$/m, ['/// !show', ...statements, '/// !hide'].join('\n'));
   return ['/// !show', ...imports, '/// !hide', body].join('\n');
 }
 
@@ -124,14 +127,14 @@ export interface CheckResult {
   readonly translations: Map<Example, TranslatedSnippet>;
 }
 
-export async function check(): Promise<CheckResult> {
+export async function check(only?: string): Promise<CheckResult> {
   const assembly = JSON.parse(readFileSync(join(ROOT, '.jsii'), 'utf8'));
   const markdown = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
   const examples = [
     ...markdown.flatMap((f) => markdownExamples(f, readFileSync(join(ROOT, f), 'utf8'))),
     ...assemblyExamples(assembly),
   ];
-  const compiled = examples.filter((e) => !e.skip);
+  const compiled = examples.filter((e) => !e.skip && (!only || e.file.includes(only)));
   const snippets = compiled.map(snippetOf);
   const translator = new RosettaTranslator({ assemblies: [assembly], includeCompilerDiagnostics: true });
   const dir = compilationDirectory();
@@ -141,7 +144,7 @@ export async function check(): Promise<CheckResult> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const errors = result.diagnostics.filter((d) => d.isError).map((d) => d.formattedMessage);
+  const errors = [...result.diagnostics.filter((d) => d.isError).map((d) => d.formattedMessage), ...repositoryPathsInDocs(assembly)];
   const translations = new Map<Example, TranslatedSnippet>();
   compiled.forEach((e, i) => {
     const where = JSON.stringify(snippets[i].location);
@@ -155,6 +158,30 @@ export async function check(): Promise<CheckResult> {
     else for (const lang of LANGUAGES) if (!t.get(lang)) errors.push(`${e.file}:${e.line}: no ${lang} translation`);
   }
   return { examples, errors, translations };
+}
+
+/**
+ * Docstrings that cite a path of this repository: a package user has none of it (docs/, test/, ...), so the API docs
+ * in every language link the file on GitHub instead.
+ */
+export function repositoryPathsInDocs(assembly: any): string[] {
+  const path = /(?<![\w./@:-])(?:docs|test|src|packages|scripts|examples|bench|assets|data)\/[\w./-]*\w/g;
+  const found: string[] = [];
+  const visit = (where: string, docs: any) => {
+    for (const [field, text] of Object.entries<any>(docs ?? {})) {
+      const texts = typeof text === 'string' ? [text] : Object.values<string>(text ?? {});
+      for (const t of texts) for (const m of String(t).matchAll(path)) found.push(`${where} (${field}): cites ${m[0]}, a repository path`);
+    }
+  };
+  for (const type of Object.values<any>(assembly.types ?? {})) {
+    visit(type.fqn, type.docs);
+    for (const member of [...(type.properties ?? []), ...(type.methods ?? []), ...(type.members ?? [])]) {
+      visit(`${type.fqn}.${member.name}`, member.docs);
+      for (const p of member.parameters ?? []) visit(`${type.fqn}.${member.name}(${p.name})`, p.docs);
+    }
+    if (type.initializer) for (const p of type.initializer.parameters ?? []) visit(`${type.fqn}(${p.name})`, p.docs);
+  }
+  return found;
 }
 
 /** docs/python.md: the README's examples in Python, as rosetta translates them. */
@@ -177,14 +204,17 @@ export function pythonPage(result: CheckResult): string {
 }
 
 async function main(): Promise<void> {
-  const result = await check();
+  // --only=<text>: just the examples whose file name contains it (a quick loop while fixing one page; no page check).
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const result = await check(only);
   const skipped = result.examples.filter((e) => e.skip);
   for (const e of skipped) process.stdout.write(`SKIP ${e.file}:${e.line} (${e.skip})\n`);
-  process.stdout.write(`${result.examples.length - skipped.length} examples compiled and translated, ${skipped.length} skipped\n`);
+  process.stdout.write(`${result.translations.size} examples compiled and translated, ${skipped.length} skipped\n`);
   if (result.errors.length > 0) {
     process.stderr.write(result.errors.join('\n') + '\n');
     process.exit(1);
   }
+  if (only) return;
   const page = pythonPage(result);
   const path = join(ROOT, 'docs', 'python.md');
   if (process.argv.includes('--write')) {

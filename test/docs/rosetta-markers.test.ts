@@ -28,8 +28,15 @@ describe('rosetta markers', () => {
   });
 
   test('a docstring citing a repository path is found, a link to it on GitHub is not', () => {
-    const assembly = { types: { 'x.A': { fqn: 'x.A', docs: { summary: 'See docs/cost.md.', remarks: 'https://github.com/o/r/blob/main/docs/cost.md' },
-      properties: [{ name: 'p', docs: { default: '- none (test/x.test.ts)' } }] } } };
+    const assembly = {
+      types: {
+        'x.A': {
+          fqn: 'x.A',
+          docs: { summary: 'See docs/cost.md.', remarks: 'https://github.com/o/r/blob/main/docs/cost.md' },
+          properties: [{ name: 'p', docs: { default: '- none (test/x.test.ts)' } }],
+        },
+      },
+    };
     expect(repositoryPathsInDocs(assembly)).toEqual([
       'x.A (summary): cites docs/cost.md, a repository path', 'x.A.p (default): cites test/x.test.ts, a repository path',
     ]);

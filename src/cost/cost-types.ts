@@ -141,7 +141,7 @@ export interface VariantCostEstimate {
   readonly region: string;
   readonly minInstances: number;
   readonly maxInstances: number;
-  /** Whether the price of an instance-hour is known (from the table or given); the USD figures are undefined otherwise. */
+  /** Whether the price of an instance-hour is known (from the table or given); the USD figures have no value otherwise. */
   readonly priceKnown: boolean;
   /**
    * On-demand price of one instance-hour, USD.
@@ -240,7 +240,7 @@ export interface SharedGpuCostComparison {
   readonly packedInstanceType: string;
   /** How many packed instances the comparison counts. */
   readonly packedInstanceCount: number;
-  /** Whether every price the comparison needs is known; the USD totals are undefined otherwise. */
+  /** Whether every price the comparison needs is known; the USD totals have no value otherwise. */
   readonly priceKnown: boolean;
   /** The instance types whose price is unknown (empty when `priceKnown`). */
   readonly missingPrices: string[];

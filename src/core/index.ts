@@ -1,6 +1,6 @@
 export * from './instance-type';
 export * from './model-family.generated';
-// Named where a file also holds internal helpers (lib/index.js exports exactly the jsii API: test/api/surface.test.ts).
+// Named where a file also holds internal helpers (lib/index.js exports exactly the jsii API: test/architecture/package-exports.test.ts).
 export { AcceleratorKind, InstanceSpecs } from './instance-specs';
 export type { InstanceSpec } from './instance-specs';
 export { ContainerImage, ModelData, ModelSource } from './model-source';

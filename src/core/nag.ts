@@ -68,7 +68,7 @@ export function acknowledgeDocumentWildcardFindings(
  * an id as the reserved `prefix::rule` delimiter and throws `InvalidValidationId` for ids holding a CloudFormation
  * pseudo parameter such as `<AWS::Partition>`; and from 2.269.0 it records one entry per id, each with a stack trace and an
  * app-wide acknowledgement record, which an endpoint's seven findings keep on the heap until synth ends
- * (docs/benchmarks.md). Nothing is recorded for no findings.
+ * (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/benchmarks.md). Nothing is recorded for no findings.
  */
 export function acknowledgeFindings(scope: IConstruct, findings: Readonly<Record<string, string>>): void {
   // The callers run as validations, once per synth: what a synth before recorded is not recorded again.

@@ -79,7 +79,7 @@ export class PropValidator {
  * (validation hooks, and renders a token reaches first in aws-cdk-lib's prepare phase), never while the user builds
  * constructs. Such a trace is our code and aws-cdk-lib's synthesis up to `app.synth()`, never the line that built the
  * construct (the warning's construct path names that), and each holds about 5 KB of heap through CloudFormation
- * template validation, whose garbage collections mark it again and again (docs/benchmarks.md). aws-cdk-lib's
+ * template validation, whose garbage collections mark it again and again (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/benchmarks.md). aws-cdk-lib's
  * `Annotations` reads `CDK_DISABLE_STACK_TRACE` when it is created, at every version in the peer range
  * (https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/core/lib/annotations.ts), and nothing else reads it: it
  * is set while `fn` runs, synchronously, and restored after. Acknowledgements (`Annotations.acknowledgeWarning`) and

@@ -3,7 +3,7 @@ import { BUNDLED_PRICES } from './private/hosting-prices';
 
 /**
  * The `format` of a price table file, as `cdk-sagemaker-mcp prices` writes it (packages/runtime/src/prices/prices.ts
- * `PRICE_TABLE_FORMAT`; test/cost/price-table.test.ts reads the generator's output with `fromFile`).
+ * `PRICE_TABLE_FORMAT`; test/cost/endpoint-cost.test.ts reads the generator's output with `fromFile`).
  */
 const FORMAT = 'cdk-sagemaker-mcp/hosting-prices@1';
 
@@ -25,7 +25,7 @@ interface PriceTableData {
  * On-demand SageMaker AI real-time inference (hosting) prices in USD per instance-hour, by region and instance type,
  * from AWS's Price List: what `costEstimate()` multiplies capacities by. Build a current one with
  * `cdk-sagemaker-mcp prices --offer-file <file> > prices.json` (or `--from-api`) and pass
- * `PriceTable.fromFile('prices.json')` as the `priceTable` option; see docs/cost.md.
+ * `PriceTable.fromFile('prices.json')` as the `priceTable` option; see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md.
  */
 export class PriceTable {
   /**
@@ -109,12 +109,12 @@ export class PriceTable {
     return Object.keys(this.data.regions[region] ?? {}).sort();
   }
 
-  /** USD per instance-hour of `instanceType` in `region`, or undefined when the table lacks it. */
+  /** USD per instance-hour of `instanceType` in `region`, or no value when the table lacks it. */
   public hourlyPriceUsd(region: string, instanceType: string): number | undefined {
     return this.data.regions[region]?.[instanceType]?.usd;
   }
 
-  /** The Price List usage type a price was read from (e.g. `USE1-Host:ml.m5.xlarge`), or undefined. */
+  /** The Price List usage type a price was read from (e.g. `USE1-Host:ml.m5.xlarge`), or no value. */
   public usageType(region: string, instanceType: string): string | undefined {
     return this.data.regions[region]?.[instanceType]?.usagetype;
   }

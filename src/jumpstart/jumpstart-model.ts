@@ -143,7 +143,7 @@ export class JumpStartModel extends ModelSource {
   /**
    * The payload family the MCP invoke tool builds for the model (`ModelFamily.LLAMA3`, ...).
    *
-   * @returns undefined when the model's kind is none of them (Llama 2, Stable Diffusion, LMI, ...: docs/realtime.md)
+   * @returns no value when the model's kind is none of them (Llama 2, Stable Diffusion, LMI, ...: https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md)
    */
   public readonly modelFamily?: ModelFamily;
   /** The precision used for sizing. */
@@ -207,7 +207,7 @@ export class JumpStartModel extends ModelSource {
   /**
    * Accelerator devices of one instance the model needs (for an inference component on a shared instance).
    *
-   * @returns undefined when the instance type or the model's size is unknown, or the instance has no accelerators
+   * @returns no value when the instance type or the model's size is unknown, or the instance has no accelerators
    */
   public acceleratorsRequired(instanceType: InstanceType): number | undefined {
     const spec = instanceSpecs(instanceType.name);
@@ -217,7 +217,7 @@ export class JumpStartModel extends ModelSource {
   /**
    * The smallest instance type the model fits on: among its supported types, else any in the instance table.
    *
-   * @returns undefined when the model's size is unknown
+   * @returns no value when the model's size is unknown
    */
   public minimumInstanceType(): string | undefined {
     return this.requirement ? minimumFittingInstance(this.requirement, this.supportedInstanceTypes)?.instanceType : undefined;

@@ -119,7 +119,7 @@ const PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/
  * `modelSource()`), and a bundled handler, on "SageMaker Model Package State Change" events of the group, calls
  * `UpdateStack` on this stack with the previous template, the approved ARN and every other parameter at its previous
  * value. The endpoint's own rollout (canary or linear, rolled back on its alarms) then does the deploy. See
- * docs/lifecycle.md for the design and its limits.
+ * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/lifecycle.md for the design and its limits.
  *
  * The handler may only `cloudformation:DescribeStacks`, `cloudformation:DescribeStackEvents` (where it reads back
  * which versions were rolled back) and `cloudformation:UpdateStack` this stack, `sagemaker:ListModelPackages` (the

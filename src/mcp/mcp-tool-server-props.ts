@@ -31,7 +31,7 @@ export interface McpRealtimeEndpointOptions {
    */
   readonly description?: string;
   /**
-   * Payload family for `prompt` payloads (`ModelFamily.LLAMA3`, ...; docs/realtime.md lists them).
+   * Payload family for `prompt` payloads (`ModelFamily.LLAMA3`, ...; https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md lists them).
    *
    * @default - the endpoint's own `modelFamily` (its JumpStart or Hugging Face Hub model's) when it has one; else the
    * `tgi` request shape

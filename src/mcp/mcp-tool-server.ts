@@ -245,7 +245,7 @@ export class McpToolServer extends Construct {
    * Lambda target listing exactly this server's tools, with input schemas generated from the server's own, the
    * gateway's role granted `lambda:InvokeFunction` on this function only; with `targetKind: MCP_SERVER` as an MCP
    * server target at the function URL, the gateway's role granted `lambda:InvokeFunctionUrl` (and `lambda:InvokeFunction`
-   * via the URL) on this function only. The gateway's inbound authorizer decides who may call (docs/agentcore.md).
+   * via the URL) on this function only. The gateway's inbound authorizer decides who may call (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md).
    * Call it once per gateway.
    */
   public addToGateway(gateway: agentcore.IGateway, options?: McpGatewayTargetOptions): agentcore.GatewayTarget {
@@ -290,7 +290,7 @@ export class McpToolServer extends Construct {
 
   /**
    * Tool calls (`ToolCalls`, Sum over 5 minutes by default) of one tool (`toolName`) or of every tool of this server,
-   * from the EMF records the bundled server writes (namespace `SageMakerMcp`, docs/operations.md).
+   * from the EMF records the bundled server writes (namespace `SageMakerMcp`, https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/operations.md).
    */
   public metricToolCalls(options?: McpToolMetricOptions): cloudwatch.Metric {
     return toolMetric(this.serverFunction, TOOL_METRIC_NAMES.TOOL_CALLS, 'Sum', options);

@@ -88,7 +88,7 @@ const GRAPH_HEIGHT = 6;
  * latency, errors, cold starts (ModelSetupTime), concurrency and memory use and provisioned concurrency; feature groups; pipeline runs by outcome and
  * the routers' recorded/duplicate/refused events and dead letters (Sum, Maximum); and a text widget with the dated cost
  * estimate. Every graph uses one period (`period`, 5 minutes by default), except the async instance count (1 minute). Add your own with `addWidgets`.
- * docs/operations.md shows the layout.
+ * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/operations.md shows the layout.
  */
 export class SageMakerMcpDashboard extends Construct {
   /** The dashboard. */

@@ -10,6 +10,8 @@ import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '
 /** Records every problem with a variant's settings on `v`; `prefix` locates the variant in messages. */
 export function validateProductionVariant(v: PropValidator, prefix: string, variantName: string, opts: ProductionVariantOptions): void {
   v.pattern(`${prefix}variantName`, variantName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
+  // Required by the types; a JavaScript caller (or a cast) can still leave it out, and then gets this, not a TypeError.
+  if (!opts.instanceType) v.add(`${prefix}instanceType: got none, expected an InstanceType (e.g. InstanceType.ML_G5_2XLARGE, or the model's defaultInstanceType)`);
   v.atLeast(`${prefix}initialInstanceCount`, opts.initialInstanceCount, 1);
   v.atLeast(`${prefix}initialVariantWeight`, opts.initialVariantWeight, 0, { integer: false });
   v.range(`${prefix}volumeSize`, sizeInGb(opts.volumeSize), 1, 512, { unit: 'GB' });

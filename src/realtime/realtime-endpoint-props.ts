@@ -33,7 +33,7 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
   /**
    * The endpoint's name (1-63 letters, digits, hyphens). Changing it replaces the endpoint. A fixed name cannot be
    * replaced, so changing the instance type of an autoscaled variant then takes two deployments (synth warns; see
-   * docs/realtime.md).
+   * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md).
    *
    * @default - CloudFormation generates a name; when a variant is autoscaled, the construct generates
    * `<path>-<8 hex>` from the autoscaled variants' names and instance types, so that changing one replaces the endpoint

@@ -156,7 +156,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /**
    * The AWS::SageMaker::Model of the first variant.
    *
-   * @default - undefined when the first variant serves an existing model (`ModelSource.fromModelName`)
+   * @default - no value when the first variant serves an existing model (`ModelSource.fromModelName`)
    */
   public get cfnModel(): sagemaker.CfnModel | undefined {
     return this.firstModel;
@@ -173,7 +173,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /**
    * The role the endpoint's models run with.
    *
-   * @default - undefined when every variant serves an existing model (`ModelSource.fromModelName`) and no role was given
+   * @default - no value when every variant serves an existing model (`ModelSource.fromModelName`) and no role was given
    */
   public get role(): iam.IRole | undefined {
     return this.executionRole;
@@ -182,7 +182,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /**
    * The customer-managed key of the endpoint's storage volumes and created capture bucket: the one given, or the one created.
    *
-   * @default - undefined when none was given and the first variant has NVMe instance storage and no capture bucket is created
+   * @default - no value when none was given and the first variant has NVMe instance storage and no capture bucket is created
    */
   public get encryptionKey(): kms.IKey | undefined {
     return this.key;
@@ -287,7 +287,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
    * The name of the shadow variant, whose metrics (`metricModelLatency({ variantName })`, ...) compare with the
    * production variant's.
    *
-   * @default - undefined when the endpoint has no shadow variant
+   * @default - no value when the endpoint has no shadow variant
    */
   public get shadowVariantName(): string | undefined {
     return this.props.shadow ? this.props.shadow.variantName ?? DEFAULT_SHADOW_NAME : undefined;

@@ -37,7 +37,7 @@ export const SERVERLESS_LIMITS = {
 export interface ServerlessEndpointProps {
   /**
    * The model the endpoint serves: a CPU container (`ModelSource.fromContainer`) or an existing model. Serverless
-   * Inference has no GPUs, no network isolation and no multi-model mode (see docs/serverless.md).
+   * Inference has no GPUs, no network isolation and no multi-model mode (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/serverless.md).
    */
   readonly model: ModelSource;
   /** The memory of each concurrent execution: 1-6 GB in whole GB (1024-6144 MB in 1024 MB steps). */
@@ -91,7 +91,7 @@ export interface IServerlessEndpoint extends ISageMakerEndpoint, IOpenAiCompatib
  * `invokeEndpoint`, the MCP `invoke_endpoint` tool), so it can be passed wherever an `ISageMakerEndpoint` is expected.
  *
  * What Serverless Inference does not support (GPUs, VPC, network isolation, data capture, several variants,
- * multi-model, inference components, async) is refused at synth with the AWS page that says so; see docs/serverless.md.
+ * multi-model, inference components, async) is refused at synth with the AWS page that says so; see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/serverless.md.
  */
 export class ServerlessEndpoint extends SageMakerEndpointBase implements IServerlessEndpoint {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
@@ -121,7 +121,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The role the model runs with.
    *
-   * @default - undefined when the model already exists and no role was given
+   * @default - no value when the model already exists and no role was given
    */
   public readonly role?: iam.IRole;
   /** The endpoint (AWS::SageMaker::Endpoint). */
@@ -131,7 +131,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The model created for the endpoint.
    *
-   * @default - undefined when the model already exists
+   * @default - no value when the model already exists
    */
   public readonly cfnModel?: sagemaker.CfnModel;
   /** The most invocations the endpoint processes at once. */
@@ -139,7 +139,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The executions kept warm (the starting point when `autoScaling` scales them).
    *
-   * @default - undefined: on-demand only
+   * @default - none: on-demand only
    */
   public readonly provisionedConcurrency?: number;
   protected readonly defaultVariantName: string;

@@ -94,7 +94,7 @@ export interface InferenceComponentOptions {
   /**
    * How SageMaker replaces the copies when the component's model or specification changes: `Rollout.rolling(...)` with
    * batches in copies (`RolloutCapacity.copies(n)`) or percent, rolled back when `autoRollbackOn` alarms fire. Inference
-   * components have no blue/green policies (see docs/rollouts.md).
+   * components have no blue/green policies (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/rollouts.md).
    *
    * @default - SageMaker's default update, without baking periods or rollback alarms
    */

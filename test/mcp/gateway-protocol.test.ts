@@ -14,7 +14,7 @@ import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/contrac
 
 /** "AgentCore Gateway supports the following MCP versions: 2026-07-28, 2025-11-25, 2025-06-18, and 2025-03-26" (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-using.html) */
 const AGENTCORE_GATEWAY_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
-/** The revision the server's createMcpHandler serves natively (test/mcp/mcp-http.test.ts negotiates it). */
+/** The revision the server's createMcpHandler serves natively (packages/runtime/test/mcp/http.test.ts negotiates it). */
 const MODERN = '2026-07-28';
 
 function serverStack(protocolConfiguration?: agentcore.IGatewayProtocolConfig) {

@@ -68,7 +68,7 @@ export const AGENTCORE_CONTEXT_KEYS = {
  * (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-using.html), and a gateway accepts only the
  * versions its `supportedVersions` lists (aws-cdk-lib's `Gateway` defaults to 2025-03-26 alone). The server
  * (`@modelcontextprotocol/server` 2.4) serves 2026-07-28 through `createMcpHandler` and the 2025-era revisions of its
- * `SUPPORTED_PROTOCOL_VERSIONS` statelessly; test/contract/mcp-protocol-versions.test.ts checks this list against the
+ * `SUPPORTED_PROTOCOL_VERSIONS` statelessly; test/mcp/protocol-revisions.test.ts checks this list against the
  * SDK. `McpGatewayProtocol.configuration()` puts it on a Gateway; clients pinned to each revision test it.
  */
 export const GATEWAY_MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
@@ -93,13 +93,13 @@ export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
 const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`;
 
 /**
- * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/invoke/invoke/payloads.ts): the request
+ * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/invoke/payloads.ts): the request
  * shape the invoke tool builds, and the `modelFamily` values a construct may configure.
  */
 export const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
 
 /**
- * What each payload family's request body is (packages/runtime/src/invoke/invoke/payloads.ts `payloadForFamily`). The construct
+ * What each payload family's request body is (packages/runtime/src/invoke/payloads.ts `payloadForFamily`). The construct
  * library's `ModelFamily` class and the family table of docs/realtime.md are generated from these two constants
  * (`npx projen contract:generate`).
  */

@@ -88,7 +88,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   public readonly outputPrefix: string;
   public readonly failurePrefix: string;
   /**
-   * The customer-managed key of everything this endpoint stores (the one given, or the one created).
+   * The customer-managed key of what this endpoint stores (the one given, or the one created); the result queues have
+   * a key of their own.
    *
    * @default - always set for a created endpoint (optional only because imported endpoints may not know it)
    */
@@ -393,7 +394,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     policy.addStatements(new iam.PolicyStatement({ actions: [IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.GenerateDataKey], resources: keyArns }));
     acknowledgePolicyWildcards(policy, [
       { action: /^s3:GetObject$/, reason: 'Reads only the objects under the endpoint\'s own input prefix.' },
-      { action: /^s3:PutObject$/, reason: 'Writes only under the endpoint\'s own output and failure prefixes (S3OutputPath, S3FailurePath).' },
+      { action: /^s3:(PutObject|AbortMultipartUpload)$/, reason: 'Writes only under the endpoint\'s own output and failure prefixes (S3OutputPath, S3FailurePath).' },
     ]);
     return policy;
   }

@@ -27,7 +27,8 @@ export function addPipelinesExample(stack: Stack, routerNetwork: FunctionNetwork
     resources: [trainingJobs],
   }));
   Validations.of(role).acknowledge({
-    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sagemaker:${literalOr(stack.region, '<AWS::Region>')}:${literalOr(stack.account, '<AWS::AccountId>')}:training-job/*]`,
+    // The resource as cdk-nag names it: the partition is a literal under `@aws-cdk/core:enablePartitionLiterals` (a `cdk init` flag).
+    id: `AwsSolutions-IAM5[Resource::arn:${literalOr(stack.partition, '<AWS::Partition>')}:sagemaker:${literalOr(stack.region, '<AWS::Region>')}:${literalOr(stack.account, '<AWS::AccountId>')}:training-job/*]`,
     reason: 'SageMaker Pipelines names each training job it starts (pipelines-<execution id>-<step>-<suffix>): the names are not known at deploy time, so the policy covers training-job/* in this account and region only.',
   });
 

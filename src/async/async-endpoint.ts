@@ -271,7 +271,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     // replaces the endpoint (see src/core/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
     const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceType: props.instanceType }] : [];
     addValidationHook(this, () => {
-      kmsKeyWarnings(this, this.key, [props.instanceType]);
+      kmsKeyWarnings(this, props.encryptionKey, [props.instanceType]);
       autoscaledVariantUpdateWarning(this, scaled(), props.endpointName !== undefined);
       return [];
     });

@@ -409,8 +409,9 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     if (this.props.shadow) {
       v.check(n === 1, 'production variants', this.variantNames, 'one production variant when a shadow variant is set (SageMaker allows no more)');
     }
-    // Every time a variant has NVMe storage: the endpoint config then carries no key, whether one exists or not.
-    kmsKeyWarnings(this, this.key, this.instanceTypes(), [...this.variantNames, ...(this.shadowVariantName ? [this.shadowVariantName] : [])]);
+    // A variant with NVMe storage leaves the key off the endpoint config: said when it is the user's key, or when EBS variants lose it.
+    kmsKeyWarnings(this, this.props.encryptionKey, this.instanceTypes(),
+      [...this.variantNames, ...(this.shadowVariantName ? [this.shadowVariantName] : [])]);
     autoscaledVariantUpdateWarning(this, this.scaled(), this.props.endpointName !== undefined);
     try {
       v.throwIfInvalid();

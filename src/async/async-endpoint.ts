@@ -25,7 +25,7 @@ import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
-import { addValidationHook, PropValidator, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
@@ -161,7 +161,6 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /** The bucket (`bucket`, never undefined here). */
   private readonly ioBucket: s3.IBucket;
   private scaling?: BacklogScaling;
-  private update?: EndpointUpdateProps;
   /** The variant's instance type and fixed instance count, for `costEstimate`. */
   private readonly variantInstances: { instanceType: string; initialInstanceCount: number };
   private readonly networkConnections?: ec2.Connections;
@@ -271,7 +270,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     // replaces the endpoint (see src/core/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
     const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceType: props.instanceType }] : [];
     addValidationHook(this, () => {
-      kmsKeyWarnings(this, props.encryptionKey, [props.instanceType]);
+      kmsKeyWarnings(this, this.key, props.encryptionKey !== undefined, [props.instanceType]);
       autoscaledVariantUpdateWarning(this, scaled(), props.endpointName !== undefined);
       return [];
     });
@@ -297,17 +296,15 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       endpoint: this.cfnEndpoint,
       executionRole: this.role,
     });
-    const update = (): EndpointUpdateProps => this.update ??= withoutWarningTraces(() => withOwnStatements(this.role, render));
-    // Rendered while the app validates, before any template is written: the rollout's grant to the role must exist
-    // when the role's inline policy renders, whichever resource the synth reaches first (realtime does the same).
-    addValidationHook(this, () => {
-      update();
-      return [];
-    });
-    this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update().deploymentConfig });
-    this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update().retainAllVariantProperties });
-    this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update().excludeRetainedVariantProperties });
-    this.cfnEndpoint.retainDeploymentConfig = Lazy.any({ produce: () => update().retainDeploymentConfig });
+    // Rendered by the app's validation at the latest, before any template is written: the rollout's grant to the role
+    // must exist when the role's inline policy renders, whichever resource the synth reaches first (realtime does the
+    // same); the rollout's checks fail in that validation, which names this construct.
+    const rendered = new RenderedAtValidation(this, () => withoutWarningTraces(() => withOwnStatements(this.role, render)));
+    const update = () => rendered.valueOrUndefined();
+    this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update()?.deploymentConfig });
+    this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update()?.retainAllVariantProperties });
+    this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update()?.excludeRetainedVariantProperties });
+    this.cfnEndpoint.retainDeploymentConfig = Lazy.any({ produce: () => update()?.retainDeploymentConfig });
     // SageMaker checks the role's access to the topics and bucket when the endpoint is created.
     this.cfnEndpoint.node.addDependency(this.role, ioPolicy);
     this.endpointName = this.cfnEndpoint.attrEndpointName;

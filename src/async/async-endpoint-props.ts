@@ -232,8 +232,9 @@ export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNe
    */
   readonly role?: iam.IRole;
   /**
-   * The customer-managed key for everything this construct stores: the bucket (when created), outputs, topics, queues,
-   * the job table, and the endpoint config's storage volumes (left out for NVMe instance types, with a warning).
+   * The customer-managed key for what this construct stores: the bucket (when created), outputs, topics, the job table,
+   * and the endpoint config's storage volumes (left out for NVMe instance types, with a warning). The result queues have
+   * a key of their own, created with rotation: their key's policy names the topics, so it cannot be the topics' key.
    *
    * @default - a key is created, with rotation enabled
    */

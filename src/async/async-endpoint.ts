@@ -25,7 +25,7 @@ import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
-import { addValidationHook, PropValidator, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
@@ -90,7 +90,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   public readonly outputPrefix: string;
   public readonly failurePrefix: string;
   /**
-   * The customer-managed key of everything this endpoint stores (the one given, or the one created).
+   * The customer-managed key of what this endpoint stores (the one given, or the one created); the result queues have
+   * a key of their own.
    *
    * @default - always set for a created endpoint (optional only because imported endpoints may not know it)
    */
@@ -162,7 +163,6 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /** The bucket (`bucket`, never undefined here). */
   private readonly ioBucket: s3.IBucket;
   private scaling?: BacklogScaling;
-  private update?: EndpointUpdateProps;
   /** The variant's instance type and fixed instance count, for `costEstimate`. */
   private readonly variantInstances: { instanceType: string; initialInstanceCount: number };
   private readonly networkConnections?: ec2.Connections;
@@ -272,7 +272,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     // replaces the endpoint (see src/core/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
     const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceType: props.instanceType }] : [];
     addValidationHook(this, () => {
-      kmsKeyWarnings(this, this.key, [props.instanceType]);
+      kmsKeyWarnings(this, this.key, props.encryptionKey !== undefined, [props.instanceType]);
       autoscaledVariantUpdateWarning(this, scaled(), props.endpointName !== undefined);
       return [];
     });
@@ -298,17 +298,15 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       endpoint: this.cfnEndpoint,
       executionRole: this.role,
     });
-    const update = (): EndpointUpdateProps => this.update ??= withoutWarningTraces(() => withOwnStatements(this.role, render));
-    // Rendered while the app validates, before any template is written: the rollout's grant to the role must exist
-    // when the role's inline policy renders, whichever resource the synth reaches first (realtime does the same).
-    addValidationHook(this, () => {
-      update();
-      return [];
-    });
-    this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update().deploymentConfig });
-    this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update().retainAllVariantProperties });
-    this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update().excludeRetainedVariantProperties });
-    this.cfnEndpoint.retainDeploymentConfig = Lazy.any({ produce: () => update().retainDeploymentConfig });
+    // Rendered by the app's validation at the latest, before any template is written: the rollout's grant to the role
+    // must exist when the role's inline policy renders, whichever resource the synth reaches first (realtime does the
+    // same); the rollout's checks fail in that validation, which names this construct.
+    const rendered = new RenderedAtValidation(this, () => withoutWarningTraces(() => withOwnStatements(this.role, render)));
+    const update = () => rendered.valueOrUndefined();
+    this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update()?.deploymentConfig });
+    this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update()?.retainAllVariantProperties });
+    this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update()?.excludeRetainedVariantProperties });
+    this.cfnEndpoint.retainDeploymentConfig = Lazy.any({ produce: () => update()?.retainDeploymentConfig });
     // SageMaker checks the role's access to the topics and bucket when the endpoint is created.
     this.cfnEndpoint.node.addDependency(this.role, ioPolicy);
     this.endpointName = this.cfnEndpoint.attrEndpointName;
@@ -395,7 +393,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     policy.addStatements(new iam.PolicyStatement({ actions: [IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.GenerateDataKey], resources: keyArns }));
     acknowledgePolicyWildcards(policy, [
       { action: /^s3:GetObject$/, reason: 'Reads only the objects under the endpoint\'s own input prefix.' },
-      { action: /^s3:PutObject$/, reason: 'Writes only under the endpoint\'s own output and failure prefixes (S3OutputPath, S3FailurePath).' },
+      { action: /^s3:(PutObject|AbortMultipartUpload)$/, reason: 'Writes only under the endpoint\'s own output and failure prefixes (S3OutputPath, S3FailurePath).' },
     ]);
     return policy;
   }

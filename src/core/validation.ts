@@ -102,6 +102,41 @@ export function addValidationHook(scope: IConstruct, validate: () => string[]): 
   scope.node.addValidation({ validate: () => withoutWarningTraces(validate) });
 }
 
+/**
+ * A value rendered once at synth whose problems must reach the user as theirs: a check that throws while a token is
+ * resolved reaches them wrapped in "Resolution error" after aws-cdk-lib's source, with no frame of their code. So the
+ * first read renders (aws-cdk-lib's prepare phase may resolve the token before the app validates); a failure is kept
+ * and reported, with the same message, by a validation of `scope`, which CDK prints with the construct path. Tokens
+ * read `valueOrUndefined()`: nothing, when rendering failed, since the validation then stops the synth.
+ */
+export class RenderedAtValidation<T> {
+  private result?: { readonly value: T } | { readonly error: Error };
+
+  constructor(scope: IConstruct, private readonly render: () => T) {
+    addValidationHook(scope, () => {
+      const result = this.get();
+      return 'error' in result ? [result.error.message] : [];
+    });
+  }
+
+  /** The rendered value, or undefined when rendering failed (the validation reports why). */
+  public valueOrUndefined(): T | undefined {
+    const result = this.get();
+    return 'value' in result ? result.value : undefined;
+  }
+
+  private get(): { readonly value: T } | { readonly error: Error } {
+    if (!this.result) {
+      try {
+        this.result = { value: this.render() };
+      } catch (e) {
+        this.result = { error: e instanceof Error ? e : new Error(String(e)) };
+      }
+    }
+    return this.result;
+  }
+}
+
 /** Renders a received value for an error message. */
 export function show(value: unknown): string {
   if (typeof value === 'string') return `'${value}'`;

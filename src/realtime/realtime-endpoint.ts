@@ -18,7 +18,7 @@ import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { addValidationHook, PropValidator, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
@@ -91,7 +91,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   private readonly ownAlarms: cloudwatch.IAlarm[] = [];
   private ownAlarmsTimeToAlarm?: Duration;
   private shadowModelName?: string;
-  private update?: EndpointUpdateProps;
+  private readonly update: RenderedAtValidation<EndpointUpdateProps>;
 
   constructor(scope: Construct, id: string, props: RealtimeEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -131,13 +131,16 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     });
     this.endpointConfigName = config.attrEndpointConfigName;
 
+    // The rollout's checks (sizes against the instance count, ...) fail in a validation that names this construct.
+    this.update = new RenderedAtValidation(this, () => this.renderUpdate());
+    const update = () => this.update.valueOrUndefined();
     this.cfnEndpoint = new sagemaker.CfnEndpoint(this, 'Resource', {
       endpointName: props.endpointName ?? Lazy.string({ produce: () => (props.rollout ? this.synthName() : this.scaledName()) }),
       endpointConfigName: config.attrEndpointConfigName,
-      deploymentConfig: Lazy.any({ produce: () => this.endpointUpdate().deploymentConfig }),
-      retainAllVariantProperties: Lazy.any({ produce: () => this.endpointUpdate().retainAllVariantProperties }),
-      excludeRetainedVariantProperties: Lazy.any({ produce: () => this.endpointUpdate().excludeRetainedVariantProperties }),
-      retainDeploymentConfig: Lazy.any({ produce: () => this.endpointUpdate().retainDeploymentConfig }),
+      deploymentConfig: Lazy.any({ produce: () => update()?.deploymentConfig }),
+      retainAllVariantProperties: Lazy.any({ produce: () => update()?.retainAllVariantProperties }),
+      excludeRetainedVariantProperties: Lazy.any({ produce: () => update()?.excludeRetainedVariantProperties }),
+      retainDeploymentConfig: Lazy.any({ produce: () => update()?.retainDeploymentConfig }),
     });
     // SageMaker checks the role's access to the image, artifacts and capture bucket while creating the endpoint.
     if (this.executionRole) this.cfnEndpoint.node.addDependency(this.executionRole);
@@ -294,26 +297,23 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /**
-   * The endpoint's update properties, rendered once at synth (by the validation hook, or first by a token aws-cdk-lib's
-   * prepare phase resolves), so that problems are synth errors; its warnings carry no stack trace.
+   * The endpoint's update properties, rendered once at synth (`this.update`: by its validation, or first by a token
+   * aws-cdk-lib's prepare phase resolves); its warnings carry no stack trace.
    */
-  private endpointUpdate(): EndpointUpdateProps {
-    if (!this.update) {
-      // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
-      const render = () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
-        scope: this,
-        subject: `RealtimeEndpoint '${this.node.id}'`,
-        variantCount: this.variants.length,
-        instanceCount: this.variants.length === 1 ? this.variants[0].options.initialInstanceCount ?? 1 : undefined,
-        instanceTypes: this.instanceTypes().map((t) => t.name),
-        defaultAlarms: this.ownAlarms,
-        defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
-        endpoint: this.cfnEndpoint,
-        executionRole: this.executionRole,
-      });
-      this.update = withoutWarningTraces(() => withOwnStatements(this.executionRole, render));
-    }
-    return this.update;
+  private renderUpdate(): EndpointUpdateProps {
+    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
+    const render = () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+      scope: this,
+      subject: `RealtimeEndpoint '${this.node.id}'`,
+      variantCount: this.variants.length,
+      instanceCount: this.variants.length === 1 ? this.variants[0].options.initialInstanceCount ?? 1 : undefined,
+      instanceTypes: this.instanceTypes().map((t) => t.name),
+      defaultAlarms: this.ownAlarms,
+      defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
+      endpoint: this.cfnEndpoint,
+      executionRole: this.executionRole,
+    });
+    return withoutWarningTraces(() => withOwnStatements(this.executionRole, render));
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
@@ -411,12 +411,12 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     if (this.props.shadow) {
       v.check(n === 1, 'production variants', this.variantNames, 'one production variant when a shadow variant is set (SageMaker allows no more)');
     }
-    // Every time a variant has NVMe storage: the endpoint config then carries no key, whether one exists or not.
-    kmsKeyWarnings(this, this.key, this.instanceTypes(), [...this.variantNames, ...(this.shadowVariantName ? [this.shadowVariantName] : [])]);
+    // A variant with NVMe storage leaves the key off the endpoint config: said when it is the user's key, or when EBS variants lose it.
+    kmsKeyWarnings(this, this.key, this.props.encryptionKey !== undefined, this.instanceTypes(),
+      [...this.variantNames, ...(this.shadowVariantName ? [this.shadowVariantName] : [])]);
     autoscaledVariantUpdateWarning(this, this.scaled(), this.props.endpointName !== undefined);
     try {
       v.throwIfInvalid();
-      this.endpointUpdate();
       return [];
     } catch (e) {
       return [(e as Error).message];

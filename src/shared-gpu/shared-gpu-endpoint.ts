@@ -193,7 +193,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
     // Warned while the app validates, as every endpoint kind does.
     addValidationHook(this, () => {
-      kmsKeyWarnings(this, props.encryptionKey, [props.instanceType], [this.variantName]);
+      kmsKeyWarnings(this, props.encryptionKey, props.encryptionKey !== undefined, [props.instanceType], [this.variantName]);
       return [];
     });
     this.encryptionKey = props.encryptionKey ?? (hasNvmeInstanceStorage(props.instanceType) ? undefined : createKey(this, 'Key',

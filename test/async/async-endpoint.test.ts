@@ -297,12 +297,42 @@ describe('options', () => {
     const role = new iam.Role(stack, 'MyRole', { assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com') });
     const endpoint = new AsyncEndpoint(stack, 'Async', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, encryptionKey: key, role });
     const template = Template.fromStack(stack);
-    template.resourceCountIs('AWS::KMS::Key', 1);
+    // The given key, and the result queues' own key (its policy names the topics, so it cannot be the topics' key).
+    expect(Object.keys(template.findResources('AWS::KMS::Key'))).toEqual([
+      stack.getLogicalId(key.node.defaultChild as kms.CfnKey),
+      stack.getLogicalId(endpoint.node.findChild('Results').node.findChild('QueueKey').node.defaultChild as kms.CfnKey),
+    ]);
     expect(endpoint.encryptionKey).toBe(key);
+    template.allResourcesProperties('AWS::SNS::Topic', { KmsMasterKeyId: stack.resolve(key.keyArn) });
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('MyRole') }],
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'sns:Publish' })]) },
     });
+  });
+
+  test('the topics and the result queues use different keys: no key -> topic -> key cycle under restrictSqsDescryption', () => {
+    // GIVEN the flag `cdk init` writes: the queue key's policy names the topics that may use it
+    const app = new App({ context: { '@aws-cdk/aws-sns-subscriptions:restrictSqsDescryption': true } });
+    const stack = new Stack(app, 'Test', { env: ENV });
+    // WHEN
+    const endpoint = new AsyncEndpoint(stack, 'Async', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE });
+    const template = Template.fromStack(stack);
+    // THEN the topics are under the endpoint's key, the queues under the other one, whose policy names the topics
+    const queueKey = endpoint.node.findChild('Results').node.findChild('QueueKey') as kms.Key;
+    template.allResourcesProperties('AWS::SNS::Topic', { KmsMasterKeyId: stack.resolve(endpoint.encryptionKey!.keyArn) });
+    template.allResourcesProperties('AWS::SQS::Queue', { KmsMasterKeyId: stack.resolve(queueKey.keyArn) });
+    template.hasResource('AWS::KMS::Key', {
+      Properties: {
+        KeyPolicy: {
+          Statement: Match.arrayWith([Match.objectLike({
+            Principal: { Service: 'sns.amazonaws.com' },
+            Condition: { ArnEquals: { 'aws:SourceArn': stack.resolve(endpoint.successTopic.topicArn) } },
+          })]),
+        },
+      },
+    });
+    const endpointKeyPolicy = JSON.stringify(stack.resolve((endpoint.encryptionKey!.node.defaultChild as kms.CfnKey).keyPolicy));
+    expect(endpointKeyPolicy).not.toContain('sns.amazonaws.com');
   });
 
   test('endpointName is used and the ARN is lowercase', () => {

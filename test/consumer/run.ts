@@ -188,8 +188,8 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], k
     "const pkg = require('cdk-sagemaker-mcp-runtime/package.json');",
     "const subpaths = Object.keys(pkg.exports).filter((k) => k !== './package.json');",
     "for (const s of subpaths) require(s === '.' ? pkg.name : pkg.name + s.slice(1));",
-    "const l = require('cdk-sagemaker-mcp-runtime/lambda');",
-    "for (const h of ['mcpServerHandler', 'asyncResultRecorderHandler', 'pipelineRouterHandler', 'approvedDeploymentHandler']) if (typeof l[h] !== 'function') throw new Error(h + ' is not exported by cdk-sagemaker-mcp-runtime/lambda');",
+    "const l = require('cdk-sagemaker-mcp-runtime/internal/lambda');",
+    "for (const h of ['mcpServerHandler', 'asyncResultRecorderHandler', 'pipelineRouterHandler', 'approvedDeploymentHandler']) if (typeof l[h] !== 'function') throw new Error(h + ' is not exported by cdk-sagemaker-mcp-runtime/internal/lambda');",
     "console.log(subpaths.length + ' runtime subpaths load');",
   ].join('\n')], { cwd: dir }).trim());
 

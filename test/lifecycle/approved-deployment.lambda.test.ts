@@ -10,7 +10,7 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { CloudFormationServer, startCloudFormationServer } from '../support/cloudformation-server';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
-import { LIFECYCLE_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { LIFECYCLE_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent, deploymentLogRecord, deployToken, MalformedLifecycleEventError } from 'cdk-sagemaker-mcp-runtime/lifecycle';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');

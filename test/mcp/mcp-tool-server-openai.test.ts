@@ -4,7 +4,7 @@ import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
-import { RESULT_TTL_DAYS_ENV, RESULTS_TABLE_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { RESULT_TTL_DAYS_ENV, RESULTS_TABLE_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline, isTransient } from 'cdk-sagemaker-mcp-runtime/core';
 
 let silent: SilentServer;

@@ -1,5 +1,5 @@
 /**
- * The Lambda handlers the construct library bundles (`cdk-sagemaker-mcp-runtime/lambda`): each `src/**\/*.lambda.ts`
+ * The Lambda handlers the construct library bundles (`cdk-sagemaker-mcp-runtime/internal/lambda`): each `src/**\/*.lambda.ts`
  * of the constructs re-exports one of them, and esbuild bundles it with what it uses. One logger (Powertools Logger,
  * ./logger) and one metrics writer (Powertools Metrics, ./metrics) for all of them. Not loaded by the package root.
  */

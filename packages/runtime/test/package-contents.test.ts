@@ -17,9 +17,14 @@ test('the runtime tarball carries the README, every subpath export (code and typ
   const pkg = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8'));
   const conditions = Object.entries(pkg.exports as Record<string, string | { types: string; default: string }>)
     .filter(([subpath]) => subpath !== './package.json');
-  // The root, one subpath per capability folder of src/ (its index.ts), and the CLI module.
-  const folders = readdirSync(join(PKG, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `./${d.name}`);
-  expect(conditions.map(([subpath]) => subpath).sort()).toEqual(['.', './cli', ...folders].sort());
+  // The root, one subpath per capability folder of src/ (its index.ts), and the CLI module; the construct library's
+  // own folders (the contract, the bundled handlers) and the MCP server's test-only internals under ./internal/.
+  const folders = readdirSync(join(PKG, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const internal = ['contract', 'lambda'];
+  expect(conditions.map(([subpath]) => subpath).sort()).toEqual([
+    '.', './cli', './internal/mcp',
+    ...folders.map((f) => (internal.includes(f) ? `./internal/${f}` : `./${f}`)),
+  ].sort());
   const entryPoints = [
     ...conditions.flatMap(([, c]) => (typeof c === 'string' ? [c] : [c.default, c.types])),
     ...Object.values(pkg.bin),

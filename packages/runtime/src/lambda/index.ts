@@ -12,3 +12,6 @@ export * from './agentcore-event';
 export * from './api-gateway-event';
 export * from './function-url';
 export * from './function-url-stream';
+// The approved-model deployment handler's logic, driven by its tests with stand-in clients.
+export * from '../lifecycle/approved-deployment';
+export * from '../lifecycle/deployment-report';

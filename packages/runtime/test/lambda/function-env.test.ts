@@ -63,7 +63,7 @@ test('cdk-sagemaker-mcp-runtime/internal/lambda exports the four bundled handler
   expect(typeof lambda.agentCoreInvocation).toBe('function');
 });
 
-test('the package root (the compiled lib/) loads no Powertools module; /lambda does', () => {
+test('the package root (the compiled lib/) loads no Powertools module; /internal/lambda does', () => {
   const loaded = (entry: string) => execFileSync(process.execPath, ['-e',
     `require(${JSON.stringify(entry)}); console.log(Object.keys(require.cache).filter((k) => k.includes('@aws-lambda-powertools')).length)`],
   { encoding: 'utf8' }).trim();

@@ -44,3 +44,12 @@ test('the README names both entry points and the CLI, and its links to the repos
   expect(docs.length).toBeGreaterThan(0);
   expect(docs.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
 });
+
+test('the README lists every public entry point, and names the internal ones only as internal', () => {
+  const readme = readFileSync(join(PKG, 'README.md'), 'utf8');
+  const pkg = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8'));
+  const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
+  const listed = (s: string) => readme.includes(`| \`cdk-sagemaker-mcp-runtime${s.slice(1)}\` |`);
+  expect(subpaths.filter((s) => !s.startsWith('./internal/') && !listed(s))).toEqual([]);
+  expect(subpaths.filter((s) => s.startsWith('./internal/') && (listed(s) || !readme.includes(`\`/${s.slice(2)}\``)))).toEqual([]);
+});

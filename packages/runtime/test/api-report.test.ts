@@ -23,8 +23,8 @@ test('every public subpath has an API report, and no report is left for a subpat
   expect(reports.sort()).toEqual(publicSubpaths.map(reportOf).sort());
 });
 
-test.each(publicSubpaths)('%s exports the values its API report lists, and only those', (subpath) => {
-  const mod = require(subpath === '.' ? pkg.name : `${pkg.name}${subpath.slice(1)}`) as Record<string, unknown>;
+test.each(publicSubpaths)('%s exports the values its API report lists, and only those', async (subpath) => {
+  const mod: Record<string, unknown> = await import(subpath === '.' ? pkg.name : `${pkg.name}${subpath.slice(1)}`);
   const reported = [...new Set(reportedValues(readFileSync(join(PKG, 'api', reportOf(subpath)), 'utf8')))].sort();
   expect(Object.keys(mod).filter((k) => k !== '__esModule').sort()).toEqual(reported);
 });

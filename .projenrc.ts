@@ -3,17 +3,17 @@ import { awscdk } from 'projen';
 import { bundlingOptions, configureBundling } from './projenrc/bundling';
 import { configureChecks } from './projenrc/checks';
 import { ciOptions, configureCi } from './projenrc/ci';
+import { configureDocs } from './projenrc/docs';
 import { configureExamples } from './projenrc/examples';
 import { configureLibrary, libraryOptions } from './projenrc/library';
-import { configureRelease, releaseOptions } from './projenrc/release';
-import { configureTests, testOptions } from './projenrc/tests';
-import { configureWorkspace } from './projenrc/workspace';
-// capability modules (projenrc/<name>.ts): one import line each, here
-import { configureDocs } from './projenrc/docs';
-import { configureTasks } from './projenrc/tasks';
 import { configureOpenAi } from './projenrc/openai';
 import { configurePrices } from './projenrc/prices';
+import { configureRelease, releaseOptions } from './projenrc/release';
 import { configureSurface } from './projenrc/surface';
+import { configureTasks } from './projenrc/tasks';
+import { configureTests, testOptions } from './projenrc/tests';
+import { configureWorkspace } from './projenrc/workspace';
+// capability modules (projenrc/<name>.ts) import above, in eslint's alphabetical order, with their call below
 
 const project = new awscdk.AwsCdkConstructLibrary({
   ...libraryOptions, // package metadata, toolchain versions, Node and aws-cdk-lib floors

@@ -51,5 +51,6 @@ test('a gateway on aws-cdk-lib\'s default (2025-03-26 only) gets a warning namin
 test('the mcp integ app\'s gateways (the Lambda target\'s and the MCP server target\'s) list every supported version', () => {
   const template = JSON.parse(readFileSync(join(__dirname, '..', 'mcp.integ.snapshot', 'CdkSageMakerMcpInteg.template.json'), 'utf8'));
   const gateways = Object.values<any>(template.Resources).filter((r) => r.Type === 'AWS::BedrockAgentCore::Gateway');
-  expect(gateways.map((g) => g.Properties.ProtocolConfiguration.Mcp.SupportedVersions)).toEqual([AGENTCORE_GATEWAY_VERSIONS, AGENTCORE_GATEWAY_VERSIONS]);
+  const versions = gateways.map((g) => g.Properties.ProtocolConfiguration.Mcp.SupportedVersions);
+  expect(versions).toEqual([AGENTCORE_GATEWAY_VERSIONS, AGENTCORE_GATEWAY_VERSIONS]);
 });

@@ -112,6 +112,9 @@ export function useBundledServerLambda<E, R>(frontDoor: StandInFrontDoor<E, R>, 
       server.events.push(e);
       frontDoor.writeResult(await server.handler(e), res);
     });
+    // The client (undici) drops an idle socket after 4 s; the server must not close one first, or a request sent on it
+    // as it closes meets ECONNRESET (a race a loaded machine hits when a test pauses between calls).
+    standIn.keepAliveTimeout = 60_000;
     http = standIn;
     await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', () => resolve()));
     server.client = new Client({ name: frontDoor.clientName, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });

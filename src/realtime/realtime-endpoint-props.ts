@@ -1,3 +1,4 @@
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { DataCaptureOptions } from './data-capture';
@@ -83,6 +84,13 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
    * @default - no alarms
    */
   readonly alarms?: RealtimeEndpointAlarmOptions;
+  /**
+   * What the alarms this endpoint creates do when they fire (those of `alarms` and of `addAlarms`), e.g.
+   * `[new cloudwatch_actions.SnsAction(topic)]`.
+   *
+   * @default - the alarms change state but notify nobody
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
   /**
    * A shadow variant: a challenger model that gets a copy of a share of the requests, its answers discarded. The endpoint
    * then has one production variant (`addVariant` fails at synth).

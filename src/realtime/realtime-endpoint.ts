@@ -269,7 +269,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   /**
    * Adds alarms on a variant: p99 model latency above a threshold, and/or the 5xx share of requests above a percentage.
-   * Both treat missing data (no traffic) as not breaching; `alarmActions` run when they fire.
+   * Both treat missing data (no traffic) as not breaching; the endpoint's `alarmActions` run when they fire.
    */
   public addAlarms(options: RealtimeEndpointAlarmOptions): RealtimeEndpointAlarms {
     const variantName = options.variantName ?? this.defaultVariantName;
@@ -279,7 +279,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
     v.throwIfInvalid();
 
-    const alarms = addVariantAlarms(new Construct(this, `${variantName}Alarms`), this, variantName, options);
+    const alarms = addVariantAlarms(new Construct(this, `${variantName}Alarms`), this, variantName, options, this.props.alarmActions);
     for (const alarm of [alarms.modelLatencyP99, alarms.invocation5XXRate]) if (alarm) this.ownAlarms.push(alarm);
     const time = (options.period ?? Duration.minutes(5)).toSeconds() * (options.evaluationPeriods ?? 3);
     if (time > (this.ownAlarmsTimeToAlarm?.toSeconds() ?? 0)) this.ownAlarmsTimeToAlarm = Duration.seconds(time);

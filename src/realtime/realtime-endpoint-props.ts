@@ -4,7 +4,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { DataCaptureOptions } from './data-capture';
 import { RealtimeEndpointAlarmOptions } from './realtime-alarms';
 import { ShadowVariantOptions } from './shadow-variant';
-import { VariantAutoScalingProps } from './variant-auto-scaling';
+import { VariantAutoScalingOptions } from './variant-auto-scaling';
 import { IOpenAiCompatible, ISageMakerEndpoint } from '../core/endpoint-base';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
@@ -24,7 +24,7 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
    *
    * @default - no autoscaling (call `autoScaleInstanceCount` later, or keep `initialInstanceCount`)
    */
-  readonly autoScaling?: VariantAutoScalingProps;
+  readonly autoScaling?: VariantAutoScalingOptions;
 }
 
 /** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
@@ -77,7 +77,7 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
    *
    * @default - no autoscaling
    */
-  readonly autoScaling?: VariantAutoScalingProps;
+  readonly autoScaling?: VariantAutoScalingOptions;
   /**
    * Alarms on the first variant. They are also the default rollback alarms of `rollout`.
    *

@@ -10,7 +10,7 @@ import { addVariantAlarms, validateAlarms } from './private/alarms';
 import { DEFAULT_SHADOW_NAME, renderShadow, validateShadow } from './private/shadow';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
 import { IRealtimeEndpoint, RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
-import { RealtimeInstanceScalingProps, VariantAutoScalingProps } from './variant-auto-scaling';
+import { RealtimeAutoScalingOptions, VariantAutoScalingOptions } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, importEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
@@ -220,7 +220,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
    *
    * @returns the variant's scalable instance count, to add more policies to
    */
-  public autoScaleInstanceCount(props: RealtimeInstanceScalingProps = {}): ScalableInstanceCount {
+  public autoScaleInstanceCount(props: RealtimeAutoScalingOptions = {}): ScalableInstanceCount {
     const variantName = props.variantName ?? this.defaultVariantName;
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoScaleInstanceCount`);
     v.check(this.variants.some((x) => x.name === variantName), 'variantName', variantName,
@@ -442,7 +442,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 }
 
-function validateVariantScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {
+function validateVariantScaling(v: PropValidator, prefix: string, props: VariantAutoScalingOptions): void {
   validateScaling(v, prefix, props, { minCapacityFloor: 1, zeroReason: ZERO_REASON }, {
     targetInvocationsPerInstance: props.targetInvocationsPerInstance,
     targetConcurrentRequestsPerModel: props.targetConcurrentRequestsPerModel,

@@ -290,7 +290,7 @@ export class InferenceComponent extends InferenceComponentBase {
     });
     if (props.rollout) {
       // A rollout grants the endpoint's role cloudwatch:DescribeAlarms on its alarms: inline too on a created role.
-      this.cfnInferenceComponent.deploymentConfig = withOwnStatements(this.binding.role, () => props.rollout!.bindToInferenceComponent({
+      this.cfnInferenceComponent.deploymentConfig = withOwnStatements(this.binding.role, () => props.rollout!._bindToInferenceComponent({
         scope: this,
         subject: `InferenceComponent '${id}'`,
         copyCount: resolvedOrUndefined(copies),

@@ -1,7 +1,8 @@
 /**
  * One shape for one idea, across the exported API: every scaling options type ends in `ScalingOptions`, every
- * `McpToolServer` entry names its object by its kind, and alarm actions are a top-level `alarmActions` prop. The walk
- * follows `src/index.ts`'s re-exports, so a type only the library uses internally is not held to the rule.
+ * `McpToolServer` entry names its object by its kind, alarm actions are a top-level `alarmActions` prop, and a rollout's
+ * binding to what it rolls out is internal. The walk follows `src/index.ts`'s re-exports, so a type only the library uses
+ * internally is not held to the rule.
  */
 import { readFileSync } from 'fs';
 import { dirname, join } from 'path';
@@ -69,6 +70,12 @@ test('alarm actions are a top-level alarmActions prop, never nested in an alarm 
   const holders = [...INTERFACES.keys()].filter((n) => /readonly alarmActions\?/.test(bodyOf(n)));
   expect(holders.filter((n) => !n.endsWith('Props')).sort()).toEqual([]);
   expect(holders.sort()).toEqual(['ApprovedModelDeploymentProps', 'AsyncEndpointProps', 'McpToolServerProps', 'PipelineEventRouterProps', 'RealtimeEndpointProps']);
+});
+
+test('the binding between a rollout and what it rolls out is internal', () => {
+  const rollout = lib.Rollout.allAtOnce();
+  expect(['bindToEndpoint', 'bindToInferenceComponent'].filter((m) => m in rollout)).toEqual([]);
+  expect(['RolloutEndpointContext', 'RolloutInferenceComponentContext'].filter((n) => INTERFACES.has(n))).toEqual([]);
 });
 
 describe('the scaling options types, through their names', () => {

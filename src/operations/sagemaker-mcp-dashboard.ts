@@ -346,9 +346,10 @@ function costMarkdown(props: SageMakerMcpDashboardProps): string {
     }
   };
   // An imported endpoint's instances are not known here: it gets no line.
-  for (const e of props.realtimeEndpoints ?? []) if (e instanceof RealtimeEndpoint) add(displayName(e), () => e.costEstimate(props.costEstimate), true);
-  for (const e of props.asyncEndpoints ?? []) if (e instanceof AsyncEndpoint) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
-  for (const e of props.serverlessEndpoints ?? []) if (e instanceof ServerlessEndpoint) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
-  for (const e of props.sharedGpuEndpoints ?? []) if (e instanceof SharedGpuEndpoint) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
+  const o = props.costEstimate;
+  for (const e of props.realtimeEndpoints ?? []) if (e instanceof RealtimeEndpoint) add(displayName(e), () => e.costEstimate(o), true);
+  for (const e of props.asyncEndpoints ?? []) if (e instanceof AsyncEndpoint) add(displayName(e), () => e.costEstimate(o), false);
+  for (const e of props.serverlessEndpoints ?? []) if (e instanceof ServerlessEndpoint) add(displayName(e), () => e.costEstimate(o), false);
+  for (const e of props.sharedGpuEndpoints ?? []) if (e instanceof SharedGpuEndpoint) add(displayName(e), () => e.costEstimate(o), false);
   return ['### Cost estimate (on-demand hosting, an estimate, not a bill; docs/cost.md)', ...(lines.length ? lines : ['No endpoints.'])].join('\n');
 }

@@ -1,8 +1,8 @@
 /** Internal: renders `EndpointUpdateOptions` onto an `AWS::SageMaker::Endpoint`. */
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { RolloutEndpointContext } from './rollout-context';
 import { PropValidator } from '../core/validation';
 import { EndpointUpdateOptions, RetainedVariantProperty } from '../rollouts/endpoint-update';
-import { RolloutEndpointContext } from './rollout-context';
 
 export interface EndpointUpdateProps {
   readonly deploymentConfig?: sagemaker.CfnEndpoint.DeploymentConfigProperty;

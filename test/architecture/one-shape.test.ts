@@ -54,9 +54,14 @@ test('every scaling options type ends in ScalingOptions (a construct\'s props en
 
 test('every McpToolServer entry names its object by its kind', () => {
   const keyOf: Record<string, string> = {
-    McpRealtimeEndpointOptions: 'endpoint', McpServerlessEndpointOptions: 'endpoint', McpAsyncEndpointOptions: 'endpoint',
-    McpDeploymentOptions: 'endpoint', McpInferenceComponentOptions: 'inferenceComponent', McpFeatureGroupOptions: 'featureGroup',
-    McpPipelineOptions: 'pipeline', McpModelPackageGroupOptions: 'modelPackageGroup',
+    McpRealtimeEndpointOptions: 'endpoint',
+    McpServerlessEndpointOptions: 'endpoint',
+    McpAsyncEndpointOptions: 'endpoint',
+    McpDeploymentOptions: 'endpoint',
+    McpInferenceComponentOptions: 'inferenceComponent',
+    McpFeatureGroupOptions: 'featureGroup',
+    McpPipelineOptions: 'pipeline',
+    McpModelPackageGroupOptions: 'modelPackageGroup',
   };
   const entries = [...INTERFACES.keys()].filter((n) => /^Mcp\w+Options$/.test(n) && /McpToolServerProps/.test(INTERFACES.get(n)!)
     && new RegExp(`\\b${n}\\[\\]`).test(INTERFACES.get(n)!));

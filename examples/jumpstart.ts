@@ -16,7 +16,8 @@ export function addJumpStartExample(stack: Stack): RealtimeEndpoint {
     instanceType: InstanceType.ML_G5_2XLARGE,
     autoScaling: { maxCapacity: 2 },
     // One instance to start: no canary to split, so all at once, baking 10 minutes with the 5xx alarm able to roll back.
-    alarms: { invocation5XXRateThreshold: 5, period: Duration.minutes(1), alarmActions: operationsFor(stack).alarmActions },
+    alarms: { invocation5XXRateThreshold: 5, period: Duration.minutes(1) },
+    alarmActions: operationsFor(stack).alarmActions,
     rollout: Rollout.allAtOnce({ bakingPeriod: Duration.minutes(10) }),
   });
 }

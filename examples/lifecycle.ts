@@ -102,8 +102,8 @@ export function addLifecycleExample(stack: Stack): LifecycleExample {
       modelLatencyP99Threshold: Duration.seconds(1),
       invocation5XXRateThreshold: 1,
       period: Duration.minutes(1),
-      alarmActions: ops.alarmActions,
     },
+    alarmActions: ops.alarmActions,
     rollout: Rollout.canary({ size: RolloutCapacity.instances(1), bakingPeriod: Duration.minutes(10), maximumExecutionTime: Duration.hours(1) }),
   });
   return { group, pipeline, deployment, endpoint };

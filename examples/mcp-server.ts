@@ -38,7 +38,7 @@ export function addMcpExample(stack: Stack, exposed: McpExampleInputs): McpToolS
       }] : []),
     ],
     serverlessEndpoints: exposed.serverless ? [{ endpoint: exposed.serverless, description: 'Lead score (scikit-learn): csv rows of 6 features' }] : [],
-    inferenceComponents: components.map((component) => ({ component })),
+    inferenceComponents: components.map((inferenceComponent) => ({ inferenceComponent })),
     asyncEndpoints: [{ endpoint: exposed.async, description: 'Summarizes long documents (BART): json payload {"inputs": "<text>"}' }],
     featureGroups: [{ featureGroup: exposed.featureGroup, allowWrites: true, description: 'Per-user MCP usage features' }],
     pipelines: [{ pipeline: exposed.pipelines.pipeline, description: 'Retrains the churn classifier' }],

@@ -44,8 +44,8 @@ export function addRealtimeExample(stack: Stack, options: RealtimeExampleOptions
       modelLatencyP99Threshold: Duration.seconds(20),
       invocation5XXRateThreshold: 1,
       period: Duration.minutes(1),
-      alarmActions: operationsFor(stack).alarmActions,
     },
+    alarmActions: operationsFor(stack).alarmActions,
     rollout: Rollout.canary({ size: RolloutCapacity.instances(1), bakingPeriod: Duration.minutes(10), maximumExecutionTime: Duration.hours(2) }),
     shadow: options.shadowChallenger ? {
       model: tgiModel(artifacts, 'llama-3.1-8b-instruct/'),

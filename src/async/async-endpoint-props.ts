@@ -5,7 +5,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { AsyncAutoScalingProps } from './async-scaling-props';
+import { AsyncAutoScalingOptions } from './async-scaling-props';
 import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
@@ -347,7 +347,7 @@ export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNe
    *
    * @default - no autoscaling: the endpoint keeps `initialInstanceCount` instances
    */
-  readonly autoScaling?: AsyncAutoScalingProps;
+  readonly autoScaling?: AsyncAutoScalingOptions;
   /**
    * Alarm when the oldest queued request is older than this.
    *

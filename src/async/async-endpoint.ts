@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { AsyncEndpointAttributes, AsyncEndpointProps, AsyncWorkload, IAsyncEndpoint } from './async-endpoint-props';
 import { AsyncResults } from './async-results';
 import { addBacklogScaling, BacklogScaling, validateBacklogScaling } from './async-scaling';
-import { AsyncAutoScalingProps } from './async-scaling-props';
+import { AsyncAutoScalingOptions } from './async-scaling-props';
 import { acknowledgePolicyWildcards } from './nag';
 import { DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from '../private/contract.generated';
 import { AsyncEndpointBase } from './private/async-endpoint-base';
@@ -406,7 +406,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
    *
    * @returns the variant's scalable instance count, to add more policies to
    */
-  public autoScaleInstanceCount(props: AsyncAutoScalingProps = {}): ScalableInstanceCount {
+  public autoScaleInstanceCount(props: AsyncAutoScalingOptions = {}): ScalableInstanceCount {
     const v = new PropValidator(`AsyncEndpoint '${this.node.path}' autoScaleInstanceCount`);
     if (this.scaling) v.add(secondScalingCall('autoScaleInstanceCount', `variant '${this.variantName}'`));
     validateBacklogScaling(v, props);

@@ -4,7 +4,7 @@ import { Duration } from 'aws-cdk-lib';
  * Autoscaling of an async endpoint on its queue, as AWS's recipe does it
  * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html).
  */
-export interface AsyncAutoScalingProps {
+export interface AsyncAutoScalingOptions {
   /**
    * The fewest instances. 0 lets the endpoint scale to zero while its queue is empty; the scale-from-zero alarm and
    * step policy are then added (the first request after an idle period waits for an instance to start: minutes).

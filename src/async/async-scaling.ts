@@ -5,7 +5,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
-import { AsyncAutoScalingProps } from './async-scaling-props';
+import { AsyncAutoScalingOptions } from './async-scaling-props';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { PropValidator } from '../core/validation';
 import {
@@ -30,7 +30,7 @@ export interface BacklogScaling {
 }
 
 /** Records every problem with the scaling props (0 is a valid minimum for async variants). */
-export function validateBacklogScaling(v: PropValidator, props: AsyncAutoScalingProps): void {
+export function validateBacklogScaling(v: PropValidator, props: AsyncAutoScalingOptions): void {
   validateScaling(v, 'autoScaling.', props, { minCapacityFloor: 0, defaultMinCapacity: SCALING_DEFAULTS.minCapacity },
     { targetBacklogPerInstance: props.targetBacklogPerInstance });
 }
@@ -41,7 +41,7 @@ export function validateBacklogScaling(v: PropValidator, props: AsyncAutoScaling
  * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html). The resources keep their ids
  * directly under `scope` (the endpoint); the returned capacity (`<scope>/AutoScaling`) holds the policies users add.
  */
-export function addBacklogScaling(scope: Construct, props: AsyncAutoScalingProps, target: BacklogScalingTarget): BacklogScaling {
+export function addBacklogScaling(scope: Construct, props: AsyncAutoScalingOptions, target: BacklogScalingTarget): BacklogScaling {
   const minCapacity = props.minCapacity ?? SCALING_DEFAULTS.minCapacity;
   warnOnCooldowns(scope, 'autoScaling.', props.scaleOutCooldown, props.scaleInCooldown);
 

@@ -83,7 +83,8 @@ export interface McpServerlessEndpointOptions {
 
 /** An inference component of a shared-GPU endpoint, exposed through `invoke_endpoint`. */
 export interface McpInferenceComponentOptions {
-  readonly component: IInferenceComponent;
+  /** The component. */
+  readonly inferenceComponent: IInferenceComponent;
   /**
    * Shown to the agent.
    *
@@ -162,7 +163,8 @@ export interface McpPipelineOptions {
 
 /** A model package group exposed through `list_model_versions`. */
 export interface McpModelPackageGroupOptions {
-  readonly group: IModelPackageGroup;
+  /** The group. */
+  readonly modelPackageGroup: IModelPackageGroup;
   /**
    * Shown to the agent.
    *

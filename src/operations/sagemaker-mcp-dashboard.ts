@@ -2,16 +2,16 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
 import { LazyTextWidget, SubtreeAlarmsWidget, displayName } from './dashboard-widgets';
-import { AsyncEndpoint } from '../async';
+import { AsyncEndpoint, IAsyncEndpoint } from '../async';
 import { AsyncResults } from '../async/async-results';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost';
-import { FeatureGroup } from '../feature-store';
+import { IFeatureGroup } from '../feature-store';
 import { McpToolServer } from '../mcp';
-import { PipelineEventRouter, TrainingPipeline } from '../pipelines';
+import { ITrainingPipeline, PipelineEventRouter } from '../pipelines';
 import { RECORD_METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS } from '../private/contract.generated';
-import { RealtimeEndpoint } from '../realtime';
-import { ServerlessEndpoint } from '../serverless';
-import { InferenceComponent, SharedGpuEndpoint } from '../shared-gpu';
+import { IRealtimeEndpoint, RealtimeEndpoint } from '../realtime';
+import { IServerlessEndpoint, ServerlessEndpoint } from '../serverless';
+import { IInferenceComponent, ISharedGpuEndpoint, InferenceComponent, SharedGpuEndpoint } from '../shared-gpu';
 
 /** Props of `SageMakerMcpDashboard`. */
 export interface SageMakerMcpDashboardProps {
@@ -26,40 +26,49 @@ export interface SageMakerMcpDashboardProps {
    */
   readonly server?: McpToolServer;
   /**
-   * Real-time endpoints: a row per production variant.
+   * Real-time endpoints, created or imported: a row per production variant (an imported endpoint: one row, for the
+   * variant its metrics default to; no capacity range, no cost line).
    * @default - none
    */
-  readonly realtimeEndpoints?: RealtimeEndpoint[];
+  readonly realtimeEndpoints?: IRealtimeEndpoint[];
   /**
    * Async endpoints: a row each, from AWS's async metric list only: invocations processed, failed and expired, model
    * latency, backlog, its age and HasBacklogWithoutCapacity, the instance count (CPUUtilization SampleCount per
-   * minute) and the result recorder.
+   * minute) and, for a created endpoint, the result recorder, the capacity range and the cost line.
    * @default - none
    */
-  readonly asyncEndpoints?: AsyncEndpoint[];
+  readonly asyncEndpoints?: IAsyncEndpoint[];
   /**
    * Serverless endpoints: a row each (invocations, model latency, errors, cold starts), then concurrency and memory use
-   * and, with provisioned concurrency, its executions against its range and the requests that spilled over.
+   * and, for a created endpoint with provisioned concurrency, its executions against its range and the requests that
+   * spilled over.
    * @default - none
    */
-  readonly serverlessEndpoints?: ServerlessEndpoint[];
+  readonly serverlessEndpoints?: IServerlessEndpoint[];
   /**
-   * Shared-GPU endpoints: a row per inference component (copies against their scaling range).
+   * Shared-GPU endpoints: a row per inference component a created endpoint hosts (copies against their scaling range),
+   * and its cost line. Give the components of an imported endpoint as `inferenceComponents`.
    * @default - none
    */
-  readonly sharedGpuEndpoints?: SharedGpuEndpoint[];
+  readonly sharedGpuEndpoints?: ISharedGpuEndpoint[];
+  /**
+   * More inference components, created or imported (those of an imported shared-GPU endpoint): a row each.
+   * @default - none
+   */
+  readonly inferenceComponents?: IInferenceComponent[];
   /**
    * Feature groups: online-store invocations, latency, errors and throttles.
    * @default - none
    */
-  readonly featureGroups?: FeatureGroup[];
+  readonly featureGroups?: IFeatureGroup[];
   /**
    * Training pipelines: runs by outcome (started, succeeded, failed, stopped).
    * @default - none
    */
-  readonly pipelines?: TrainingPipeline[];
+  readonly pipelines?: ITrainingPipeline[];
   /**
-   * Pipeline event routers: recorded / duplicate / refused events and their dead-letter queue.
+   * Pipeline event routers: recorded / duplicate / refused events and their dead-letter queue. Created routers only: an
+   * imported one has no function or queue to graph.
    * @default - none
    */
   readonly pipelineRouters?: PipelineEventRouter[];
@@ -101,7 +110,7 @@ export class SageMakerMcpDashboard extends Construct {
     this.dashboard = new cloudwatch.Dashboard(this, 'Resource', { dashboardName: props.dashboardName, defaultInterval: Duration.hours(3) });
     const subjects = (): IConstruct[] => [
       ...(props.server ? [props.server] : []), ...props.realtimeEndpoints ?? [], ...props.asyncEndpoints ?? [], ...props.serverlessEndpoints ?? [],
-      ...props.sharedGpuEndpoints ?? [],
+      ...props.sharedGpuEndpoints ?? [], ...props.inferenceComponents ?? [],
       ...props.featureGroups ?? [], ...props.pipelines ?? [], ...props.pipelineRouters ?? [],
     ];
     const minutes = this.period.toMinutes();
@@ -115,13 +124,15 @@ export class SageMakerMcpDashboard extends Construct {
     this.dashboard.addWidgets(new SubtreeAlarmsWidget('Alarms of this stack\'s MCP constructs', subjects, WIDTH, 4));
     if (props.server) this.addServer(props.server);
     for (const e of props.realtimeEndpoints ?? []) {
-      for (const variant of e.variantNames) this.addVariant(e, variant);
+      // An imported endpoint's metrics name the variant given at import (AllTraffic unless said otherwise).
+      for (const variant of e instanceof RealtimeEndpoint ? e.variantNames : [undefined]) this.addVariant(e, variant);
     }
     for (const e of props.asyncEndpoints ?? []) this.addAsync(e);
     for (const e of props.serverlessEndpoints ?? []) this.addServerless(e);
     for (const e of props.sharedGpuEndpoints ?? []) {
-      for (const c of e.inferenceComponents) this.addComponent(c);
+      if (e instanceof SharedGpuEndpoint) for (const c of e.inferenceComponents) this.addComponent(c);
     }
+    for (const c of props.inferenceComponents ?? []) this.addComponent(c);
     for (const g of props.featureGroups ?? []) this.addFeatureGroup(g);
     const pipelines = props.pipelines ?? [];
     const routers = props.pipelineRouters ?? [];
@@ -162,8 +173,8 @@ export class SageMakerMcpDashboard extends Construct {
     return this.graph(title, [count], 6, { leftAnnotations: annotations, leftYAxis: { min: 0 }, ...(period ? { period } : {}) });
   }
 
-  private addVariant(e: RealtimeEndpoint, variantName: string): void {
-    const name = `${displayName(e)}/${variantName}`;
+  private addVariant(e: IRealtimeEndpoint, variantName: string | undefined): void {
+    const name = variantName ? `${displayName(e)}/${variantName}` : displayName(e);
     const o = { variantName, period: this.period };
     const invocations = e.metricInvocations({ ...o, statistic: 'Sum' });
     this.dashboard.addWidgets(
@@ -174,7 +185,7 @@ export class SageMakerMcpDashboard extends Construct {
         e.metric('InvocationModelErrors', { ...o, statistic: 'Sum', label: 'model errors' }),
       ], 6),
       this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'),
-        e._scaledInstanceCount(variantName), undefined),
+        e instanceof RealtimeEndpoint && variantName ? e._scaledInstanceCount(variantName) : undefined, undefined),
     );
   }
 
@@ -184,7 +195,8 @@ export class SageMakerMcpDashboard extends Construct {
    * the instance count is CPUUtilization's SampleCount over 1 minute, as AWS's async troubleshooting page counts it
    * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-troubleshooting.html).
    */
-  private addAsync(e: AsyncEndpoint): void {
+  private addAsync(e: IAsyncEndpoint): void {
+    const created = e instanceof AsyncEndpoint ? e : undefined;
     const name = displayName(e);
     const o = { period: this.period };
     this.dashboard.addWidgets(
@@ -202,7 +214,7 @@ export class SageMakerMcpDashboard extends Construct {
       }),
       this.graph(`${name}: backlog without capacity; result dead letters (Maximum)`, [
         e.metricHasBacklogWithoutCapacity({ ...o, statistic: 'Maximum', label: 'HasBacklogWithoutCapacity' }),
-        ...(e.resultDeadLetterQueue ? [e.resultDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...o, statistic: 'Maximum', label: 'recorder DLQ depth' })] : []),
+        ...(created?.resultDeadLetterQueue ? [created.resultDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...o, statistic: 'Maximum', label: 'recorder DLQ depth' })] : []),
       ], 6),
     );
     // One CPUUtilization sample per instance per minute: the count of a 1-minute period is the instance count, 0 when
@@ -210,8 +222,8 @@ export class SageMakerMcpDashboard extends Construct {
     const cpuSamples = e.metricCpuUtilization({ statistic: 'SampleCount', period: Duration.minutes(1) });
     const instances = new cloudwatch.MathExpression({ expression: 'FILL(cpuSamples, 0)', usingMetrics: { cpuSamples }, label: 'instances', period: Duration.minutes(1) });
     this.dashboard.addWidgets(
-      this.capacityGraph(`${name}: instances (CPUUtilization SampleCount, 1 min)`, instances, e._scaledInstanceCount, undefined, Duration.minutes(1)),
-      ...(e.resultQueue ? [this.recorderGraph(`${name}: result recorder (Sum)`, e.node.tryFindChild('Results'))] : []),
+      this.capacityGraph(`${name}: instances (CPUUtilization SampleCount, 1 min)`, instances, created?._scaledInstanceCount, undefined, Duration.minutes(1)),
+      ...(created?.resultQueue ? [this.recorderGraph(`${name}: result recorder (Sum)`, created.node.tryFindChild('Results'))] : []),
     );
   }
 
@@ -224,9 +236,10 @@ export class SageMakerMcpDashboard extends Construct {
   /**
    * A serverless endpoint, from the metrics AWS publishes for one (an exhaustive list, which has no
    * InvocationModelErrors: https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-monitoring.html),
-   * dimensions EndpointName and VariantName like a realtime variant's.
+   * dimensions EndpointName and VariantName like a realtime variant's. The metrics are named here (not through the
+   * class's `metric...` methods) so that an imported endpoint graphs the same.
    */
-  private addServerless(e: ServerlessEndpoint): void {
+  private addServerless(e: IServerlessEndpoint): void {
     const name = displayName(e);
     const o = { period: this.period };
     this.dashboard.addWidgets(
@@ -236,29 +249,31 @@ export class SageMakerMcpDashboard extends Construct {
         e.metricInvocation4XXErrors({ ...o, statistic: 'Sum', label: '4xx' }), e.metricInvocation5XXErrors({ ...o, statistic: 'Sum', label: '5xx' }),
       ], 6),
       this.graph(`${name}: cold starts (ModelSetupTime SampleCount) and setup time (Maximum, µs)`,
-        [e.metricModelSetupTime({ ...o, statistic: 'SampleCount', label: 'cold starts' })], 6, {
-          right: [e.metricModelSetupTime({ ...o, statistic: 'Maximum', label: 'setup time max' })],
+        [e.metric('ModelSetupTime', { ...o, statistic: 'SampleCount', label: 'cold starts' })], 6, {
+          right: [e.metric('ModelSetupTime', { ...o, statistic: 'Maximum', label: 'setup time max' })],
         }),
     );
-    const provisioned = e.provisionedConcurrency !== undefined;
+    const created = e instanceof ServerlessEndpoint ? e : undefined;
+    const provisioned = created?.provisionedConcurrency !== undefined;
+    const max = { ...o, statistic: 'Maximum' };
     const width = provisioned ? 6 : 12;
     this.dashboard.addWidgets(
       this.graph(`${name}: concurrency utilization (Maximum, 0-1)`, [
-        e.metricConcurrentExecutionsUtilization({ ...o, label: 'of maxConcurrency' }),
-        ...(provisioned ? [e.metricProvisionedConcurrencyUtilization({ ...o, label: 'of provisioned concurrency' })] : []),
+        e.metric('ServerlessConcurrentExecutionsUtilization', { ...max, label: 'of maxConcurrency' }),
+        ...(provisioned ? [e.metric('ServerlessProvisionedConcurrencyUtilization', { ...max, label: 'of provisioned concurrency' })] : []),
       ], width, { leftYAxis: { min: 0, max: 1 } }),
       this.graph(`${name}: memory utilization (Average, %)`, [e.metricMemoryUtilization({ ...o, statistic: 'Average' })], width, { leftYAxis: { min: 0 } }),
-      ...(provisioned ? [
-        this.capacityGraph(`${name}: provisioned concurrency executions (Maximum)`, e.metricProvisionedConcurrencyExecutions({ ...o, label: 'executions' }),
-          e._scaledProvisionedConcurrency, e.provisionedConcurrency),
+      ...(created && provisioned ? [
+        this.capacityGraph(`${name}: provisioned concurrency executions (Maximum)`, created.metricProvisionedConcurrencyExecutions({ ...o, label: 'executions' }),
+          created._scaledProvisionedConcurrency, created.provisionedConcurrency),
         this.graph(`${name}: provisioned / spillover invocations (Sum)`, [
-          e.metricProvisionedConcurrencyInvocations({ ...o, label: 'provisioned' }), e.metricProvisionedConcurrencySpilloverInvocations({ ...o, label: 'spillover' }),
+          created.metricProvisionedConcurrencyInvocations({ ...o, label: 'provisioned' }), created.metricProvisionedConcurrencySpilloverInvocations({ ...o, label: 'spillover' }),
         ], 6),
       ] : []),
     );
   }
 
-  private addComponent(c: InferenceComponent): void {
+  private addComponent(c: IInferenceComponent): void {
     const name = displayName(c);
     const o = { period: this.period };
     const invocations = c.metricInvocations({ ...o, statistic: 'Sum' });
@@ -270,11 +285,11 @@ export class SageMakerMcpDashboard extends Construct {
         c.metricInvocationModelErrors({ ...o, statistic: 'Sum', label: 'model errors' }),
       ], 6),
       this.capacityGraph(`${name}: copies (while invoked)`, instancesWhileInvoked(invocations, c.metricInvocationsPerCopy({ ...o, statistic: 'Sum' }), 'copies'),
-        c._scaledCopyCount, c.copies),
+        c instanceof InferenceComponent ? c._scaledCopyCount : undefined, c instanceof InferenceComponent ? c.copies : undefined),
     );
   }
 
-  private addFeatureGroup(g: FeatureGroup): void {
+  private addFeatureGroup(g: IFeatureGroup): void {
     const name = displayName(g);
     const o = { period: this.period };
     this.dashboard.addWidgets(
@@ -287,7 +302,7 @@ export class SageMakerMcpDashboard extends Construct {
     );
   }
 
-  private addPipelines(pipelines: TrainingPipeline[], routers: PipelineEventRouter[]): void {
+  private addPipelines(pipelines: ITrainingPipeline[], routers: PipelineEventRouter[]): void {
     const o = { period: this.period, statistic: 'Sum' };
     const runs = pipelines.flatMap((p) => ['ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionStopped']
       .map((m) => p.metric(m, { ...o, label: `${displayName(p)} ${m.replace('Execution', '').toLowerCase()}` })));
@@ -330,9 +345,11 @@ function costMarkdown(props: SageMakerMcpDashboardProps): string {
       lines.push(`- **${name}**: no estimate (${(err as Error).message.split('\n').slice(-1)[0].replace(/^\s*- /, '')})`);
     }
   };
-  for (const e of props.realtimeEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate), true);
-  for (const e of props.asyncEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
-  for (const e of props.serverlessEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
-  for (const e of props.sharedGpuEndpoints ?? []) add(displayName(e), () => e.costEstimate(props.costEstimate), false);
+  // An imported endpoint's instances are not known here: it gets no line.
+  const o = props.costEstimate;
+  for (const e of props.realtimeEndpoints ?? []) if (e instanceof RealtimeEndpoint) add(displayName(e), () => e.costEstimate(o), true);
+  for (const e of props.asyncEndpoints ?? []) if (e instanceof AsyncEndpoint) add(displayName(e), () => e.costEstimate(o), false);
+  for (const e of props.serverlessEndpoints ?? []) if (e instanceof ServerlessEndpoint) add(displayName(e), () => e.costEstimate(o), false);
+  for (const e of props.sharedGpuEndpoints ?? []) if (e instanceof SharedGpuEndpoint) add(displayName(e), () => e.costEstimate(o), false);
   return ['### Cost estimate (on-demand hosting, an estimate, not a bill; docs/cost.md)', ...(lines.length ? lines : ['No endpoints.'])].join('\n');
 }

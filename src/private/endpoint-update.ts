@@ -1,8 +1,8 @@
 /** Internal: renders `EndpointUpdateOptions` onto an `AWS::SageMaker::Endpoint`. */
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { RolloutEndpointContext } from './rollout-context';
 import { PropValidator } from '../core/validation';
 import { EndpointUpdateOptions, RetainedVariantProperty } from '../rollouts/endpoint-update';
-import { RolloutEndpointContext } from '../rollouts/rollout';
 
 export interface EndpointUpdateProps {
   readonly deploymentConfig?: sagemaker.CfnEndpoint.DeploymentConfigProperty;
@@ -30,7 +30,7 @@ export function renderEndpointUpdate(options: EndpointUpdateOptions, autoscaled:
   const excluded = options.excludeRetainedVariantProperties
     ?? (options.retainAllVariantProperties === undefined && autoscaled ? [RetainedVariantProperty.DESIRED_WEIGHT] : undefined);
   return {
-    deploymentConfig: options.rollout?.bindToEndpoint(context),
+    deploymentConfig: options.rollout?._bindToEndpoint(context),
     retainAllVariantProperties: retain,
     excludeRetainedVariantProperties: excluded && excluded.length > 0 ? excluded.map((variantPropertyType) => ({ variantPropertyType })) : undefined,
     retainDeploymentConfig: options.retainDeploymentConfig,

@@ -1,7 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 
-/** Alarms on one variant of a realtime endpoint. */
+/**
+ * Alarms on one variant of a realtime endpoint. What they do when they fire is the endpoint's `alarmActions`.
+ */
 export interface RealtimeEndpointAlarmOptions {
   /**
    * The variant to watch.
@@ -33,12 +35,6 @@ export interface RealtimeEndpointAlarmOptions {
    * @default 3
    */
   readonly evaluationPeriods?: number;
-  /**
-   * What the alarms do when they fire, e.g. `[new cloudwatch_actions.SnsAction(topic)]`.
-   *
-   * @default - the alarms change state but notify nobody
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
 }
 
 /** The alarms `addAlarms` created. */

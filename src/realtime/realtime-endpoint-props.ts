@@ -1,9 +1,10 @@
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { DataCaptureOptions } from './data-capture';
 import { RealtimeEndpointAlarmOptions } from './realtime-alarms';
 import { ShadowVariantOptions } from './shadow-variant';
-import { VariantAutoScalingProps } from './variant-auto-scaling';
+import { VariantAutoScalingOptions } from './variant-auto-scaling';
 import { IOpenAiCompatible, ISageMakerEndpoint } from '../core/endpoint-base';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
@@ -23,7 +24,7 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
    *
    * @default - no autoscaling (call `autoScaleInstanceCount` later, or keep `initialInstanceCount`)
    */
-  readonly autoScaling?: VariantAutoScalingProps;
+  readonly autoScaling?: VariantAutoScalingOptions;
 }
 
 /** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
@@ -76,13 +77,20 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
    *
    * @default - no autoscaling
    */
-  readonly autoScaling?: VariantAutoScalingProps;
+  readonly autoScaling?: VariantAutoScalingOptions;
   /**
    * Alarms on the first variant. They are also the default rollback alarms of `rollout`.
    *
    * @default - no alarms
    */
   readonly alarms?: RealtimeEndpointAlarmOptions;
+  /**
+   * What the alarms this endpoint creates do when they fire (those of `alarms` and of `addAlarms`), e.g.
+   * `[new cloudwatch_actions.SnsAction(topic)]`.
+   *
+   * @default - the alarms change state but notify nobody
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
   /**
    * A shadow variant: a challenger model that gets a copy of a share of the requests, its answers discarded. The endpoint
    * then has one production variant (`addVariant` fails at synth).

@@ -10,7 +10,7 @@ import { addVariantAlarms, validateAlarms } from './private/alarms';
 import { DEFAULT_SHADOW_NAME, renderShadow, validateShadow } from './private/shadow';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
 import { IRealtimeEndpoint, RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
-import { RealtimeInstanceScalingProps, VariantAutoScalingProps } from './variant-auto-scaling';
+import { RealtimeAutoScalingOptions, VariantAutoScalingOptions } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, importEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
@@ -220,7 +220,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
    *
    * @returns the variant's scalable instance count, to add more policies to
    */
-  public autoScaleInstanceCount(props: RealtimeInstanceScalingProps = {}): ScalableInstanceCount {
+  public autoScaleInstanceCount(props: RealtimeAutoScalingOptions = {}): ScalableInstanceCount {
     const variantName = props.variantName ?? this.defaultVariantName;
     const v = new PropValidator(`RealtimeEndpoint '${this.node.id}' autoScaleInstanceCount`);
     v.check(this.variants.some((x) => x.name === variantName), 'variantName', variantName,
@@ -269,7 +269,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   /**
    * Adds alarms on a variant: p99 model latency above a threshold, and/or the 5xx share of requests above a percentage.
-   * Both treat missing data (no traffic) as not breaching; `alarmActions` run when they fire.
+   * Both treat missing data (no traffic) as not breaching; the endpoint's `alarmActions` run when they fire.
    */
   public addAlarms(options: RealtimeEndpointAlarmOptions): RealtimeEndpointAlarms {
     const variantName = options.variantName ?? this.defaultVariantName;
@@ -279,7 +279,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       `one of this endpoint's variants (${this.variantNames.join(', ')})`);
     v.throwIfInvalid();
 
-    const alarms = addVariantAlarms(new Construct(this, `${variantName}Alarms`), this, variantName, options);
+    const alarms = addVariantAlarms(new Construct(this, `${variantName}Alarms`), this, variantName, options, this.props.alarmActions);
     for (const alarm of [alarms.modelLatencyP99, alarms.invocation5XXRate]) if (alarm) this.ownAlarms.push(alarm);
     const time = (options.period ?? Duration.minutes(5)).toSeconds() * (options.evaluationPeriods ?? 3);
     if (time > (this.ownAlarmsTimeToAlarm?.toSeconds() ?? 0)) this.ownAlarmsTimeToAlarm = Duration.seconds(time);
@@ -442,7 +442,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 }
 
-function validateVariantScaling(v: PropValidator, prefix: string, props: VariantAutoScalingProps): void {
+function validateVariantScaling(v: PropValidator, prefix: string, props: VariantAutoScalingOptions): void {
   validateScaling(v, prefix, props, { minCapacityFloor: 1, zeroReason: ZERO_REASON }, {
     targetInvocationsPerInstance: props.targetInvocationsPerInstance,
     targetConcurrentRequestsPerModel: props.targetConcurrentRequestsPerModel,

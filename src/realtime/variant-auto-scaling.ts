@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 
 /** Target tracking on a production variant's instance count. */
-export interface VariantAutoScalingProps {
+export interface VariantAutoScalingOptions {
   /**
    * The fewest instances. Realtime endpoints keep at least one: only async and inference-component endpoints scale to zero.
    *
@@ -42,7 +42,7 @@ export interface VariantAutoScalingProps {
 }
 
 /** `RealtimeEndpoint.autoScaleInstanceCount`: which variant, and how it scales. */
-export interface RealtimeInstanceScalingProps extends VariantAutoScalingProps {
+export interface RealtimeAutoScalingOptions extends VariantAutoScalingOptions {
   /**
    * The variant to scale.
    *

@@ -4,7 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { addServerlessScaling, validateServerlessScaling } from './private/serverless-scaling';
-import { ServerlessAutoScalingProps } from './serverless-scaling-props';
+import { ServerlessAutoScalingOptions } from './serverless-scaling-props';
 import {
   DEFAULT_VARIANT_NAME, EndpointMetricOptions, importEndpoint, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes,
   SageMakerEndpointBase,
@@ -57,7 +57,7 @@ export interface ServerlessEndpointProps {
    *
    * @default - no autoscaling: the provisioned concurrency stays as given
    */
-  readonly autoScaling?: ServerlessAutoScalingProps;
+  readonly autoScaling?: ServerlessAutoScalingOptions;
   /**
    * The endpoint's name (1-63 letters, digits, hyphens). Changing it replaces the endpoint.
    *
@@ -208,7 +208,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
    *
    * @returns the provisioned concurrency as registered with Application Auto Scaling, to add more policies to
    */
-  public autoScaleProvisionedConcurrency(props: ServerlessAutoScalingProps = {}): ScalableProvisionedConcurrency {
+  public autoScaleProvisionedConcurrency(props: ServerlessAutoScalingOptions = {}): ScalableProvisionedConcurrency {
     const v = new PropValidator(`ServerlessEndpoint '${this.node.path}' autoScaleProvisionedConcurrency`);
     if (this.scaledConcurrency) v.add(secondScalingCall('autoScaleProvisionedConcurrency', `variant '${this.variantName}'`));
     v.check(this.provisionedConcurrency !== undefined, 'provisionedConcurrency', undefined,

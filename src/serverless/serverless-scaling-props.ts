@@ -5,7 +5,7 @@ import { Duration } from 'aws-cdk-lib';
  * `sagemaker:variant:DesiredProvisionedConcurrency`, metric `SageMakerVariantProvisionedConcurrencyUtilization`;
  * https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html).
  */
-export interface ServerlessAutoScalingProps {
+export interface ServerlessAutoScalingOptions {
   /**
    * The least provisioned concurrency (1-200: a serverless variant's provisioned concurrency is never 0; remove
    * `provisionedConcurrency` for a purely on-demand endpoint).

@@ -111,7 +111,7 @@ export interface InferenceComponentProps extends InferenceComponentOptions {
 }
 
 /** How an inference component's copy count follows its load. */
-export interface InferenceComponentAutoScaleOptions {
+export interface InferenceComponentAutoScalingOptions {
   /**
    * The fewest copies. 0 lets the component scale to zero: SageMaker then releases instances no component needs
    * (the endpoint's `instanceScaling.minCapacity` must be 0), and a step policy brings a copy back when a request
@@ -290,7 +290,7 @@ export class InferenceComponent extends InferenceComponentBase {
     });
     if (props.rollout) {
       // A rollout grants the endpoint's role cloudwatch:DescribeAlarms on its alarms: inline too on a created role.
-      this.cfnInferenceComponent.deploymentConfig = withOwnStatements(this.binding.role, () => props.rollout!.bindToInferenceComponent({
+      this.cfnInferenceComponent.deploymentConfig = withOwnStatements(this.binding.role, () => props.rollout!._bindToInferenceComponent({
         scope: this,
         subject: `InferenceComponent '${id}'`,
         copyCount: resolvedOrUndefined(copies),
@@ -336,7 +336,7 @@ export class InferenceComponent extends InferenceComponentBase {
    *
    * @returns the component's scalable copy count, to add more policies to
    */
-  public autoScaleCopyCount(options: InferenceComponentAutoScaleOptions): ScalableCopyCount {
+  public autoScaleCopyCount(options: InferenceComponentAutoScalingOptions): ScalableCopyCount {
     const v = new PropValidator(`InferenceComponent '${this.node.path}' autoScaleCopyCount`);
     if (this.scaledCopies) v.add(secondScalingCall('autoScaleCopyCount', `inference component '${this.node.id}'`));
     v.check(options.target !== undefined, 'target', undefined, 'CopyScalingTarget.invocationsPerCopy(n) or CopyScalingTarget.concurrentRequestsPerCopy(n)');

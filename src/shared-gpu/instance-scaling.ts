@@ -12,7 +12,7 @@ export enum SharedGpuScaleInStrategy {
  * Managed instance scaling of a shared-GPU endpoint (`ManagedInstanceScaling`): SageMaker adds instances when copies
  * scaled by Application Auto Scaling no longer fit, and removes instances that copies no longer need.
  */
-export interface SharedGpuInstanceScaling {
+export interface SharedGpuInstanceScalingOptions {
   /**
    * The fewest instances (`MinInstanceCount`). 0 lets the endpoint scale to zero instances once every component has scaled to zero copies
    * (only endpoints that host inference components can).

@@ -1,7 +1,7 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { IConstruct } from 'constructs';
-import { SharedGpuInstanceScaling } from './instance-scaling';
+import { SharedGpuInstanceScalingOptions } from './instance-scaling';
 import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
 import { InstanceType } from '../core/instance-type';
@@ -88,5 +88,5 @@ export interface SharedGpuEndpointAttributes {
    *
    * @default - unknown: scale to zero is not checked
    */
-  readonly instanceScaling?: SharedGpuInstanceScaling;
+  readonly instanceScaling?: SharedGpuInstanceScalingOptions;
 }

@@ -5,7 +5,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct, IConstruct } from 'constructs';
 import { InferenceComponent, InferenceComponentOptions } from './inference-component';
-import { SharedGpuInstanceScaling } from './instance-scaling';
+import { SharedGpuInstanceScalingOptions } from './instance-scaling';
 import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './private/binding';
 import { CapacityLedger } from './private/capacity-ledger';
 import { ImportedSharedGpuEndpoint } from './private/imported-shared-gpu-endpoint';
@@ -74,7 +74,7 @@ export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
    *
    * @default - no managed instance scaling: the endpoint keeps `initialInstanceCount` instances
    */
-  readonly instanceScaling?: SharedGpuInstanceScaling;
+  readonly instanceScaling?: SharedGpuInstanceScalingOptions;
 
   /**
    * A customer-managed KMS key for the instances' EBS storage volumes (`KmsKeyId`). Left out of the endpoint config,
@@ -166,7 +166,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
 
   private readonly ledger: CapacityLedger;
-  private scaling?: SharedGpuInstanceScaling;
+  private scaling?: SharedGpuInstanceScalingOptions;
   private readonly components: InferenceComponent[] = [];
   private readonly networkConnections?: ec2.Connections;
 
@@ -297,7 +297,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
    *
    * @returns the managed instance scaling the endpoint config carries
    */
-  public autoScaleInstanceCount(props: SharedGpuInstanceScaling): SharedGpuInstanceScaling {
+  public autoScaleInstanceCount(props: SharedGpuInstanceScalingOptions): SharedGpuInstanceScalingOptions {
     const v = new PropValidator(`SharedGpuEndpoint '${this.node.path}' autoScaleInstanceCount`);
     if (this.scaling) v.add(secondScalingCall('autoScaleInstanceCount', `variant '${this.variantName}'`));
     validateInstanceScaling(v, props, this.initialInstanceCount);
@@ -311,7 +311,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
    *
    * @returns no value without managed instance scaling
    */
-  public get instanceScaling(): SharedGpuInstanceScaling | undefined {
+  public get instanceScaling(): SharedGpuInstanceScalingOptions | undefined {
     return this.scaling;
   }
 
@@ -353,7 +353,7 @@ function resolved(...values: number[]): boolean {
 }
 
 /** Every problem with managed instance scaling settings, as `instanceScaling.<prop>`. */
-function validateInstanceScaling(v: PropValidator, s: SharedGpuInstanceScaling, initial: number): void {
+function validateInstanceScaling(v: PropValidator, s: SharedGpuInstanceScalingOptions, initial: number): void {
   v.atLeast('instanceScaling.minCapacity', s.minCapacity, 0);
   v.atLeast('instanceScaling.maxCapacity', s.maxCapacity, 1);
   if (resolved(s.minCapacity, s.maxCapacity)) {
@@ -378,7 +378,7 @@ function validateInstanceScaling(v: PropValidator, s: SharedGpuInstanceScaling, 
 }
 
 function renderManagedInstanceScaling(
-  scaling: SharedGpuInstanceScaling | undefined,
+  scaling: SharedGpuInstanceScalingOptions | undefined,
 ): sagemaker.CfnEndpointConfig.ManagedInstanceScalingProperty | undefined {
   return scaling ? {
     status: 'ENABLED',

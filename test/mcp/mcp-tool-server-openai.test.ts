@@ -40,7 +40,7 @@ test('vLLM endpoints and components use the route (spec openAiRoute), TGI and un
   // WHEN
   new McpToolServer(stack, 'Mcp', {
     realtimeEndpoints: [{ endpoint: vllm }, { endpoint: tgi }, { endpoint: custom }],
-    inferenceComponents: [{ component: qwen }],
+    inferenceComponents: [{ inferenceComponent: qwen }],
   });
   // THEN
   const byName = Object.fromEntries(specOf(stack).realtimeEndpoints.map((e: any) => [e.name, e.openAiRoute]));

@@ -35,7 +35,7 @@ function importedStack() {
   const props: McpToolServerProps = {
     realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb'), description: 'churn' }],
     inferenceComponents: [{
-      component: InferenceComponent.fromInferenceComponentAttributes(stack, 'Llama', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-gpu' }),
+      inferenceComponent: InferenceComponent.fromInferenceComponentAttributes(stack, 'Llama', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-gpu' }),
       modelFamily: ModelFamily.LLAMA3,
     }],
     featureGroups: [{ featureGroup: FeatureGroup.fromFeatureGroupName(stack, 'Users', 'users'), schema: USERS }],

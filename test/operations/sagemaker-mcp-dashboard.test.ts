@@ -3,12 +3,16 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addAllExamples } from '../../examples/app';
+import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, ModelData, ModelSource } from '../../src/core';
 import { PriceTable } from '../../src/cost';
+import { FeatureGroup } from '../../src/feature-store';
 import { McpToolServer } from '../../src/mcp';
 import { SageMakerMcpDashboard } from '../../src/operations';
+import { TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
+import { InferenceComponent, SharedGpuEndpoint } from '../../src/shared-gpu';
 import { sageMakerOfferFile } from '../support/price-list';
 import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
@@ -169,6 +173,34 @@ describe('SageMakerMcpDashboard, an on-demand serverless endpoint', () => {
     expect(endpoint._scaledProvisionedConcurrency).toBeUndefined();
     expect(endpoint.metricModelSetupTime().statistic).toBe('Average');
     expect(endpoint.metricProvisionedConcurrencyExecutions().period.toMinutes()).toBe(1);
+  });
+});
+
+describe('SageMakerMcpDashboard, imported endpoints', () => {
+  const s = new Stack(new App(), 'Imported', { env: ENV });
+  new SageMakerMcpDashboard(s, 'D', {
+    realtimeEndpoints: [RealtimeEndpoint.fromEndpointName(s, 'Chat', 'chat')],
+    asyncEndpoints: [AsyncEndpoint.fromEndpointName(s, 'Docs', 'docs')],
+    serverlessEndpoints: [ServerlessEndpoint.fromEndpointName(s, 'Score', 'score')],
+    sharedGpuEndpoints: [SharedGpuEndpoint.fromEndpointName(s, 'Shared', 'shared')],
+    inferenceComponents: [InferenceComponent.fromInferenceComponentAttributes(s, 'Llama', { inferenceComponentName: 'llama', endpointName: 'shared' })],
+    featureGroups: [FeatureGroup.fromFeatureGroupName(s, 'Users', 'users')],
+    pipelines: [TrainingPipeline.fromPipelineName(s, 'Train', 'train')],
+  });
+  const body = Object.values<any>(Template.fromStack(s).findResources('AWS::CloudWatch::Dashboard'))[0].Properties.DashboardBody;
+  const text: string = typeof body === 'string' ? body : body['Fn::Join'][1].map((x: any) => (typeof x === 'string' ? x : 'us-east-1')).join('');
+  const widgets: any[] = JSON.parse(text).widgets;
+  const metricsOf = (title: string) => widgets.find((w) => w.properties.title === title)?.properties.metrics;
+
+  test('each imported endpoint, component, feature group and pipeline is graphed by name, without range or cost line', () => {
+    expect(metricsOf('Chat: invocations (Sum)')).toEqual([['AWS/SageMaker', 'Invocations', 'EndpointName', 'chat', 'VariantName', 'AllTraffic', { stat: 'Sum' }]]);
+    expect(metricsOf('Docs: processed, failed, expired (Sum)')[0].slice(0, 4)).toEqual(['AWS/SageMaker', 'InvocationsProcesssed', 'EndpointName', 'docs']);
+    expect(metricsOf('Score: concurrency utilization (Maximum, 0-1)')[0].slice(0, 4)).toEqual(['AWS/SageMaker', 'ServerlessConcurrentExecutionsUtilization', 'EndpointName', 'score']);
+    expect(metricsOf('Llama: invocations (Sum)')[0]).toEqual(expect.arrayContaining(['InferenceComponentName', 'llama']));
+    expect(metricsOf('Users: online store requests (Sum)')[0]).toEqual(expect.arrayContaining(['FeatureGroupName', 'users']));
+    expect(metricsOf('Pipeline runs by outcome (Sum)')[0]).toEqual(expect.arrayContaining(['PipelineName', 'train']));
+    expect(widgets.find((w) => w.properties.title === 'Chat: instances (while invoked)').properties.annotations).toBeUndefined();
+    expect(widgets.find((w) => /^### Cost estimate/.test(w.properties.markdown ?? '')).properties.markdown).toContain('No endpoints.');
   });
 });
 

@@ -1,9 +1,11 @@
 import { App, Duration, Size, Stack, Token } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as cloudwatch_actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import { addRealtimeExample } from '../../examples/realtime';
 import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
 import { SageMakerEndpointBase } from '../../src/core/endpoint-base';
@@ -784,6 +786,23 @@ describe('alarms', () => {
     ep.addAlarms({ modelLatencyP99Threshold: Duration.millis(0.5) });
     // THEN
     Template.fromStack(stack).hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ModelLatency', Threshold: 500 });
+  });
+
+  test('alarmActions at the top level notify on the alarms of props and of addAlarms', () => {
+    // GIVEN
+    const stack = newStack();
+    const topic = new sns.Topic(stack, 'Ops');
+    const alarmActions = [new cloudwatch_actions.SnsAction(topic)];
+    // WHEN
+    endpoint(stack, { alarms: { invocation5XXRateThreshold: 1 }, alarmActions });
+    const later = new RealtimeEndpoint(stack, 'Later', { model: tgiModel(stack, 'later/'), instanceType: InstanceType.ML_G5_2XLARGE, alarmActions });
+    later.addAlarms({ modelLatencyP99Threshold: Duration.seconds(1) });
+    // THEN
+    const alarms = Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm');
+    expect(Object.values(alarms).map((a) => a.Properties.AlarmActions)).toEqual([
+      [{ Ref: stack.getLogicalId(topic.node.defaultChild as sns.CfnTopic) }],
+      [{ Ref: stack.getLogicalId(topic.node.defaultChild as sns.CfnTopic) }],
+    ]);
   });
 
   test('alarms from props cover the first variant only what is asked', () => {

@@ -4,7 +4,8 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { Rollout, RolloutCapacity, RolloutEndpointContext } from '../../src/rollouts';
+import { RolloutEndpointContext } from '../../src/private/rollout-context';
+import { Rollout, RolloutCapacity } from '../../src/rollouts';
 import { errorOf } from '../support/test-stacks';
 
 function newStack(): Stack {
@@ -47,7 +48,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
       maximumExecutionTime: Duration.hours(1),
       autoRollbackOn: [latency],
     });
-    const config = stack.resolve(rollout.bindToEndpoint(endpointContext(stack)));
+    const config = stack.resolve(rollout._bindToEndpoint(endpointContext(stack)));
     // THEN
     expect(config).toEqual({
       blueGreenUpdatePolicy: {
@@ -64,7 +65,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     // GIVEN
     const stack = newStack();
     // WHEN
-    const config = stack.resolve(Rollout.allAtOnce({ autoRollbackOn: [alarm(stack, 'A')] }).bindToEndpoint(endpointContext(stack)));
+    const config = stack.resolve(Rollout.allAtOnce({ autoRollbackOn: [alarm(stack, 'A')] })._bindToEndpoint(endpointContext(stack)));
     // THEN: "WaitIntervalInSeconds ... Required: Yes" (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_TrafficRoutingConfig.html)
     expect(config.blueGreenUpdatePolicy).toEqual({ trafficRoutingConfiguration: { type: 'ALL_AT_ONCE', waitIntervalInSeconds: 0 }, terminationWaitInSeconds: 600 });
   });
@@ -74,7 +75,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     const stack = newStack();
     const [a, b] = [alarm(stack, 'A'), alarm(stack, 'B')];
     // WHEN
-    Rollout.canary({ size: RolloutCapacity.instances(1), autoRollbackOn: [a, b] }).bindToEndpoint(endpointContext(stack));
+    Rollout.canary({ size: RolloutCapacity.instances(1), autoRollbackOn: [a, b] })._bindToEndpoint(endpointContext(stack));
     // THEN: https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-configuration.html
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('^ExecutionRole') }],
@@ -84,7 +85,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
 
   test('without a known execution role, nothing is granted and synth warns which permission the role needs', () => {
     const stack = newStack();
-    Rollout.allAtOnce({ autoRollbackOn: [alarm(stack, 'A')] }).bindToEndpoint(endpointContext(stack, { executionRole: undefined }));
+    Rollout.allAtOnce({ autoRollbackOn: [alarm(stack, 'A')] })._bindToEndpoint(endpointContext(stack, { executionRole: undefined }));
     expect(warnings(stack)).toEqual([expect.stringContaining('not granted cloudwatch:DescribeAlarms on the rollback alarms')]);
     expect(Template.fromStack(stack).findResources('AWS::IAM::Policy')).toEqual({});
   });
@@ -94,7 +95,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     const stack = newStack();
     // WHEN
     const config = stack.resolve(Rollout.linear({ stepSize: RolloutCapacity.instances(1), autoRollbackOn: [alarm(stack, 'A')] })
-      .bindToEndpoint(endpointContext(stack, { instanceCount: 4 })));
+      ._bindToEndpoint(endpointContext(stack, { instanceCount: 4 })));
     // THEN
     expect(config.blueGreenUpdatePolicy.trafficRoutingConfiguration).toEqual({
       type: 'LINEAR', linearStepSize: { type: 'INSTANCE_COUNT', value: 1 }, waitIntervalInSeconds: 600,
@@ -110,7 +111,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
       rollbackBatchSize: RolloutCapacity.percent(100),
       bakingPeriod: Duration.minutes(3),
       autoRollbackOn: [alarm(stack, 'A')],
-    }).bindToEndpoint(endpointContext(stack)));
+    })._bindToEndpoint(endpointContext(stack)));
     // THEN
     expect(config.rollingUpdatePolicy).toEqual({
       maximumBatchSize: { type: 'CAPACITY_PERCENT', value: 25 },
@@ -126,7 +127,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     const own = [alarm(stack, 'Own1'), alarm(stack, 'Own2')];
     // WHEN
     const config = stack.resolve(Rollout.canary({ size: RolloutCapacity.instances(1) })
-      .bindToEndpoint(endpointContext(stack, { defaultAlarms: own })));
+      ._bindToEndpoint(endpointContext(stack, { defaultAlarms: own })));
     // THEN
     expect(config.autoRollbackConfiguration.alarms).toHaveLength(2);
     expect(warnings(stack)).toEqual([]);
@@ -137,7 +138,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     const stack = newStack();
     // WHEN
     const config = stack.resolve(Rollout.canary({ size: RolloutCapacity.instances(1), autoRollbackOn: [] })
-      .bindToEndpoint(endpointContext(stack, { defaultAlarms: [alarm(stack, 'Own')] })));
+      ._bindToEndpoint(endpointContext(stack, { defaultAlarms: [alarm(stack, 'Own')] })));
     // THEN
     expect(config.autoRollbackConfiguration).toBeUndefined();
     expect(warnings(stack).join('\n')).toMatch(/no rollback alarms \(autoRollbackOn is empty\).*watch nothing/);
@@ -148,7 +149,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     const stack = newStack();
     // WHEN
     Rollout.canary({ size: RolloutCapacity.instances(1), bakingPeriod: Duration.minutes(5) })
-      .bindToEndpoint(endpointContext(stack, { defaultAlarms: [alarm(stack, 'Own')], defaultAlarmsTimeToAlarm: Duration.minutes(15) }));
+      ._bindToEndpoint(endpointContext(stack, { defaultAlarms: [alarm(stack, 'Own')], defaultAlarmsTimeToAlarm: Duration.minutes(15) }));
     // THEN
     expect(warnings(stack).join('\n')).toMatch(/baking period \(5 minutes\) is shorter than the 15 minutes its alarms need/);
   });
@@ -157,7 +158,7 @@ describe('Rollout renders the endpoint DeploymentConfig', () => {
     // GIVEN
     const stack = newStack();
     // WHEN
-    Rollout.allAtOnce({ autoRollbackOn: [alarm(stack, 'A')] }).bindToEndpoint(endpointContext(stack, { instanceTypes: ['ml.inf1.xlarge'] }));
+    Rollout.allAtOnce({ autoRollbackOn: [alarm(stack, 'A')] })._bindToEndpoint(endpointContext(stack, { instanceTypes: ['ml.inf1.xlarge'] }));
     // THEN
     expect(warnings(stack).join('\n')).toMatch(/ml\.inf1\.xlarge is an Inf1 instance type.*all at once without a baking period/);
   });
@@ -172,9 +173,9 @@ test('fails for a rollback alarm whose metric names the endpoint through a GetAt
   const cyclic = new cloudwatch.Alarm(stack, 'Cyclic', { metric: byAttr, threshold: 1, evaluationPeriods: 1 });
   const fine = new cloudwatch.Alarm(stack, 'Fine', { metric: byName, threshold: 1, evaluationPeriods: 1 });
   // WHEN / THEN
-  expect(errorOf(() => Rollout.allAtOnce({ autoRollbackOn: [cyclic, fine] }).bindToEndpoint(endpointContext(stack, { endpoint: cfn }))))
+  expect(errorOf(() => Rollout.allAtOnce({ autoRollbackOn: [cyclic, fine] })._bindToEndpoint(endpointContext(stack, { endpoint: cfn }))))
     .toMatch(/1 problem:\n  - autoRollbackOn: got 'Test\/Cyclic', expected alarms whose metrics name this resource literally, not through a Ref or GetAtt/);
-  const fineConfig = Rollout.allAtOnce({ autoRollbackOn: [fine] }).bindToEndpoint(endpointContext(stack, { endpoint: cfn }));
+  const fineConfig = Rollout.allAtOnce({ autoRollbackOn: [fine] })._bindToEndpoint(endpointContext(stack, { endpoint: cfn }));
   expect(stack.resolve(fineConfig.autoRollbackConfiguration))
     .toEqual({ alarms: [{ alarmName: { Ref: stack.getLogicalId(fine.node.defaultChild as cloudwatch.CfnAlarm) } }] });
 });
@@ -186,7 +187,7 @@ describe('Rollout renders the inference component DeploymentConfig', () => {
     // WHEN
     const config = stack.resolve(Rollout.rolling({
       batchSize: RolloutCapacity.copies(1), maximumExecutionTime: Duration.minutes(30), autoRollbackOn: [alarm(stack, 'A')],
-    }).bindToInferenceComponent({ scope: stack, subject: "InferenceComponent 'Chat'", copyCount: 4 }));
+    })._bindToInferenceComponent({ scope: stack, subject: "InferenceComponent 'Chat'", copyCount: 4 }));
     // THEN
     expect(config.rollingUpdatePolicy).toEqual({
       maximumBatchSize: { type: 'COPY_COUNT', value: 1 }, waitIntervalInSeconds: 600, maximumExecutionTimeoutInSeconds: 1800,
@@ -197,16 +198,16 @@ describe('Rollout renders the inference component DeploymentConfig', () => {
   test('fails for a blue/green rollout: inference components only roll', () => {
     const stack = newStack();
     expect(errorOf(() => Rollout.canary({ size: RolloutCapacity.percent(10) })
-      .bindToInferenceComponent({ scope: stack, subject: "InferenceComponent 'Chat'" })))
+      ._bindToInferenceComponent({ scope: stack, subject: "InferenceComponent 'Chat'" })))
       .toMatch(/rollout: got 'Rollout.canary', expected Rollout.rolling \(inference components are updated by rolling batches of copies only\)/);
   });
 
   test('fails for a batch in instances, and for copies against the copy count', () => {
     const stack = newStack();
     const ctx = { scope: stack, subject: "InferenceComponent 'Chat'", copyCount: 2 };
-    expect(errorOf(() => Rollout.rolling({ batchSize: RolloutCapacity.instances(1) }).bindToInferenceComponent(ctx)))
+    expect(errorOf(() => Rollout.rolling({ batchSize: RolloutCapacity.instances(1) })._bindToInferenceComponent(ctx)))
       .toMatch(/batchSize: got '1 instances', expected RolloutCapacity.copies\(n\) or RolloutCapacity.percent\(p\)/);
-    expect(errorOf(() => Rollout.rolling({ batchSize: RolloutCapacity.copies(2) }).bindToInferenceComponent(ctx)))
+    expect(errorOf(() => Rollout.rolling({ batchSize: RolloutCapacity.copies(2) })._bindToInferenceComponent(ctx)))
       .toMatch(/batchSize: got '2 copies', expected a rolling batch is 5-50% of the fleet: with 2 copies, between 1 and 1 copies/);
   });
 });
@@ -251,7 +252,7 @@ describe('Rollout validation (each names the prop, the value and what is expecte
   test('fails for more than 10 default alarms', () => {
     const stack = newStack();
     const alarms = Array.from({ length: 11 }, (_, i) => alarm(stack, `A${i}`));
-    expect(errorOf(() => Rollout.allAtOnce().bindToEndpoint(endpointContext(stack, { defaultAlarms: alarms }))))
+    expect(errorOf(() => Rollout.allAtOnce()._bindToEndpoint(endpointContext(stack, { defaultAlarms: alarms }))))
       .toMatch(/autoRollbackOn: got '11 alarms', expected at most 10 alarms/);
   });
 
@@ -271,18 +272,18 @@ describe('Rollout validation (each names the prop, the value and what is expecte
       /batchSize: got '2 instances', expected a rolling batch is 5-50% of the fleet: with 2 instances, between 1 and 1 instances/],
   ])('fails at bind for %s', (_name, rollout, instanceCount, message) => {
     const stack = newStack();
-    expect(errorOf(() => rollout.bindToEndpoint(endpointContext(stack, { instanceCount, defaultAlarms: [alarm(stack, 'A')] })))).toMatch(message);
+    expect(errorOf(() => rollout._bindToEndpoint(endpointContext(stack, { instanceCount, defaultAlarms: [alarm(stack, 'A')] })))).toMatch(message);
   });
 
   test('fails at bind for a rolling update of a multi-variant endpoint', () => {
     const stack = newStack();
-    expect(errorOf(() => Rollout.rolling({ batchSize: RolloutCapacity.percent(10) }).bindToEndpoint(endpointContext(stack, { variantCount: 2 }))))
+    expect(errorOf(() => Rollout.rolling({ batchSize: RolloutCapacity.percent(10) })._bindToEndpoint(endpointContext(stack, { variantCount: 2 }))))
       .toMatch(/rollout: got 'Rollout.rolling with 2 variants', expected one production variant: SageMaker does not roll multi-variant endpoints/);
   });
 
   test('fails at bind for a rolling batch in copies on an endpoint', () => {
     const stack = newStack();
-    expect(errorOf(() => Rollout.rolling({ batchSize: RolloutCapacity.copies(1) }).bindToEndpoint(endpointContext(stack))))
+    expect(errorOf(() => Rollout.rolling({ batchSize: RolloutCapacity.copies(1) })._bindToEndpoint(endpointContext(stack))))
       .toMatch(/batchSize: got '1 copies', expected RolloutCapacity.instances\(n\) or RolloutCapacity.percent\(p\) \(an endpoint counts instances\)/);
   });
 });

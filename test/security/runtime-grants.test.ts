@@ -280,7 +280,7 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
         { endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb') },
         { endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Tenants', TENANTS.name), targetModels: TENANTS.targetModels },
       ],
-      inferenceComponents: [{ component: InferenceComponent.fromInferenceComponentAttributes(stack, 'Llama', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-llm' }) }],
+      inferenceComponents: [{ inferenceComponent: InferenceComponent.fromInferenceComponentAttributes(stack, 'Llama', { inferenceComponentName: 'llama3-8b', endpointName: 'shared-llm' }) }],
       asyncEndpoints: [
         { endpoint: AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'Doc', { endpointName: 'doc-summarizer', bucket, inputPrefix: 'inputs/', outputPrefix: 'outputs/', failurePrefix: 'failures/', jobTable: dynamodb.Table.fromTableName(stack, 'Jobs', JOB_TABLE), encryptionKey: key }) },
         { endpoint: AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'Batch', { endpointName: 'batch-scorer', bucket, inputPrefix: 'inputs/', outputPrefix: 'outputs/', failurePrefix: 'failures/', encryptionKey: key }) },
@@ -291,7 +291,7 @@ describe('MCP tools: every operation a tool sends is allowed by the McpToolServe
         resultsTable: dynamodb.Table.fromTableArn(stack, 'ResultsTable', arn('dynamodb', `table/${RESULTS_TABLE}`)), encryptionKey: key,
       }),
       modelProvenance: true,
-      modelPackageGroups: [{ group: ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'churn') }],
+      modelPackageGroups: [{ modelPackageGroup: ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'churn') }],
       deployments: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Deployed', 'churn-xgb') }],
     });
     const role = server.serverFunction.role as iam.Role;
@@ -400,7 +400,7 @@ describe('MCP lifecycle tools: list_model_versions and get_deployment_status, gr
   beforeAll(async () => {
     const stack = new Stack(new App(), 'LifecycleGrants', { env: ENV });
     const server = new McpToolServer(stack, 'Server', {
-      modelPackageGroups: [{ group: ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'fraud') }],
+      modelPackageGroups: [{ modelPackageGroup: ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'fraud') }],
       deployments: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Deployed', 'fraud-scorer') }],
     });
     statements = statementsOf(stack, stack.getLogicalId((server.serverFunction.role as iam.Role).node.defaultChild as iam.CfnRole));

@@ -39,7 +39,8 @@ function buildAll(opts: { alarmActions?: cloudwatch.IAlarmAction[]; logRetention
     model: MODEL,
     instanceType: InstanceType.ML_M5_XLARGE,
     dataCapture: {},
-    alarms: { modelLatencyP99Threshold: Duration.seconds(1), invocation5XXRateThreshold: 1, alarmActions: opts.alarmActions },
+    alarms: { modelLatencyP99Threshold: Duration.seconds(1), invocation5XXRateThreshold: 1 },
+    alarmActions: opts.alarmActions,
   });
   new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_M5_XLARGE });
   const userId = Feature.text('user_id');

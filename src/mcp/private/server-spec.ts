@@ -63,17 +63,17 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
   });
   const byEndpoint = new Map<string, SharedEndpointSpec>();
   (props.inferenceComponents ?? []).forEach((c) => {
-    const first = !byEndpoint.has(c.component.endpointName);
-    const entry: SharedEndpointSpec = byEndpoint.get(c.component.endpointName)
-      ?? { name: c.component.endpointName, inferenceComponents: [], componentModelFamilies: [] };
-    entry.inferenceComponents.push(c.component.inferenceComponentName);
+    const first = !byEndpoint.has(c.inferenceComponent.endpointName);
+    const entry: SharedEndpointSpec = byEndpoint.get(c.inferenceComponent.endpointName)
+      ?? { name: c.inferenceComponent.endpointName, inferenceComponents: [], componentModelFamilies: [] };
+    entry.inferenceComponents.push(c.inferenceComponent.inferenceComponentName);
     // The entry's flag covers all its components: set only when every one serves the route.
-    const route = usesOpenAiRoute(c, c.component);
+    const route = usesOpenAiRoute(c, c.inferenceComponent);
     entry.openAiRoute = (first || entry.openAiRoute === true) && route ? true : undefined;
-    const family = (c.modelFamily ?? c.component.modelFamily)?.name;
-    if (family) entry.componentModelFamilies.push({ component: c.component.inferenceComponentName, modelFamily: family });
-    if (c.description) entry.description = [entry.description, `${c.component.inferenceComponentName}: ${c.description}`].filter(Boolean).join('; ');
-    byEndpoint.set(c.component.endpointName, entry);
+    const family = (c.modelFamily ?? c.inferenceComponent.modelFamily)?.name;
+    if (family) entry.componentModelFamilies.push({ component: c.inferenceComponent.inferenceComponentName, modelFamily: family });
+    if (c.description) entry.description = [entry.description, `${c.inferenceComponent.inferenceComponentName}: ${c.description}`].filter(Boolean).join('; ');
+    byEndpoint.set(c.inferenceComponent.endpointName, entry);
   });
   const asyncEndpoints = (props.asyncEndpoints ?? []).flatMap((a, i) => {
     if (!a.endpoint.bucket) {
@@ -123,7 +123,7 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
     modelProvenance: props.modelProvenance ?? false,
     // Left out when empty: the spec shares Lambda's 4 KB of environment with everything else.
     modelPackageGroups: props.modelPackageGroups?.length
-      ? props.modelPackageGroups.map((g) => ({ name: g.group.modelPackageGroupName, description: g.description })) : undefined,
+      ? props.modelPackageGroups.map((g) => ({ name: g.modelPackageGroup.modelPackageGroupName, description: g.description })) : undefined,
     deployments: props.deployments?.length
       ? props.deployments.map((d) => ({ endpointName: d.endpoint.endpointName, description: d.description })) : undefined,
     maxEventTimeSkewSeconds: props.maxEventTimeSkew?.toSeconds(),
@@ -143,15 +143,15 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
   // endpoint or component is granted above and below.
   const routed = [
     ...[...props.realtimeEndpoints ?? [], ...props.serverlessEndpoints ?? []].filter((e) => usesOpenAiRoute(e, e.endpoint)),
-    ...(props.inferenceComponents ?? []).filter((c) => usesOpenAiRoute(c, c.component)),
+    ...(props.inferenceComponents ?? []).filter((c) => usesOpenAiRoute(c, c.inferenceComponent)),
   ];
   if (routed.length > 0) iam.Grant.addToPrincipal({ grantee: fn, actions: [IAM_ACTION.sagemaker.CallWithBearerToken], resourceArns: ['*'] });
   const describedEndpoints = new Set<string>();
   for (const c of props.inferenceComponents ?? []) {
-    c.component.grantInvoke(fn);
-    if (!describedEndpoints.has(c.component.endpointArn)) {
-      describedEndpoints.add(c.component.endpointArn);
-      iam.Grant.addToPrincipal({ grantee: fn, actions: [IAM_ACTION.sagemaker.DescribeEndpoint], resourceArns: [c.component.endpointArn] });
+    c.inferenceComponent.grantInvoke(fn);
+    if (!describedEndpoints.has(c.inferenceComponent.endpointArn)) {
+      describedEndpoints.add(c.inferenceComponent.endpointArn);
+      iam.Grant.addToPrincipal({ grantee: fn, actions: [IAM_ACTION.sagemaker.DescribeEndpoint], resourceArns: [c.inferenceComponent.endpointArn] });
     }
   }
   for (const a of props.asyncEndpoints ?? []) {
@@ -173,7 +173,7 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
     grantStopOfRead(fn, p.pipeline.grantReadExecutions(fn));
   }
   props.trainingResults?.grantReadResultsByExecution(fn);
-  for (const g of props.modelPackageGroups ?? []) g.group.grantReadVersions(fn);
+  for (const g of props.modelPackageGroups ?? []) g.modelPackageGroup.grantReadVersions(fn);
   if (props.deployments?.length) {
     const stack = Stack.of(scope);
     for (const d of props.deployments) d.endpoint.grant(fn, ...iamActionsFor('SageMaker.DescribeEndpoint'));

@@ -16,6 +16,7 @@ import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from '../realtim
  */
 export function addVariantAlarms(
   scope: Construct, endpoint: ISageMakerEndpoint, variantName: string, options: RealtimeEndpointAlarmOptions,
+  alarmActions: cloudwatch.IAlarmAction[] | undefined,
 ): RealtimeEndpointAlarms {
   const period = options.period ?? Duration.minutes(5);
   const evaluationPeriods = options.evaluationPeriods ?? 3;
@@ -51,7 +52,7 @@ export function addVariantAlarms(
       treatMissingData: cloudwatchModule().TreatMissingData.NOT_BREACHING,
     });
   }
-  addAlarmActions(options.alarmActions, modelLatencyP99, invocation5XXRate);
+  addAlarmActions(alarmActions, modelLatencyP99, invocation5XXRate);
   return { modelLatencyP99, invocation5XXRate };
 }
 

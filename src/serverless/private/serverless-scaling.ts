@@ -12,11 +12,11 @@ import {
   addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, SCALING_DEFAULTS, validateScaling, variantResourceId,
   warnOnCooldowns,
 } from '../../private/scaling-resources';
-import { ServerlessAutoScalingProps } from '../serverless-scaling-props';
+import { ServerlessAutoScalingOptions } from '../serverless-scaling-props';
 
 
 export function validateServerlessScaling(
-  v: PropValidator, prefix: string, props: ServerlessAutoScalingProps, provisioned: number | undefined, maxConcurrency: number,
+  v: PropValidator, prefix: string, props: ServerlessAutoScalingOptions, provisioned: number | undefined, maxConcurrency: number,
 ): void {
   const max = props.maxCapacity ?? maxConcurrency;
   validateScaling(v, prefix, { ...props, maxCapacity: max }, {
@@ -42,7 +42,7 @@ export interface ServerlessScalingOptions {
   readonly endpointName: string;
   readonly variantName: string;
   readonly endpoint: IConstruct;
-  readonly props: ServerlessAutoScalingProps;
+  readonly props: ServerlessAutoScalingOptions;
   readonly maxConcurrency: number;
 }
 

@@ -2,7 +2,7 @@ import { Size } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { IDependable } from 'constructs';
 import { InstanceType } from '../../core/instance-type';
-import { SharedGpuInstanceScaling } from '../instance-scaling';
+import { SharedGpuInstanceScalingOptions } from '../instance-scaling';
 
 /**
  * Internal (not exported from the package): the contract between a shared-GPU endpoint and the inference components
@@ -21,7 +21,7 @@ export interface SharedGpuEndpointBinding {
    * The endpoint's managed instance scaling when asked (it may be set after the component is bound), which decides whether a component may scale to zero copies: `none` when
    * the endpoint has none, `unknown` for an import that did not say (scale to zero is then not checked).
    */
-  readonly instanceScaling: () => SharedGpuInstanceScaling | 'none' | 'unknown';
+  readonly instanceScaling: () => SharedGpuInstanceScalingOptions | 'none' | 'unknown';
 }
 
 /** The slice of an instance one copy of an inference component reserves, and how many copies it starts with. */

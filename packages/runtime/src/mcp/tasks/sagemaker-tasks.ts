@@ -10,7 +10,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import type { TaskOutcome, TaskToolDefinition } from './service';
 import { MCP_TOOL_NAMES } from '../../contract/mcp';
 import { sageMakerSdk } from '../../core/aws-sdk';
-import { withDeadline } from '../../core/bounded';
+import { withDeadline } from '../../core/deadline';
 import { getAsyncTool } from '../tools/async-tools';
 import type { ToolContext } from '../tools/context';
 import { toolDeadlineMs } from '../tools/guard';

@@ -12,7 +12,8 @@ import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { createHandleCodec, HandleCodec } from './handles';
 import type { McpServerSpec } from '../../contract/mcp';
 import { dynamoDbSdk, featureStoreRuntimeSdk, s3Sdk, sageMakerSdk } from '../../core/aws-sdk';
-import { bindDeadline, boundedClient, DEFAULT_CONNECTION_TIMEOUT_MS, HttpTimeouts } from '../../core/bounded';
+import { boundedClient, DEFAULT_CONNECTION_TIMEOUT_MS, HttpTimeouts } from '../../core/bounded';
+import { bindDeadline } from '../../core/deadline';
 import { createRuntimeClient } from '../../invoke/invoke';
 
 /** Endpoint URL overrides per AWS service (e.g. the local test servers, LocalStack, a VPC endpoint). */

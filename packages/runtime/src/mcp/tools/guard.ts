@@ -9,7 +9,8 @@ import type { ToolContext } from './context';
 import type { ToolRegistrar } from './invoke-tools';
 import { toolFailure, ToolResult } from './results';
 import { MCP_TOOL_NAMES } from '../../contract/mcp';
-import { DEFAULT_TOOL_DEADLINE_MS, DeadlineExceededError, withDeadline } from '../../core/bounded';
+import { DEFAULT_TOOL_DEADLINE_MS } from '../../core/bounded';
+import { DeadlineExceededError, withDeadline } from '../../core/deadline';
 import { maskAccount, redactForAgent, redactSigning } from '../../core/errors';
 import { DEFAULT_DEADLINE_MS as DEFAULT_INVOKE_DEADLINE_MS } from '../../invoke/invoke';
 

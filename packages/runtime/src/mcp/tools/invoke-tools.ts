@@ -10,7 +10,7 @@ import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './
 import type { WaitRequestContext } from './waiting';
 import { MCP_TOOL_NAMES, MODEL_FAMILIES } from '../../contract/mcp';
 import { sageMakerSdk } from '../../core/aws-sdk';
-import { currentDeadline } from '../../core/bounded';
+import { currentDeadline } from '../../core/deadline';
 import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../../invoke/codecs';
 import { DEFAULT_DEADLINE_MS, invokeEndpoint } from '../../invoke/invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../../invoke/payloads';

@@ -10,7 +10,7 @@
  * the deadline, the cancel signal.
  */
 import * as z from 'zod';
-import { currentDeadline } from '../../core/bounded';
+import { currentDeadline } from '../../core/deadline';
 
 /** How often a wait checks again, unless `SageMakerMcpServerConfig.waitPollIntervalMs` says otherwise. */
 export const DEFAULT_WAIT_POLL_INTERVAL_MS = 5_000;

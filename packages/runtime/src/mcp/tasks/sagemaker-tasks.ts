@@ -13,7 +13,7 @@ import { sageMakerSdk } from '../../core/aws-sdk';
 import { withDeadline } from '../../core/deadline';
 import { getAsyncTool } from '../tools/async-tools';
 import type { ToolContext } from '../tools/context';
-import { toolDeadlineMs } from '../tools/guard';
+import { toolDeadlineMs } from '../tools/registrar';
 import type { HandleKind } from '../tools/handles';
 import type { ToolResult } from '../tools/results';
 import { trainingStatusTool } from '../tools/training-tools';

@@ -19,8 +19,8 @@ import { registerAsyncTools } from '../packages/runtime/src/mcp/tools/async-tool
 import type { ToolContext } from '../packages/runtime/src/mcp/tools/context';
 import { registerFeatureTools } from '../packages/runtime/src/mcp/tools/feature-tools';
 import { registerInvokeTools } from '../packages/runtime/src/mcp/tools/invoke-tools';
-import type { ToolRegistrar } from '../packages/runtime/src/mcp/tools/registrar';
 import { registerLifecycleTools } from '../packages/runtime/src/mcp/tools/lifecycle-tools';
+import type { ToolRegistrar } from '../packages/runtime/src/mcp/tools/registrar';
 import { registerTrainingTools } from '../packages/runtime/src/mcp/tools/training-tools';
 
 const ROOT = join(__dirname, '..');

@@ -1,7 +1,7 @@
 /**
  * What the tools share: the spec (what is exposed), the AWS SDK clients (each built, and its SDK module loaded, by the
  * first tool call that needs it, then reused by every request of the same server configuration, so a warm Lambda keeps
- * its connections; each with connection and request timeouts and bound to the tool's deadline, see ../bounded), the
+ * its connections; each with connection and request timeouts and bound to the tool's deadline, see ../../core/deadline.ts), the
  * handle codec, and who is calling.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';

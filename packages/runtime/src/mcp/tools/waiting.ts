@@ -76,7 +76,7 @@ export async function waitUntilDone<T>(request: WaitRequestContext | undefined, 
   for (let checks = 1; ; checks++) {
     const state = await options.check();
     const waitedSeconds = Math.round((Date.now() - started) / 1000);
-    // Past the tool deadline the call has already answered (../bounded withDeadline settles it then): a check that
+    // Past the tool deadline the call has already answered (../../core/deadline.ts withDeadline settles it then): a check that
     // ignored the signal must not send a notification after the result, nor after the client cancelled.
     if (deadline?.signal.aborted || cancelled?.aborted) return { value: state.value, waitedSeconds };
     if (token !== undefined && request?.mcpReq?.notify) {

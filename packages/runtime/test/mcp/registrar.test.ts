@@ -1,65 +1,51 @@
 /**
- * The one tool wrapper (packages/runtime/src/mcp/tools/registrar.ts): a tool's own deadline arrives as data in its
- * registration (never seen by the SDK), `toolDeadlines` overrides it, and invalid arguments fail as InvalidArguments.
+ * A tool's deadline is data: `invoke_endpoint` declares its own (its invoke deadline plus 2 s) when it registers, which
+ * beats the server's `toolDeadlineMs`, and `toolDeadlines` beats both (packages/runtime/src/mcp/tools/registrar.ts).
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import * as z from 'zod';
-import { createToolContext } from '../../src/mcp/tools/context';
-import { ToolConfig, ToolRegistrar, toolDeadlineMs, wrapTools } from '../../src/mcp/tools/registrar';
+import { ok, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
+import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
 
-type Registered = { name: string; config: ToolConfig; cb: (args: unknown, extra: unknown) => Promise<any> };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'registrar', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
-function recorder(): { server: ToolRegistrar; tools: Registered[] } {
-  const tools: Registered[] = [];
-  return { tools, server: { registerTool: (name, config, cb) => tools.push({ name, config, cb }) } };
+let runtime: SageMakerRuntimeServer;
+let base: SageMakerMcpServerConfig;
+
+beforeAll(async () => {
+  runtime = await start();
+  const c = runtime.clientConfig();
+  base = { region: c.region, credentials: c.credentials, endpoints: { sagemakerRuntime: c.endpoint }, realtimeEndpoints: [{ name: 'slow' }], log: () => undefined };
+  // The endpoint answers long after every deadline below.
+  runtime.setDefault('slow', ok([1], { delayMs: 3_000 }));
+});
+afterAll(() => runtime.stop());
+
+/** The error message of one 2026-07-28 `tools/call invoke_endpoint` under `config`. */
+async function invokeError(config: SageMakerMcpServerConfig): Promise<string> {
+  const handler = createSageMakerMcpHandler(config);
+  try {
+    const response = await handler.fetch(new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'invoke_endpoint' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'invoke_endpoint', arguments: { endpointName: 'slow', payload: { format: 'json', data: [1] } }, _meta: MODERN_META } }),
+    }));
+    const body = await response.json() as { result: { isError?: boolean; structuredContent: { message: string } } };
+    expect(body.result.isError).toBe(true);
+    return body.result.structuredContent.message;
+  } finally {
+    await handler.close();
+  }
 }
 
-const ctx = (extra: Record<string, unknown> = {}) => createToolContext({ toolDeadlineMs: 30_000, log: () => undefined, ...extra });
-const never = () => new Promise<never>(() => undefined);
-
-afterEach(() => jest.useRealTimers());
-
-test('a declared deadlineMs bounds the call and is not passed on to the SDK', async () => {
-  jest.useFakeTimers();
-  const { server, tools } = recorder();
-  wrapTools(server, ctx()).registerTool('slow', { description: 'x', deadlineMs: 50 }, never);
-  expect(tools[0].config).not.toHaveProperty('deadlineMs');
-  const answer = tools[0].cb({}, {});
-  await jest.advanceTimersByTimeAsync(50);
-  const result = await answer;
-  expect(result.isError).toBe(true);
-  expect(JSON.parse(result.content[0].text)).toMatchObject({ errorName: 'DeadlineExceeded', retryable: true });
+test('invoke_endpoint\'s declared deadline beats toolDeadlineMs: its own invoke deadline answers', async () => {
+  const message = await invokeError({ ...base, invokeDeadlineMs: 150, toolDeadlineMs: 50 });
+  expect(message).toMatch(/did not answer within the 150 ms deadline/);
 });
 
-test('toolDeadlines overrides a declared deadline, which overrides toolDeadlineMs', () => {
-  const config = ctx({ toolDeadlines: { pinned: 7 } }).config;
-  expect(toolDeadlineMs(config, 'pinned', 50)).toBe(7);
-  expect(toolDeadlineMs(config, 'declared', 50)).toBe(50);
-  expect(toolDeadlineMs(config, 'plain')).toBe(30_000);
-});
-
-test('invalid arguments fail as InvalidArguments; structuredContent on errors only when asked', async () => {
-  const schema = z.object({ n: z.number() });
-  for (const structuredErrors of [false, true]) {
-    const { server, tools } = recorder();
-    const cb = jest.fn(never);
-    wrapTools(server, ctx(), { structuredErrors }).registerTool('typed', { inputSchema: schema }, cb);
-    const result = await tools[0].cb({ n: 'one' }, {});
-    expect(cb).not.toHaveBeenCalled();
-    expect(JSON.parse(result.content[0].text)).toMatchObject({ errorName: 'InvalidArguments' });
-    expect('structuredContent' in result).toBe(structuredErrors);
-  }
-});
-
-test('only registers the one tool named', () => {
-  const { server, tools } = recorder();
-  const wrapped = wrapTools(server, ctx(), { only: 'b' });
-  for (const name of ['a', 'b', 'c']) wrapped.registerTool(name, {}, never);
-  expect(tools.map((t) => t.name)).toEqual(['b']);
-});
-
-test('the wrapper takes no constant of invoke: invoke_endpoint declares its deadline itself', () => {
-  const source = readFileSync(join(__dirname, '../../src/mcp/tools/registrar.ts'), 'utf8');
-  expect(source).not.toMatch(/from '\.\.\/\.\.\/invoke\//);
+test('toolDeadlines beats the declared deadline', async () => {
+  const message = await invokeError({ ...base, invokeDeadlineMs: 60_000, toolDeadlines: { invoke_endpoint: 150 } });
+  expect(message).toMatch(/^Tool invoke_endpoint did not finish within its deadline of 150 ms/);
 });

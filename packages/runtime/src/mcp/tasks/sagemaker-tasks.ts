@@ -13,8 +13,8 @@ import { sageMakerSdk } from '../../core/aws-sdk';
 import { withDeadline } from '../../core/deadline';
 import { getAsyncTool } from '../tools/async-tools';
 import type { ToolContext } from '../tools/context';
-import { toolDeadlineMs } from '../tools/registrar';
 import type { HandleKind } from '../tools/handles';
+import { toolDeadlineMs } from '../tools/registrar';
 import type { ToolResult } from '../tools/results';
 import { trainingStatusTool } from '../tools/training-tools';
 

@@ -18,8 +18,9 @@ import { MCP_TOOL_NAMES } from '../packages/runtime/src/contract/mcp';
 import { registerAsyncTools } from '../packages/runtime/src/mcp/tools/async-tools';
 import type { ToolContext } from '../packages/runtime/src/mcp/tools/context';
 import { registerFeatureTools } from '../packages/runtime/src/mcp/tools/feature-tools';
-import { registerInvokeTools, ToolRegistrar } from '../packages/runtime/src/mcp/tools/invoke-tools';
+import { registerInvokeTools } from '../packages/runtime/src/mcp/tools/invoke-tools';
 import { registerLifecycleTools } from '../packages/runtime/src/mcp/tools/lifecycle-tools';
+import type { ToolRegistrar } from '../packages/runtime/src/mcp/tools/registrar';
 import { registerTrainingTools } from '../packages/runtime/src/mcp/tools/training-tools';
 
 const ROOT = join(__dirname, '..');

@@ -268,7 +268,7 @@ const ACCOUNT_ID = /(?<![\d.])\d{12}(?!\d|\.\d)/g;
 /**
  * The text an agent may see: every ARN replaced by `<service ARN>` (role, user, function and resource ARNs name the
  * account and its principals), 12-digit account ids by `<account>`, and request signatures, credentials and security
- * tokens by `<redacted>`. The server logs the original under a correlation id (see mcp-tools/guard).
+ * tokens by `<redacted>`. The server logs the original under a correlation id (see ../mcp/tools/registrar.ts).
  */
 export function redactForAgent(text: string): string {
   return redactSecrets(text)

@@ -2,3 +2,4 @@
 export * from './errors';
 export * from './retry';
 export * from './bounded';
+export * from './deadline';

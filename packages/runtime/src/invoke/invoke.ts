@@ -2,12 +2,13 @@
  * Typed InvokeEndpoint: the body is always consumed (the SDK collects it on success and on error), failures come back
  * as the classified errors of ./errors, transient ones are retried by the SDK's own middleware with
  * TransientOnlyRetryStrategy, and an overall deadline bounds the whole call including retries: an AbortSignal the SDK
- * honours, raced (`abortable`) so that it holds even where the SDK does not.
+ * honours, raced (../core/deadline `abortable`) so that it holds even where the SDK does not.
  */
 import type * as Http from 'http';
 import type * as Https from 'https';
 import type { SageMakerRuntimeClient, SageMakerRuntimeClientConfig } from '@aws-sdk/client-sagemaker-runtime';
 import { sageMakerRuntimeSdk } from '../core/aws-sdk';
+import { abortable, startDeadline } from '../core/deadline';
 import { classifyError, TransientEndpointError } from '../core/errors';
 import { DEFAULT_RETRY, RetryOptions, TransientOnlyRetryStrategy, withRetryOptions } from '../core/retry';
 
@@ -134,75 +135,10 @@ export function resolveClient(options: Pick<InvokeOptions, 'client' | 'clientCon
   return (defaultClient ??= createRuntimeClient());
 }
 
+/** What `failureOf` reads of a call's deadline: whether the deadline (not the caller) ended it. */
 export interface CallSignal {
   readonly signal: AbortSignal;
-  /** True when the deadline (not the caller) ended the call. */
-  deadlineExceeded(): boolean;
-  dispose(): void;
-}
-
-/** Combines the caller's signal with a deadline timer. */
-export function callSignal(deadlineMs: number | undefined, callerSignal?: AbortSignal, extra?: AbortSignal): CallSignal {
-  const controller = new AbortController();
-  let expired = false;
-  const limit = deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(Object.assign(new Error(`deadline of ${limit} ms exceeded`), { name: 'TimeoutError' }));
-  }, limit);
-  timer.unref?.();
-  const forward = (source: AbortSignal) => () => controller.abort(source.reason);
-  const listeners: Array<[AbortSignal, () => void]> = [];
-  for (const source of [callerSignal, extra]) {
-    if (!source) continue;
-    if (source.aborted) controller.abort(source.reason);
-    const listener = forward(source);
-    source.addEventListener('abort', listener, { once: true });
-    listeners.push([source, listener]);
-  }
-  return {
-    signal: controller.signal,
-    deadlineExceeded: () => expired,
-    dispose: () => {
-      clearTimeout(timer);
-      for (const [source, listener] of listeners) source.removeEventListener('abort', listener);
-    },
-  };
-}
-
-/**
- * `work`, or the signal's reason once `signal` aborts, whichever comes first: what makes a deadline hold even when a
- * step of the SDK ignores the abort. The SDK honours `abortSignal` in its retry middleware (token and backoff waits)
- * and in its own HTTP handlers, but nothing aborts the steps in between: a credential provider that never answers, or
- * a custom `requestHandler` that ignores `abortSignal`, held the call for ever; this race ends it then. When the SDK
- * does honour the abort (NodeHttpHandler and the retry middleware reject with their AbortError in the abort's turn),
- * that error wins: the race waits one `setImmediate` after the abort, so the error the caller sees and its
- * classification (`failureOf`) stay what they were. `work` is not stopped when it loses; its later outcome is dropped,
- * a rejection included (no unhandled rejection).
- */
-export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let grace: ReturnType<typeof setImmediate> | undefined;
-    const onAbort = () => {
-      grace = setImmediate(() => reject(signal.reason));
-    };
-    const settled = () => {
-      signal.removeEventListener('abort', onAbort);
-      if (grace) clearImmediate(grace);
-    };
-    work.then(
-      (value) => {
-        settled();
-        resolve(value);
-      },
-      (err: unknown) => {
-        settled();
-        reject(err);
-      },
-    );
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
+  expired(): boolean;
 }
 
 /** Turns a failure into the error to throw: the caller's abort as is, a deadline as TransientEndpointError. */
@@ -212,8 +148,8 @@ export function failureOf(
   context: { endpointName: string; contentType?: string; deadlineMs?: number; attempts?: number },
   callerSignal?: AbortSignal,
 ): unknown {
-  if (callerSignal?.aborted && !call.deadlineExceeded()) return err;
-  if (call.deadlineExceeded()) {
+  if (callerSignal?.aborted && !call.expired()) return err;
+  if (call.expired()) {
     const limit = context.deadlineMs ?? DEFAULT_DEADLINE_MS;
     return new TransientEndpointError(`SageMaker endpoint "${context.endpointName}" did not answer within the ${limit} ms deadline`, {
       code: 'DeadlineExceeded',
@@ -233,7 +169,7 @@ const decoder = new TextDecoder('utf-8');
  */
 export async function invokeEndpoint(input: InvokeEndpointInput, options: InvokeOptions = {}): Promise<InvokeResult> {
   const client = resolveClient(options);
-  const call = callSignal(options.deadlineMs, options.signal);
+  const call = startDeadline(`InvokeEndpoint ${input.endpointName}`, options.deadlineMs ?? DEFAULT_DEADLINE_MS, { signals: [options.signal] });
   const { InvokeEndpointCommand } = sageMakerRuntimeSdk();
   const command = new InvokeEndpointCommand({
     EndpointName: input.endpointName,

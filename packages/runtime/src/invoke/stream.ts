@@ -4,8 +4,9 @@
  * A failed call is retried only until the first PayloadPart arrives: after that, a retry would repeat output the
  * caller has already seen, so the error is thrown instead.
  */
-import { abortable, CallSignal, DEFAULT_DEADLINE_MS, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
+import { CallSignal, DEFAULT_DEADLINE_MS, failureOf, InvokeEndpointInput, InvokeOptions, resolveClient } from './invoke';
 import { sageMakerRuntimeSdk } from '../core/aws-sdk';
+import { abortable, Deadline, startDeadline } from '../core/deadline';
 import { isTransient, TransientEndpointError } from '../core/errors';
 import { backoffDelayMs, DEFAULT_RETRY, withRetryOptions } from '../core/retry';
 
@@ -79,19 +80,14 @@ export function tokenOfLine(rawLine: string): string | undefined {
  */
 class StreamSignal implements CallSignal {
   private readonly controller = new AbortController();
-  private readonly listeners: Array<[AbortSignal, () => void]> = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private expired: 'deadline' | 'idle' | undefined;
+  private readonly sources: Deadline;
+  private phase: Deadline;
+  private kind: 'deadline' | 'idle' = 'deadline';
 
   constructor(deadlineMs: number, private readonly idleMs: number, sources: Array<AbortSignal | undefined>) {
-    this.timer = this.arm(deadlineMs, 'deadline');
-    for (const source of sources) {
-      if (!source) continue;
-      if (source.aborted) this.controller.abort(source.reason);
-      const listener = () => this.controller.abort(source.reason);
-      source.addEventListener('abort', listener, { once: true });
-      this.listeners.push([source, listener]);
-    }
+    // The caller's signals never expire on their own: an unarmed (infinite) deadline only forwards them.
+    this.sources = startDeadline('InvokeEndpointWithResponseStream', Infinity, { signals: sources });
+    this.phase = this.arm(deadlineMs, 'deadline');
   }
 
   public get signal(): AbortSignal {
@@ -100,30 +96,29 @@ class StreamSignal implements CallSignal {
 
   /** A PayloadPart arrived: the deadline no longer applies, the idle clock restarts. */
   public partReceived(): void {
-    clearTimeout(this.timer);
-    this.timer = this.arm(this.idleMs, 'idle');
+    this.phase.dispose();
+    this.phase = this.arm(this.idleMs, 'idle');
   }
 
-  public deadlineExceeded(): boolean {
-    return this.expired === 'deadline';
+  public expired(): boolean {
+    return this.kind === 'deadline' && this.phase.expired();
   }
 
   public idleExceeded(): boolean {
-    return this.expired === 'idle';
+    return this.kind === 'idle' && this.phase.expired();
   }
 
   public dispose(): void {
-    clearTimeout(this.timer);
-    for (const [source, listener] of this.listeners) source.removeEventListener('abort', listener);
+    this.phase.dispose();
+    this.sources.dispose();
   }
 
-  private arm(ms: number, kind: 'deadline' | 'idle'): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => {
-      this.expired = kind;
-      this.controller.abort(Object.assign(new Error(`${kind} of ${ms} ms exceeded`), { name: 'TimeoutError' }));
-    }, ms);
-    timer.unref?.();
-    return timer;
+  private arm(ms: number, kind: 'deadline' | 'idle'): Deadline {
+    this.kind = kind;
+    const phase = startDeadline(`InvokeEndpointWithResponseStream ${kind}`, ms, { signals: [this.sources.signal] });
+    phase.signal.addEventListener('abort', () => this.controller.abort(phase.signal.reason), { once: true });
+    if (phase.signal.aborted) this.controller.abort(phase.signal.reason);
+    return phase;
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import type { Writable } from 'stream';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { AgentCoreInvocation, agentCoreInvocation, agentCoreProblem, agentCoreRefusal, unservedEventRefusal, AgentCoreToolResult, agentCoreToolCallRequest, responseToAgentCoreResult } from './agentcore-event';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from './api-gateway-event';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from './function-url';
@@ -128,25 +128,57 @@ export async function handler(
   return handleHttp(event as LambdaFunctionURLEvent | APIGatewayProxyEvent);
 }
 
-async function handleHttp(event: LambdaFunctionURLEvent | APIGatewayProxyEvent): Promise<LambdaFunctionURLResult | APIGatewayProxyResult> {
-  const viaApi = isApiGatewayProxyEvent(event);
-  const caller = viaApi ? apiGatewayCaller(event) : functionUrlCaller(event);
-  const method = viaApi ? event.httpMethod : event.requestContext.http.method;
+/** One entry path (function URL, function URL streaming, API Gateway, AgentCore Gateway): what differs between them. */
+interface EntryPath<R> {
+  readonly via: string;
+  /** Who is calling, from the request context Lambda built (never from a header). */
+  readonly caller: string | undefined;
+  /** What the failure log line says besides the error and caller. @default - nothing */
+  readonly context?: Record<string, unknown>;
+  /** The web Request to serve, or an answer given without the server (a refusal). */
+  prepare(): { request: Request } | { answer: R };
+  /** The path's result for the server's Response. */
+  answer(response: Response): Promise<R>;
+  /** What the access log line says of the result, besides via, caller and ms. */
+  logged(result: R): Record<string, unknown>;
+}
+
+/** The skeleton every entry path shares: the request through the one MCP handler, one log line, errors rethrown. */
+async function serve<R>(path: EntryPath<R>): Promise<R> {
   const started = Date.now();
   try {
-    // The caller comes from the request context Lambda built (IAM-signed function URL / API Gateway), never from a header.
-    const authInfo = caller ? { token: '', clientId: caller, scopes: [] } : undefined;
-    const response = await (await mcpServer()).fetch(viaApi ? apiGatewayEventToRequest(event) : functionUrlEventToRequest(event), { authInfo });
-    const result = viaApi ? await responseToApiGatewayResult(response) : await responseToFunctionUrlResult(response);
-    log().info('MCP request', { via: viaApi ? 'api-gateway' : 'function-url', method, status: result.statusCode, caller, ms: Date.now() - started });
+    const prepared = path.prepare();
+    if ('answer' in prepared) return prepared.answer;
+    const authInfo = path.caller ? { token: '', clientId: path.caller, scopes: [] } : undefined;
+    const result = await path.answer(await (await mcpServer()).fetch(prepared.request, { authInfo }));
+    log().info('MCP request', { via: path.via, ...path.logged(result), caller: path.caller, ms: Date.now() - started });
     return result;
   } catch (error) {
     // A configuration error or a bug: log it and fail the invocation so the Errors alarm sees it.
-    log().error('MCP request failed', { error: error as Error, caller });
+    log().error('MCP request failed', { error: error as Error, caller: path.caller, ...path.context });
     throw error;
   } finally {
     log().resetKeys();
   }
+}
+
+function handleHttp(event: LambdaFunctionURLEvent | APIGatewayProxyEvent): Promise<LambdaFunctionURLResult | APIGatewayProxyResult> {
+  if (isApiGatewayProxyEvent(event)) {
+    return serve<APIGatewayProxyResult>({
+      via: 'api-gateway',
+      caller: apiGatewayCaller(event),
+      prepare: () => ({ request: apiGatewayEventToRequest(event) }),
+      answer: responseToApiGatewayResult,
+      logged: (result) => ({ method: event.httpMethod, status: result.statusCode }),
+    });
+  }
+  return serve<APIGatewayProxyStructuredResultV2>({
+    via: 'function-url',
+    caller: functionUrlCaller(event),
+    prepare: () => ({ request: functionUrlEventToRequest(event) }),
+    answer: responseToFunctionUrlResult,
+    logged: (result) => ({ method: event.requestContext.http.method, status: result.statusCode }),
+  });
 }
 
 /**
@@ -154,33 +186,33 @@ async function handleHttp(event: LambdaFunctionURLEvent | APIGatewayProxyEvent):
  * of the targets this function was added as are answered: a name of another target (or with no target prefix) is
  * refused, logged, and never reaches a tool.
  */
-async function handleAgentCore(call: AgentCoreInvocation): Promise<AgentCoreToolResult> {
+function handleAgentCore(call: AgentCoreInvocation): Promise<AgentCoreToolResult> {
   // Lambda does not tell the function who invoked it; the gateway is who AgentCore's client context says it is, and only
   // principals allowed lambda:InvokeFunction (the gateway's role, by addToGateway) can invoke it at all.
   const caller = call.gatewayId ? `bedrock-agentcore:gateway/${call.gatewayId}` : 'bedrock-agentcore:gateway';
-  const started = Date.now();
-  try {
-    const targets = functionConfig().gatewayTargetNames;
-    if (!targets.includes(call.targetName)) {
-      log().warn('AgentCore tool call refused: not a target of this server', { tool: call.qualifiedName, targets, caller });
-      return agentCoreRefusal('ToolNotServed', `Tool "${call.qualifiedName}" is not served here: this function serves the tools of `
-        + `${targets.length ? `gateway target${targets.length > 1 ? 's' : ''} ${targets.join(', ')}` : 'no gateway target'}.`);
-    }
-    const problem = agentCoreProblem(call);
-    if (problem) {
-      log().warn('AgentCore tool call refused', { tool: JSON.stringify(call.qualifiedName.slice(0, 300)), error: problem.structuredContent, caller });
-      return problem;
-    }
-    const authInfo = { token: '', clientId: caller, scopes: [] };
-    const result = await responseToAgentCoreResult(await (await mcpServer()).fetch(agentCoreToolCallRequest(call), { authInfo }));
-    log().info('MCP request', { via: 'agentcore-gateway', tool: call.qualifiedName, isError: result.isError ?? false, caller, ms: Date.now() - started });
-    return result;
-  } catch (error) {
-    log().error('MCP request failed', { error: error as Error, caller, tool: call.qualifiedName });
-    throw error;
-  } finally {
-    log().resetKeys();
-  }
+  return serve<AgentCoreToolResult>({
+    via: 'agentcore-gateway',
+    caller,
+    context: { tool: call.qualifiedName },
+    prepare: () => {
+      const targets = functionConfig().gatewayTargetNames;
+      if (!targets.includes(call.targetName)) {
+        log().warn('AgentCore tool call refused: not a target of this server', { tool: call.qualifiedName, targets, caller });
+        return {
+          answer: agentCoreRefusal('ToolNotServed', `Tool "${call.qualifiedName}" is not served here: this function serves the tools of `
+            + `${targets.length ? `gateway target${targets.length > 1 ? 's' : ''} ${targets.join(', ')}` : 'no gateway target'}.`),
+        };
+      }
+      const problem = agentCoreProblem(call);
+      if (problem) {
+        log().warn('AgentCore tool call refused', { tool: JSON.stringify(call.qualifiedName.slice(0, 300)), error: problem.structuredContent, caller });
+        return { answer: problem };
+      }
+      return { request: agentCoreToolCallRequest(call) };
+    },
+    answer: responseToAgentCoreResult,
+    logged: (result) => ({ tool: call.qualifiedName, isError: result.isError ?? false }),
+  });
 }
 
 /** The IAM principal of an AWS_IAM function URL request (`requestContext.authorizer.iam`); none for auth type NONE. */
@@ -207,19 +239,15 @@ export const streamingHandler = awsLambdaStreaming()?.streamifyResponse(
     }
     if (context) log().addContext(context);
     const fnEvent = event as unknown as LambdaFunctionURLEvent;
-    const caller = functionUrlCaller(fnEvent);
-    const started = Date.now();
-    try {
-      const authInfo = caller ? { token: '', clientId: caller, scopes: [] } : undefined;
-      const response = await (await mcpServer()).fetch(functionUrlEventToRequest(fnEvent), { authInfo });
-      await writeResponseToStream(response, responseStream, lambda);
-      const method = fnEvent.requestContext.http.method;
-      log().info('MCP request', { via: 'function-url-stream', method, status: response.status, caller, ms: Date.now() - started });
-    } catch (error) {
-      log().error('MCP request failed', { error: error as Error, caller });
-      throw error;
-    } finally {
-      log().resetKeys();
-    }
+    await serve<Response>({
+      via: 'function-url-stream',
+      caller: functionUrlCaller(fnEvent),
+      prepare: () => ({ request: functionUrlEventToRequest(fnEvent) }),
+      answer: async (response) => {
+        await writeResponseToStream(response, responseStream, lambda);
+        return response;
+      },
+      logged: (response) => ({ method: fnEvent.requestContext.http.method, status: response.status }),
+    });
   },
 );

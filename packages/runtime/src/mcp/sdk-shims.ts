@@ -1,6 +1,6 @@
 /**
  * A drop-in for the MCP server SDK's Node shims (`@modelcontextprotocol/server/_shims`), for bundles only: the bundled
- * MCP server Lambda aliases the SDK's shim module to this file (see `bundle:mcp/server.lambda` in .projenrc.ts).
+ * MCP server Lambda aliases the SDK's shim module to this file (see `mcp/server.lambda` in projenrc/bundling.ts).
  *
  * The SDK's Node shim makes Ajv (about 150 KB minified) its default JSON Schema validator. This server never needs it:
  * its tools declare zod schemas, which the SDK validates through Standard Schema, and it never asks a client for

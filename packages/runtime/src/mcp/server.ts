@@ -11,15 +11,13 @@ import { statelessMcpHttpHandler } from './http';
 import { createTaskService, serveTaskMethods, taskAwareTools, TaskService } from './tasks';
 import { sageMakerTaskTools } from './tasks/sagemaker-tasks';
 import { McpServerSpec, toolNamesForSpec } from '../contract/mcp';
-import { validateToolArguments } from './tools/arguments';
 import { registerAsyncTools } from './tools/async-tools';
 import { callerIdentity, McpCallerAuthInfo, processCallerIdentity } from './tools/caller';
 import { createToolContext, SageMakerMcpServerConfig, ToolContext } from './tools/context';
 import { registerFeatureTools } from './tools/feature-tools';
-import { guardTools } from './tools/guard';
-import { registerInvokeTools, ToolRegistrar } from './tools/invoke-tools';
+import { registerInvokeTools } from './tools/invoke-tools';
 import { registerLifecycleTools } from './tools/lifecycle-tools';
-import { withCachedSchemas } from './tools/schema-cache';
+import { ToolRegistrar, wrapTools } from './tools/registrar';
 import { registerTrainingTools } from './tools/training-tools';
 
 export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials, ToolCallOutcome } from './tools/context';
@@ -81,28 +79,6 @@ function onlyToolOf(build: McpServerBuildContext, served: readonly string[]): st
   return name && served.includes(name) ? name : undefined;
 }
 
-function onlyTool(server: ToolRegistrar, name: string | undefined): ToolRegistrar {
-  if (name === undefined) return server;
-  return { registerTool: (n, config, cb) => (n === name ? server.registerTool(n, config, cb) : undefined) };
-}
-
-/**
- * Errors carry `structuredContent` only for 2026-07-28 (modern) clients. 2025-era clients (SDK v1, e.g. the MCP
- * Inspector) validate `structuredContent` against the tool's output schema even when `isError` is set and reject the
- * whole result, so they get the same error JSON as text only.
- */
-function withErrorShape(server: ToolRegistrar, structuredErrors: boolean): ToolRegistrar {
-  if (structuredErrors) return server;
-  return {
-    registerTool: (name, config, cb) => server.registerTool(name, config, async (args, extra) => {
-      const result = await cb(args, extra);
-      if (!result.isError) return result;
-      const { structuredContent: _omitted, ...rest } = result;
-      return rest;
-    }),
-  };
-}
-
 function buildServer(shared: ToolContext, served: readonly string[], tasks: TaskService, build: McpServerBuildContext = {},
   defaultCaller?: string): McpServer {
   const ctx: ToolContext = { ...shared, caller: callerIdentity(build.authInfo) ?? defaultCaller };
@@ -116,8 +92,7 @@ function buildServer(shared: ToolContext, served: readonly string[], tasks: Task
     serveTaskMethods(server, tasks, ctx.caller);
     registrar = taskAwareTools(registrar, tasks, ctx.caller, build.requestInfo?.headers.get('mcp-method') === 'tools/call');
   }
-  const wrapped = validateToolArguments(guardTools(withErrorShape(withCachedSchemas(registrar), modern), ctx));
-  register(onlyTool(wrapped, onlyToolOf(build, served)), ctx);
+  register(wrapTools(registrar, ctx, { structuredErrors: modern, only: onlyToolOf(build, served) }), ctx);
   return server;
 }
 

@@ -9,7 +9,8 @@
  * that calls it reports (stdapi.ai, https://github.com/stdapi-ai/stdapi.ai): see docs/openai.md.
  */
 import { bearerTokenProvider } from './bearer-token';
-import { DEFAULT_TOOL_DEADLINE_MS, withDeadline } from '../core/bounded';
+import { DEFAULT_TOOL_DEADLINE_MS } from '../core/bounded';
+import { withDeadline } from '../core/deadline';
 import {
   classifyError, EndpointRequestError, EndpointValidationError, ModelInvocationError, SageMakerMcpError, TransientEndpointError,
 } from '../core/errors';

@@ -12,7 +12,7 @@
  */
 import { Readable } from 'stream';
 import { HostingPriceTable, PriceDataError, PriceFilter, ProductRow, hostingPriceTable } from './prices';
-import { withDeadline } from '../core/bounded';
+import { withDeadline } from '../core/deadline';
 
 /** The host of AWS's public price list files. */
 export const BULK_PRICING_URL = 'https://pricing.us-east-1.amazonaws.com';

@@ -14,7 +14,8 @@
  * The table is dated with the data's publication date.
  */
 import type * as Pricing from '@aws-sdk/client-pricing';
-import { boundedClient, PageGuard, withDeadline } from '../core/bounded';
+import { boundedClient, PageGuard } from '../core/bounded';
+import { withDeadline } from '../core/deadline';
 
 /** The `format` of a price table file; `PriceTable.fromFile` refuses any other. */
 export const PRICE_TABLE_FORMAT = 'cdk-sagemaker-mcp/hosting-prices@1';

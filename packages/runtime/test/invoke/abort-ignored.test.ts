@@ -1,6 +1,6 @@
 /**
  * The deadline of `invokeEndpoint` / `invokeEndpointStream` holds even where a step of the AWS SDK ignores the abort
- * (`abortable` in packages/runtime/src/invoke/invoke.ts). The SDK only listens to `abortSignal` in its retry middleware
+ * (`abortable` in packages/runtime/src/core/deadline.ts). The SDK only listens to `abortSignal` in its retry middleware
  * and its own HTTP handlers; a credential provider that never answers, or a custom `requestHandler` that ignores the
  * signal, held the call for ever before. Real SDK clients (`createRuntimeClient`) against the local runtime server;
  * what ignores the abort is a real step of the SDK's pipeline, not a mock of the SDK.
@@ -152,7 +152,7 @@ describe('invokeEndpoint: the deadline holds where the SDK ignores the abort', (
     expect(expired.error).toMatchObject({ code: 'DeadlineExceeded', attempts: 1 });
     const cause = (expired.error as Error).cause as Error;
     expect(cause).toMatchObject({ name: 'AbortError', message: 'Request aborted' });
-    expect(cause.cause).toMatchObject({ name: 'TimeoutError', message: `deadline of ${DEADLINE_MS} ms exceeded` });
+    expect(cause.cause).toMatchObject({ name: 'DeadlineExceeded', deadlineMs: DEADLINE_MS });
     // WHEN the caller aborts
     const controller = new AbortController();
     const reason = new Error('the user pressed stop');

@@ -10,11 +10,11 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import type { TaskOutcome, TaskToolDefinition } from './service';
 import { MCP_TOOL_NAMES } from '../../contract/mcp';
 import { sageMakerSdk } from '../../core/aws-sdk';
-import { withDeadline } from '../../core/bounded';
+import { withDeadline } from '../../core/deadline';
 import { getAsyncTool } from '../tools/async-tools';
 import type { ToolContext } from '../tools/context';
-import { toolDeadlineMs } from '../tools/guard';
 import type { HandleKind } from '../tools/handles';
+import { toolDeadlineMs } from '../tools/registrar';
 import type { ToolResult } from '../tools/results';
 import { trainingStatusTool } from '../tools/training-tools';
 

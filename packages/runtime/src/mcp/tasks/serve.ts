@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { declaresTasks, missingTasksCapability, TASKS_EXTENSION } from './protocol';
 import type { TaskService } from './service';
-import type { ToolRegistrar } from '../tools/invoke-tools';
+import type { ToolRegistrar } from '../tools/registrar';
 
 export { declaresTasks, TASKS_EXTENSION } from './protocol';
 

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { ToolContext } from './context';
-import type { ToolRegistrar } from './invoke-tools';
+import type { ToolRegistrar } from './registrar';
 import { ERROR_NOTE, jsonSafe, redactInPlace, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { maxWaitSecondsSchema, waitUntilDone, WaitRequestContext } from './waiting';
 import { AsyncJobOutput, AsyncJobsDeps, AsyncJobState, AsyncJobTimeoutError, getAsyncJob, submitAsyncJob, waitForAsyncJob } from '../../async/jobs';

@@ -1,7 +1,7 @@
 /**
  * What the tools share: the spec (what is exposed), the AWS SDK clients (each built, and its SDK module loaded, by the
  * first tool call that needs it, then reused by every request of the same server configuration, so a warm Lambda keeps
- * its connections; each with connection and request timeouts and bound to the tool's deadline, see ../bounded), the
+ * its connections; each with connection and request timeouts and bound to the tool's deadline, see ../../core/deadline.ts), the
  * handle codec, and who is calling.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -12,7 +12,8 @@ import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { createHandleCodec, HandleCodec } from './handles';
 import type { McpServerSpec } from '../../contract/mcp';
 import { dynamoDbSdk, featureStoreRuntimeSdk, s3Sdk, sageMakerSdk } from '../../core/aws-sdk';
-import { bindDeadline, boundedClient, DEFAULT_CONNECTION_TIMEOUT_MS, HttpTimeouts } from '../../core/bounded';
+import { boundedClient, DEFAULT_CONNECTION_TIMEOUT_MS, HttpTimeouts } from '../../core/bounded';
+import { bindDeadline } from '../../core/deadline';
 import { createRuntimeClient } from '../../invoke/invoke';
 
 /** Endpoint URL overrides per AWS service (e.g. the local test servers, LocalStack, a VPC endpoint). */

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { ToolContext } from './context';
-import type { ToolRegistrar } from './invoke-tools';
+import type { ToolRegistrar } from './registrar';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { McpFeatureGroupSpec, MCP_TOOL_NAMES } from '../../contract/mcp';
 import { FeatureScalar, getFeatures } from '../../features/features';

@@ -6,11 +6,12 @@
  */
 import * as z from 'zod';
 import type { ToolContext } from './context';
+import type { ToolRegistrar } from './registrar';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import type { WaitRequestContext } from './waiting';
 import { MCP_TOOL_NAMES, MODEL_FAMILIES } from '../../contract/mcp';
 import { sageMakerSdk } from '../../core/aws-sdk';
-import { currentDeadline } from '../../core/bounded';
+import { currentDeadline } from '../../core/deadline';
 import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../../invoke/codecs';
 import { DEFAULT_DEADLINE_MS, invokeEndpoint } from '../../invoke/invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../../invoke/payloads';
@@ -25,6 +26,9 @@ import { ChatCompletionRequest, SageMakerChatClient } from '../../openai/chat';
  * flagged `truncated` with its `bodyBytes`; use start_async_inference for large outputs.
  */
 export const MAX_INVOKE_RESULT_BYTES = 5_000_000;
+
+/** `invoke_endpoint`'s tool deadline is its invocation deadline plus this, so the invocation's own error answers. */
+const INVOKE_DEADLINE_SLACK_MS = 2_000;
 
 const csvValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -97,17 +101,6 @@ export const describeEndpointOutputSchema = z.object({
 });
 
 type InvokeArgs = z.infer<typeof invokeInputSchema>;
-
-/** Minimal structural view of McpServer.registerTool, so tools stay testable and the SDK types stay at one edge. */
-export interface ToolRegistrar {
-  registerTool(name: string, config: {
-    title?: string;
-    description?: string;
-    inputSchema?: z.ZodType;
-    outputSchema?: z.ZodType;
-    annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
-  }, cb: (args: any, ctx: any) => Promise<ToolResult>): unknown;
-}
 
 function endpointList(ctx: ToolContext): string {
   return (ctx.config.realtimeEndpoints ?? []).map((e) => {
@@ -337,6 +330,8 @@ export function registerInvokeTools(server: ToolRegistrar, ctx: ToolContext): vo
       inputSchema: invokeInputSchema,
       outputSchema: invokeOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      // Its own (more specific) deadline error answers first: the tool's deadline is this much later.
+      deadlineMs: (ctx.config.invokeDeadlineMs ?? DEFAULT_DEADLINE_MS) + INVOKE_DEADLINE_SLACK_MS,
     }, (args: InvokeArgs, extra?: WaitRequestContext) => invokeTool(ctx, args, extra));
   }
   if (realtime.length > 0 || (ctx.config.asyncEndpoints ?? []).length > 0) {

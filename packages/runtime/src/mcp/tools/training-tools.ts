@@ -6,7 +6,7 @@
 import { randomUUID } from 'crypto';
 import * as z from 'zod';
 import type { ToolContext } from './context';
-import type { ToolRegistrar } from './invoke-tools';
+import type { ToolRegistrar } from './registrar';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { maxWaitSecondsSchema, waitUntilDone, WaitRequestContext } from './waiting';
 import { DEFAULT_HANDLE_TTL_SECONDS, MCP_TOOL_NAMES, McpPipelineSpec } from '../../contract/mcp';

@@ -10,7 +10,7 @@
  * the deadline, the cancel signal.
  */
 import * as z from 'zod';
-import { currentDeadline } from '../../core/bounded';
+import { currentDeadline } from '../../core/deadline';
 
 /** How often a wait checks again, unless `SageMakerMcpServerConfig.waitPollIntervalMs` says otherwise. */
 export const DEFAULT_WAIT_POLL_INTERVAL_MS = 5_000;
@@ -76,7 +76,7 @@ export async function waitUntilDone<T>(request: WaitRequestContext | undefined, 
   for (let checks = 1; ; checks++) {
     const state = await options.check();
     const waitedSeconds = Math.round((Date.now() - started) / 1000);
-    // Past the tool deadline the call has already answered (../bounded withDeadline settles it then): a check that
+    // Past the tool deadline the call has already answered (../../core/deadline.ts withDeadline settles it then): a check that
     // ignored the signal must not send a notification after the result, nor after the client cancelled.
     if (deadline?.signal.aborted || cancelled?.aborted) return { value: state.value, waitedSeconds };
     if (token !== undefined && request?.mcpReq?.notify) {

@@ -166,6 +166,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   private update?: EndpointUpdateProps;
   /** The variant's instance type and fixed instance count, for `costEstimate`. */
   private readonly variantInstances: { instanceTypes: string[]; initialInstanceCount: number };
+  private readonly hasPools: boolean;
   private readonly networkConnections?: ec2.Connections;
 
   /**
@@ -180,6 +181,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     super(scope, id, { physicalName: props.endpointName });
     this.variantName = props.variantName ?? DEFAULT_VARIANT_NAME;
     const instanceTypes = variantInstanceTypes(props);
+    this.hasPools = props.instancePools !== undefined;
     this.variantInstances = { instanceTypes: instanceTypes.map((t) => t.name), initialInstanceCount: props.initialInstanceCount ?? 1 };
     this.defaultVariantName = this.variantName;
     this.inputPrefix = props.inputPrefix ?? 'inputs/';
@@ -444,6 +446,15 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
    */
   public get _scaledInstanceCount(): ScalableInstanceCount | undefined {
     return this.scaling?.capacity;
+  }
+
+  /**
+   * The instance types of the variant's pools, highest priority first (none without pools): for the library's own
+   * dashboard, which draws the instances of each.
+   * @internal
+   */
+  public _poolInstanceTypes(): string[] {
+    return this.hasPools ? this.variantInstances.instanceTypes : [];
   }
 
   public get scaleFromZeroAlarm(): cloudwatch.Alarm | undefined {

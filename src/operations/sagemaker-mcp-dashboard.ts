@@ -149,17 +149,21 @@ export class SageMakerMcpDashboard extends Construct {
     );
   }
 
-  private capacityGraph(title: string, count: cloudwatch.IMetric, range: { minCapacity: number; maxCapacity: number } | undefined, fixed?: number) {
+  private capacityGraph(
+    title: string, count: cloudwatch.IMetric, range: { minCapacity: number; maxCapacity: number } | undefined, fixed?: number,
+    perPool: cloudwatch.IMetric[] = [],
+  ) {
     const annotations: cloudwatch.HorizontalAnnotation[] = range
       ? [{ value: range.minCapacity, label: `min ${range.minCapacity}` }, { value: range.maxCapacity, label: `max ${range.maxCapacity}` }]
       : fixed !== undefined ? [{ value: fixed, label: `fixed ${fixed}` }] : [];
-    return this.graph(title, [count], 6, { leftAnnotations: annotations, leftYAxis: { min: 0 } });
+    return this.graph(title, [count, ...perPool], 6, { leftAnnotations: annotations, leftYAxis: { min: 0 } });
   }
 
   private addVariant(e: RealtimeEndpoint, variantName: string): void {
     const name = `${displayName(e)}/${variantName}`;
     const o = { variantName, period: this.period };
     const invocations = e.metricInvocations({ ...o, statistic: 'Sum' });
+    const perInstance = e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' });
     this.dashboard.addWidgets(
       this.graph(`${name}: invocations (Sum)`, [invocations], 6),
       this.graph(`${name}: model latency p50 / p99 (µs)`, [e.metricModelLatency({ ...o, statistic: 'p50', label: 'p50' }), e.metricModelLatency({ ...o, statistic: 'p99', label: 'p99' })], 6),
@@ -167,8 +171,8 @@ export class SageMakerMcpDashboard extends Construct {
         e.metricInvocation4XXErrors({ ...o, statistic: 'Sum', label: '4xx' }), e.metricInvocation5XXErrors({ ...o, statistic: 'Sum', label: '5xx' }),
         e.metric('InvocationModelErrors', { ...o, statistic: 'Sum', label: 'model errors' }),
       ], 6),
-      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'),
-        e._scaledInstanceCount(variantName), undefined),
+      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, perInstance, 'instances'),
+        e._scaledInstanceCount(variantName), undefined, instancesPerPool(invocations, perInstance, e._poolInstanceTypes(variantName))),
     );
   }
 
@@ -189,7 +193,8 @@ export class SageMakerMcpDashboard extends Construct {
     );
     const range = e._scaledInstanceCount;
     this.dashboard.addWidgets(
-      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'), range, undefined),
+      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'), range, undefined,
+        instancesPerPool(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), e._poolInstanceTypes())),
       ...(e.resultQueue ? [this.recorderGraph(`${name}: result recorder (Sum)`, e.node.tryFindChild('Results'))] : []),
     );
   }
@@ -285,6 +290,20 @@ function instancesWhileInvoked(invocations: cloudwatch.IMetric, perUnit: cloudwa
   return new cloudwatch.MathExpression({ expression: 'IF(perUnit > 0, invocations / perUnit)', usingMetrics: { invocations, perUnit }, label });
 }
 
+/**
+ * With instance pools, the instances of each pool's type while invoked: the same two metrics with the `InstanceType`
+ * dimension SageMaker adds per pool (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-heterogeneous.html).
+ */
+function instancesPerPool(invocations: cloudwatch.Metric, perInstance: cloudwatch.Metric, poolTypes: string[]): cloudwatch.IMetric[] {
+  const ofType = (m: cloudwatch.Metric, t: string) => m.with({ dimensionsMap: { ...m.dimensions, InstanceType: t } });
+  // Ids unique within the graph: each expression names its own pair.
+  return poolTypes.map((t, i) => new cloudwatch.MathExpression({
+    expression: `IF(perUnit${i} > 0, invocations${i} / perUnit${i})`,
+    usingMetrics: { [`invocations${i}`]: ofType(invocations, t), [`perUnit${i}`]: ofType(perInstance, t) },
+    label: `instances ${t}`,
+  }));
+}
+
 /** ResultsRecorded / ResultsDuplicate / ResultsRefused of one recorder function (namespace SageMakerMcp). */
 function recordMetrics(functionName: string, period: Duration, prefix = ''): cloudwatch.Metric[] {
   const names = { recorded: RECORD_METRICS.RECORDED, duplicate: RECORD_METRICS.DUPLICATE, refused: RECORD_METRICS.REFUSED };
@@ -299,7 +318,7 @@ function costMarkdown(props: SageMakerMcpDashboardProps): string {
     try {
       const e = estimate();
       for (const v of e.variants) {
-        const range = `${v.minInstances}-${v.maxInstances} × ${v.instanceType}`;
+        const range = `${v.minInstances}-${v.maxInstances} × ${v.instancePoolTypes ? `pools ${v.instancePoolTypes.join(', ')}` : v.instanceType}`;
         lines.push(`- **${variantInName && v.variantName ? `${name}/${v.variantName}` : name}**: ${v.priceKnown
           ? `${range}: $${v.monthlyAtMinUsd}-$${v.monthlyAtMaxUsd} per month (price as of ${v.priceAsOf})`
           : `${range}: price not in the price table of ${v.priceAsOf}`}`);

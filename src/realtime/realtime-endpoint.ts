@@ -292,6 +292,16 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /**
+   * The instance types of a variant's pools, highest priority first (none without pools): for the library's own
+   * dashboard, which draws the instances of each.
+   * @internal
+   */
+  public _poolInstanceTypes(variantName: string): string[] {
+    const variant = this.variants.find((x) => x.name === variantName);
+    return variant?.options.instancePools ? variantInstanceTypes(variant.options).map((t) => t.name) : [];
+  }
+
+  /**
    * The name of the shadow variant, whose metrics (`metricModelLatency({ variantName })`, ...) compare with the
    * production variant's.
    *

@@ -2,7 +2,8 @@ import { Token } from 'aws-cdk-lib';
 import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, ServerlessCostEstimate, SharedGpuCostComparison, VariantCostEstimate } from './cost-types';
 import { PriceTable } from './price-table';
 import {
-  buildComparison, buildEstimate, buildPoolsEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, NOT_IN_TABLE, priceOf, round, serverlessPriceOf, validatePrices,
+  buildComparison, buildEstimate, buildPoolsEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, NOT_IN_TABLE, priceOf, round, serverlessPriceOf,
+  validatePrices,
 } from './private/estimates';
 import { PropValidator } from '../core/validation';
 

@@ -128,7 +128,9 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       `Encrypts the ML storage volumes and data captures of SageMaker endpoint ${this.node.path}`) : undefined);
 
     const config = this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
-      productionVariants: Lazy.any({ produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options, x.poolModelNames)) }),
+      productionVariants: Lazy.any({
+        produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options, x.poolModelNames)),
+      }),
       shadowProductionVariants: props.shadow
         ? [renderShadow(props.shadow, this.shadowModelName!, props.initialVariantWeight ?? 1)] : undefined,
       kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes().map((x) => x.type)) }),
@@ -406,7 +408,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   private scaled(): ScaledVariant[] {
-    return this.variants.filter((x) => this.scaledVariants.has(x.name)).map((x) => ({ variantName: x.name, instanceTypes: variantInstanceTypes(x.options) }));
+    return this.variants.filter((x) => this.scaledVariants.has(x.name))
+      .map((x) => ({ variantName: x.name, instanceTypes: variantInstanceTypes(x.options) }));
   }
 
   /** Without autoscaling, CloudFormation's generated name; with it, one that changes with the scaled instance types. */

@@ -122,7 +122,12 @@ export function buildPoolsEstimate(
   const { instanceTypes, region, minInstances, maxInstances } = input;
   const pools = `${minInstances}-${maxInstances} × instance pools ${instanceTypes.join(', ')}`;
   const base = {
-    variantName: input.variantName, instanceType: instanceTypes[0], instancePoolTypes: instanceTypes, region, minInstances, maxInstances,
+    variantName: input.variantName,
+    instanceType: instanceTypes[0],
+    instancePoolTypes: instanceTypes,
+    region,
+    minInstances,
+    maxInstances,
     scalesToZero: minInstances === 0,
   };
   const missing = instanceTypes.filter((_, i) => prices[i] === undefined);

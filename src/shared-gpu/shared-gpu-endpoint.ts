@@ -309,8 +309,10 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
   /** @internal */
   public _reserveCopies(_component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[] {
-    const problems = this.ledgers.flatMap((l) => l.reserve(requirement));
-    return problems.filter((p, i) => problems.findIndex((q) => q.message === p.message) === i);
+    // Recorded on every ledger, or on none.
+    const problems = this.ledgers.flatMap((l) => l.problemsOf(requirement));
+    if (problems.length === 0) this.ledgers.forEach((l) => l.reserve(requirement));
+    return problems;
   }
 
   /** The components added with `addInferenceComponent`. */

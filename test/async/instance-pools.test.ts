@@ -72,7 +72,9 @@ describe('AsyncEndpoint instance pools', () => {
   });
 
   test('mixed families warn that the model is bound for the priority-1 type', () => {
-    const { stack } = build({ instancePools: [{ instanceType: InstanceType.ML_G5_2XLARGE, priority: 1 }, { instanceType: InstanceType.ML_INF2_XLARGE, priority: 2 }] });
+    const { stack } = build({
+      instancePools: [{ instanceType: InstanceType.ML_G5_2XLARGE, priority: 1 }, { instanceType: InstanceType.ML_INF2_XLARGE, priority: 2 }],
+    });
     Annotations.fromStack(stack).hasWarning('/Test/Async', Match.stringLikeRegexp('instancePools: the pools span instance families g5, inf2'));
   });
 });

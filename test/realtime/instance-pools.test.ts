@@ -104,7 +104,8 @@ describe('RealtimeEndpoint instance pools', () => {
 
   test('a shadow variant may use pools, but its pools cannot name another model', () => {
     const s = stack();
-    const shadow = { model: ModelSource.fromContainer(IMAGE), instancePools: [{ instanceType: G5, priority: 1, model: ModelSource.fromContainer(IMAGE) }] };
+    const pool = { instanceType: G5, priority: 1, model: ModelSource.fromContainer(IMAGE) };
+    const shadow = { model: ModelSource.fromContainer(IMAGE), instancePools: [pool] };
     expect(errorOf(() => endpoint(s, { shadow }))).toContain("shadow.instancePools[0].model: got a model, expected none: the shadow's pools run the shadow's model");
   });
 
@@ -139,7 +140,9 @@ describe('RealtimeEndpoint instance pools', () => {
     Annotations.fromStack(mixed).hasWarning('/Test/Chat', Match.stringLikeRegexp('variant AllTraffic \\(ml.g5.2xlarge\\) uses NVMe instance storage.*EBS volumes of AllTraffic \\(ml.m5.xlarge\\)'));
 
     const ebs = stack();
-    endpoint(ebs, { instancePools: [{ instanceType: InstanceType.ML_M5_XLARGE, priority: 1 }, { instanceType: InstanceType.ML_C5_XLARGE, priority: 2 }] });
+    endpoint(ebs, {
+      instancePools: [{ instanceType: InstanceType.ML_M5_XLARGE, priority: 1 }, { instanceType: InstanceType.ML_C5_XLARGE, priority: 2 }],
+    });
     Template.fromStack(ebs).hasResourceProperties('AWS::SageMaker::EndpointConfig', { KmsKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatKey'), 'Arn'] } });
   });
 

@@ -32,7 +32,10 @@ describe('SharedGpuEndpoint instance pools', () => {
     });
     const props = config(stack);
     expect(props.ProductionVariants[0].InstanceType).toBeUndefined();
-    expect(props.ProductionVariants[0].InstancePools).toEqual([{ InstanceType: 'ml.g5.12xlarge', Priority: 1 }, { InstanceType: 'ml.g5.2xlarge', Priority: 2 }]);
+    expect(props.ProductionVariants[0].InstancePools).toEqual([
+      { InstanceType: 'ml.g5.12xlarge', Priority: 1 },
+      { InstanceType: 'ml.g5.2xlarge', Priority: 2 },
+    ]);
     expect(props.ProductionVariants[0].VariantInstanceProvisionTimeoutInSeconds).toBe(300);
     expect(props.MetricsConfig).toEqual({ EnableEnhancedMetrics: true, EnableDetailedObservability: true });
     expect(endpoint.instanceType.name).toBe('ml.g5.12xlarge');
@@ -75,7 +78,11 @@ describe('below aws-cdk-lib 2.268 (an L1 without metricsConfig and ScaleInPolicy
   afterAll(() => Object.defineProperty(sagemaker.CfnEndpointConfig.prototype, 'metricsConfig', descriptor));
 
   const scaling = {
-    minCapacity: 0, maxCapacity: 4, scaleInStrategy: SharedGpuScaleInStrategy.CONSOLIDATION, scaleInMaximumStepSize: 2, scaleInCooldown: Duration.minutes(30),
+    minCapacity: 0,
+    maxCapacity: 4,
+    scaleInStrategy: SharedGpuScaleInStrategy.CONSOLIDATION,
+    scaleInMaximumStepSize: 2,
+    scaleInCooldown: Duration.minutes(30),
   };
 
   test.each([
@@ -86,10 +93,14 @@ describe('below aws-cdk-lib 2.268 (an L1 without metricsConfig and ScaleInPolicy
       return built;
     }],
   ])('ScaleInPolicy and MetricsConfig are overrides with %s: the template is the one the L1 writes at 2.268', (_, make) => {
-    const { stack, endpoint } = make({ instanceType: InstanceType.ML_G5_12XLARGE, instancePools: undefined, metricsConfig: { metricPublishFrequency: Duration.seconds(10) } });
+    const { stack, endpoint } = make({
+      instanceType: InstanceType.ML_G5_12XLARGE, instancePools: undefined, metricsConfig: { metricPublishFrequency: Duration.seconds(10) },
+    });
     const props = config(stack);
     expect(props.ProductionVariants[0].ManagedInstanceScaling).toEqual({
-      Status: 'ENABLED', MinInstanceCount: 0, MaxInstanceCount: 4,
+      Status: 'ENABLED',
+      MinInstanceCount: 0,
+      MaxInstanceCount: 4,
       ScaleInPolicy: { Strategy: 'CONSOLIDATION', MaximumStepSize: 2, CooldownInMinutes: 30 },
     });
     expect(props.MetricsConfig).toEqual({ MetricPublishFrequencyInSeconds: 10 });

@@ -9,6 +9,9 @@ import { configureRelease, releaseOptions } from './projenrc/release';
 import { configureTests, testOptions } from './projenrc/tests';
 import { configureWorkspace } from './projenrc/workspace';
 // capability modules (projenrc/<name>.ts): one import line each, here
+import { configureDocs } from './projenrc/docs';
+import { configureTasks } from './projenrc/tasks';
+import { configureOpenAi } from './projenrc/openai';
 import { configurePrices } from './projenrc/prices';
 
 const project = new awscdk.AwsCdkConstructLibrary({
@@ -30,5 +33,8 @@ configureCi(project); // the gate: `ci` task, .ci/run, .github/workflows/build.y
 
 // capability modules: one call line each, here (configure<Name>(project);)
 configurePrices(project); // prices:refresh and its scheduled workflow
+configureOpenAi(project); // the OpenAI-compatible route's dev dependencies
+configureTasks(project); // MCP Tasks: conformance suite and ext-tasks requester
+configureDocs(project); // rosetta:check: every example compiled and translated
 
 project.synth();

@@ -4,7 +4,7 @@
  * server and client settings, interleaved; and the Lambda bundle's size and cold start vs an invoke-only handler
  * (bench/invoke-only-handler.ts, same esbuild options, AWS SDK external): each cold start is a fresh node process that
  * requires the bundle and invokes its handler once (test/support/cold-start.ts), against a local SageMaker runtime (and,
- * for the server, a local Secrets Manager holding the handle key). Issue 17's target: the server's cold require
+ * for the server, a local Secrets Manager holding the handle key). The target: the server's cold require
  * <= 100 ms on the project's machine.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'fs';
@@ -27,7 +27,7 @@ const CALLS = 300;
 const COLD_RUNS = 9;
 const ROOT = join(__dirname, '..');
 
-/** Every AWS SDK client module the server's tools can use: what its bundle required at load before issue 17. */
+/** Every AWS SDK client module the server's tools can use: what a bundle that loads every client at start requires. */
 const ALL_CLIENTS = [
   '@aws-sdk/client-secrets-manager',
   '@aws-sdk/client-sagemaker-runtime',
@@ -159,7 +159,7 @@ export const bench: Bench = {
           baseline: requireMs(eager),
           unit: 'ms',
           baselineLabel: `the same bundle + require of ${ALL_CLIENTS.length} client modules`,
-          note: 'what loading the clients on first use saves at require (before issue 17 the bundle loaded them all)',
+          note: 'what loading the clients on first use saves at require (against a bundle that loads them all at start)',
         },
         {
           name: `cold require + first tools/call invoke_endpoint (median of ${COLD_RUNS})`,

@@ -8,6 +8,7 @@ import { Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { DemoResource, displayName, ourConstructs, relativePath } from './demo-model';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../packages/runtime/src/contract/mcp';
+import { mcpServerSpecFromSecretText } from '../packages/runtime/src/mcp/config';
 import { AsyncEndpoint } from '../src/async';
 import { EndpointCost, PriceTable, VariantCostEstimate, SharedGpuCostComparison } from '../src/cost';
 import { RealtimeEndpoint } from '../src/realtime';
@@ -21,11 +22,12 @@ export interface McpExposure {
   readonly byConstruct: Map<IConstruct, { tools: Set<string>; names: Set<string> }>;
 }
 
-/** Reads the server spec the McpToolServer put into its function's environment and maps each entry to its construct. */
+/** Reads the server spec the McpToolServer put into its spec secret and maps each entry to its construct. */
 export function mcpExposure(index: Map<string, DemoResource>): McpExposure {
   const byConstruct = new Map<IConstruct, { tools: Set<string>; names: Set<string> }>();
-  const fn = [...index.values()].find((r) => r.type === 'AWS::Lambda::Function' && r.properties.Environment?.Variables?.[MCP_ENV.SPEC]);
-  if (!fn) return { serverTools: [], byConstruct };
+  const fn = [...index.values()].find((r) => r.type === 'AWS::Lambda::Function' && r.properties.Environment?.Variables?.[MCP_ENV.SPEC_SECRET_ARN]);
+  const secret = fn && index.get(fn.properties.Environment.Variables[MCP_ENV.SPEC_SECRET_ARN].Ref);
+  if (!secret) return { serverTools: [], byConstruct };
   // Deploy-time values (an endpoint name CloudFormation generates) stand in as @@LogicalId@@.
   const placeholders = (v: any): string => {
     if (typeof v === 'string') return v;
@@ -34,7 +36,7 @@ export function mcpExposure(index: Map<string, DemoResource>): McpExposure {
     if (v?.['Fn::Join']) return (v['Fn::Join'][1] as unknown[]).map(placeholders).join(v['Fn::Join'][0]);
     return JSON.stringify(v);
   };
-  const spec: McpServerSpec = JSON.parse(placeholders(fn.properties.Environment.Variables[MCP_ENV.SPEC]));
+  const spec: McpServerSpec = mcpServerSpecFromSecretText(placeholders(secret.properties.SecretString), 'the MCP server spec secret');
   const resourceNamed = (name: string): DemoResource | undefined => {
     const id = /^@@(.+)@@$/.exec(name)?.[1];
     return id ? index.get(id) : [...index.values()].find((r) => displayName(r) === name);

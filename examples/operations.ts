@@ -1,4 +1,4 @@
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, FeatureFlags, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -6,6 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
+import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
 
 /**
@@ -101,8 +102,13 @@ class OperationsConstruct extends Construct implements Operations {
       resources: [bucket.arnForObjects('*')],
       conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
     }));
-    // Handed out as a reference, so the buckets that log here do not switch it to the LogDeliveryWrite ACL (what CDK
-    // does for a Bucket construct unless the app sets @aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy).
+    // With @aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy (a `cdk init` flag), CDK adds the same bucket-policy grant
+    // for each bucket that logs here. Without it, CDK would switch a Bucket construct to the LogDeliveryWrite ACL, so
+    // the buckets get a reference instead (and the statement above is the grant).
+    if (FeatureFlags.of(this).isEnabled(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY)) return bucket;
+    // CDK then says it cannot add its grant to the reference, for each bucket that logs here: the grant is above.
+    Annotations.of(Stack.of(this)).acknowledgeWarning('@aws-cdk/aws-s3:accessLogsPolicyNotAdded',
+      'The access-log bucket (Operations/AccessLogs) grants logging.s3.amazonaws.com s3:PutObject for this account in its own policy.');
     return s3.Bucket.fromBucketAttributes(this, 'AccessLogsRef', {
       bucketArn: bucket.bucketArn,
       bucketName: bucket.bucketName,

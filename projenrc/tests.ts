@@ -79,7 +79,6 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
     '@modelcontextprotocol/inspector@2.12.0',
     // real clients and the official conformance suite (Node 22, test:clients)
     '@strands-agents/sdk@1.19.0',
-    '@modelcontextprotocol/conformance@0.1.16',
   );
 
   // ts-jest (which projen configures) transpiled each test file in ~0.5 s on a cold cache; SWC does it in a few ms.

@@ -31,7 +31,16 @@ export enum AsyncNotificationTopic {
   ERROR = 'ERROR_NOTIFICATION_TOPIC',
 }
 
-/** An async inference endpoint: created here or imported. */
+/**
+ * An async inference endpoint: created here or imported.
+ *
+ * Its metrics are those of AWS's async metric list, which is exhaustive
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html): SageMaker publishes no
+ * `Invocations`, `InvocationsPerInstance` or `OverheadLatency` for an async endpoint, so `metricInvocations`,
+ * `metricInvocationsPerInstance` and `metricOverheadLatency` throw, naming the metric to use instead. The instance
+ * count is the `SampleCount` of `metricCpuUtilization` over a 1-minute period, as AWS's async troubleshooting page says
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-troubleshooting.html).
+ */
 export interface IAsyncEndpoint extends ISageMakerEndpoint {
   /**
    * The bucket inputs are uploaded to and SageMaker writes outputs and failures to.
@@ -111,6 +120,58 @@ export interface IAsyncEndpoint extends ISageMakerEndpoint {
    * @default - Sum over 5 minutes
    */
   metricInvocationFailures(props?: EndpointMetricOptions): cloudwatch.Metric;
+
+  /**
+   * Async invocations the endpoint processed (dimensions EndpointName and VariantName). AWS's async metric list
+   * spells the metric `InvocationsProcesssed` (three s), and that is the name this returns; whether SageMaker emits
+   * that spelling or `InvocationsProcessed` is unconfirmed, so `SageMakerMcpDashboard` graphs both.
+   *
+   * @default - Sum over 5 minutes
+   */
+  metricInvocationsProcessed(props?: EndpointMetricOptions): cloudwatch.Metric;
+
+  /**
+   * Queued requests that failed on reaching their request TTL (`ExpiredRequests`, dimensions EndpointName and VariantName).
+   *
+   * @default - Sum over 5 minutes
+   */
+  metricExpiredRequests(props?: EndpointMetricOptions): cloudwatch.Metric;
+
+  /**
+   * Inferences that failed downloading the request from S3 (`RequestDownloadFailures`, dimensions EndpointName and VariantName).
+   *
+   * @default - Sum over 5 minutes
+   */
+  metricRequestDownloadFailures(props?: EndpointMetricOptions): cloudwatch.Metric;
+
+  /**
+   * Inferences that failed uploading the response to S3 (`ResponseUploadFailures`, dimensions EndpointName and VariantName).
+   *
+   * @default - Sum over 5 minutes
+   */
+  metricResponseUploadFailures(props?: EndpointMetricOptions): cloudwatch.Metric;
+
+  /**
+   * Notifications that could not be published (`NotificationFailures`, dimensions EndpointName and VariantName).
+   *
+   * @default - Sum over 5 minutes
+   */
+  metricNotificationFailures(props?: EndpointMetricOptions): cloudwatch.Metric;
+
+  /**
+   * Time a request waited in the queue before processing (`TimeInBacklog`, dimensions EndpointName and VariantName).
+   *
+   * @default - Average over 5 minutes
+   */
+  metricTimeInBacklog(props?: EndpointMetricOptions): cloudwatch.Metric;
+
+  /**
+   * Time from SageMaker receiving a request to finishing it, backlog and notifications included, in milliseconds
+   * (`TotalProcessingTime`, dimensions EndpointName and VariantName).
+   *
+   * @default - Average over 5 minutes
+   */
+  metricTotalProcessingTime(props?: EndpointMetricOptions): cloudwatch.Metric;
 }
 
 /** What identifies an async endpoint defined elsewhere. */
@@ -179,8 +240,9 @@ export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNe
    */
   readonly role?: iam.IRole;
   /**
-   * The customer-managed key for everything this construct stores: the bucket (when created), outputs, topics, queues,
-   * the job table, and the endpoint config's storage volumes (left out for NVMe instance types, with a warning).
+   * The customer-managed key for what this construct stores: the bucket (when created), outputs, topics, the job table,
+   * and the endpoint config's storage volumes (left out for NVMe instance types, with a warning). The result queues have
+   * a key of their own, created with rotation: their key's policy names the topics, so it cannot be the topics' key.
    *
    * @default - a key is created, with rotation enabled
    */

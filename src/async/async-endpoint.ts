@@ -25,7 +25,7 @@ import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
-import { addValidationHook, PropValidator, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
@@ -44,6 +44,8 @@ import { secondScalingCall } from '../private/scaling-resources';
  * notifications into job items so an MCP tool answers "is job X done?" with one DynamoDB read.
  *
  * @example
+ * import { AsyncEndpoint, ContainerImage, InstanceType, ModelSource } from 'cdk-sagemaker-mcp';
+ *
  * const endpoint = new AsyncEndpoint(this, 'DocProcessor', {
  *   model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04')),
  *   instanceType: InstanceType.ML_G5_2XLARGE,
@@ -54,7 +56,7 @@ import { secondScalingCall } from '../private/scaling-resources';
 export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable {
   /**
    * Imports an async endpoint by name (exact case; the ARN is built lowercase): invoke grants, variant and backlog
-   * metrics. A name does not say where the endpoint's inputs and outputs live, so `bucket` is undefined and
+   * metrics. A name does not say where the endpoint's inputs and outputs live, so `bucket` has no value and
    * `grantSubmit`, `grantReadResults`, `runtimeEnvironment` and `bindToFunction` throw: use
    * `fromAsyncEndpointAttributes` for those.
    */
@@ -91,7 +93,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   public readonly outputPrefix: string;
   public readonly failurePrefix: string;
   /**
-   * The customer-managed key of everything this endpoint stores (the one given, or the one created).
+   * The customer-managed key of what this endpoint stores (the one given, or the one created); the result queues have
+   * a key of their own.
    *
    * @default - always set for a created endpoint (optional only because imported endpoints may not know it)
    */
@@ -152,7 +155,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /**
    * The AWS::SageMaker::Model.
    *
-   * @default - undefined when the endpoint serves an existing model (`ModelSource.fromModelName`)
+   * @default - no value when the endpoint serves an existing model (`ModelSource.fromModelName`)
    */
   public readonly cfnModel?: sagemaker.CfnModel;
 
@@ -163,7 +166,6 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /** The bucket (`bucket`, never undefined here). */
   private readonly ioBucket: s3.IBucket;
   private scaling?: BacklogScaling;
-  private update?: EndpointUpdateProps;
   /** The variant's instance type and fixed instance count, for `costEstimate`. */
   private readonly variantInstances: { instanceTypes: string[]; initialInstanceCount: number };
   private readonly hasPools: boolean;
@@ -283,7 +285,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     applyMetricsConfig(this.cfnEndpointConfig, props.metricsConfig);
     const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceTypes }] : [];
     addValidationHook(this, () => {
-      kmsKeyWarnings(this, this.key, instanceTypes);
+      kmsKeyWarnings(this, this.key, props.encryptionKey !== undefined, instanceTypes);
       warnOnInstancePools(this, '', props);
       autoscaledVariantUpdateWarning(this, scaled(), props.endpointName !== undefined);
       return [];
@@ -310,17 +312,15 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       endpoint: this.cfnEndpoint,
       executionRole: this.role,
     });
-    const update = (): EndpointUpdateProps => this.update ??= withoutWarningTraces(() => withOwnStatements(this.role, render));
-    // Rendered while the app validates, before any template is written: the rollout's grant to the role must exist
-    // when the role's inline policy renders, whichever resource the synth reaches first (realtime does the same).
-    addValidationHook(this, () => {
-      update();
-      return [];
-    });
-    this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update().deploymentConfig });
-    this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update().retainAllVariantProperties });
-    this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update().excludeRetainedVariantProperties });
-    this.cfnEndpoint.retainDeploymentConfig = Lazy.any({ produce: () => update().retainDeploymentConfig });
+    // Rendered by the app's validation at the latest, before any template is written: the rollout's grant to the role
+    // must exist when the role's inline policy renders, whichever resource the synth reaches first (realtime does the
+    // same); the rollout's checks fail in that validation, which names this construct.
+    const rendered = new RenderedAtValidation(this, () => withoutWarningTraces(() => withOwnStatements(this.role, render)));
+    const update = () => rendered.valueOrUndefined();
+    this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update()?.deploymentConfig });
+    this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update()?.retainAllVariantProperties });
+    this.cfnEndpoint.excludeRetainedVariantProperties = Lazy.any({ produce: () => update()?.excludeRetainedVariantProperties });
+    this.cfnEndpoint.retainDeploymentConfig = Lazy.any({ produce: () => update()?.retainDeploymentConfig });
     // SageMaker checks the role's access to the topics and bucket when the endpoint is created.
     this.cfnEndpoint.node.addDependency(this.role, ioPolicy);
     this.endpointName = this.cfnEndpoint.attrEndpointName;
@@ -407,7 +407,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     policy.addStatements(new iam.PolicyStatement({ actions: [IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.GenerateDataKey], resources: keyArns }));
     acknowledgePolicyWildcards(policy, [
       { action: /^s3:GetObject$/, reason: 'Reads only the objects under the endpoint\'s own input prefix.' },
-      { action: /^s3:PutObject$/, reason: 'Writes only under the endpoint\'s own output and failure prefixes (S3OutputPath, S3FailurePath).' },
+      { action: /^s3:(PutObject|AbortMultipartUpload)$/, reason: 'Writes only under the endpoint\'s own output and failure prefixes (S3OutputPath, S3FailurePath).' },
     ]);
     return policy;
   }
@@ -437,7 +437,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /**
    * The scale-from-zero alarm (`HasBacklogWithoutCapacity`).
    *
-   * @returns undefined unless the instance count scales with `minCapacity: 0`
+   * @returns no value unless the instance count scales with `minCapacity: 0`
    */
   /**
    * The variant's scalable instance count, if `autoScaleInstanceCount` (or `autoScaling`) registered it: for the

@@ -10,7 +10,7 @@ import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ResultRecorderFunction } from './result-recorder-function';
-import { addAlarmActions, createEncryptedLogGroup } from '../core/encryption';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
 import { IAM_ACTION } from '../core/iam-actions';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
@@ -36,7 +36,7 @@ export interface AsyncResultsProps {
 
 /**
  * Internal: SNS (success + error topics) -> SQS -> result recorder -> DynamoDB job table, with a DLQ and an alarm on
- * its depth. Raw message delivery stays off so the recorder receives the SNS envelope (and can tell a broken message
+ * its depth. The table and the recorder's logs use the endpoint's key; the queues, one of their own. Raw message delivery stays off so the recorder receives the SNS envelope (and can tell a broken message
  * from a good one); partial batch responses retry only the records that failed.
  */
 export class AsyncResults extends Construct {
@@ -45,6 +45,8 @@ export class AsyncResults extends Construct {
   public readonly deadLetterQueue: sqs.Queue;
   public readonly recorder: ResultRecorderFunction;
   public readonly deadLetterAlarm: cloudwatch.Alarm;
+  /** The key of both queues (SNS encrypts into the queue with it). */
+  public readonly queueKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: AsyncResultsProps) {
     super(scope, id);
@@ -59,9 +61,13 @@ export class AsyncResults extends Construct {
       timeToLiveAttribute: JOB_ATTRIBUTES.EXPIRES_AT,
     });
 
+    // The queues have a key of their own: SNS encrypts into the queue with its key, and the subscription names the topics
+    // in that key's policy (`aws:SourceArn`, with `@aws-cdk/aws-sns-subscriptions:restrictSqsDescryption`, a `cdk init`
+    // default). The topics are encrypted with the endpoint's key, so the two cannot share one: key -> topic -> key.
+    this.queueKey = createKey(this, 'QueueKey', `Async inference notifications of ${scope.node.path} (result queue and its DLQ)`);
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
       encryption: sqs.QueueEncryption.KMS,
-      encryptionMasterKey: key,
+      encryptionMasterKey: this.queueKey,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
       // Says this queue is a dead-letter queue (AWS's default permission, stated; CT.SQS.PR.1 wants no DLQ for it).
@@ -71,7 +77,7 @@ export class AsyncResults extends Construct {
     const functionTimeout = Duration.seconds(30);
     this.queue = new sqs.Queue(this, 'Queue', {
       encryption: sqs.QueueEncryption.KMS,
-      encryptionMasterKey: key,
+      encryptionMasterKey: this.queueKey,
       enforceSSL: true,
       // AWS recommends at least six times the function timeout for an SQS event source.
       visibilityTimeout: Duration.seconds(functionTimeout.toSeconds() * 6),

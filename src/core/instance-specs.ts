@@ -248,7 +248,7 @@ export class InstanceSpecs {
    * The hardware of an instance type.
    *
    * @param instanceType e.g. `ml.g5.2xlarge`
-   * @returns undefined when the type is not in the table
+   * @returns no value when the type is not in the table
    */
   public static of(instanceType: string): InstanceSpec | undefined {
     return instanceSpecs(instanceType);

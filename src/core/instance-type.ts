@@ -42,7 +42,7 @@ export class InstanceType {
   /**
    * The family, e.g. `g5` for `ml.g5.2xlarge`.
    *
-   * @default - undefined when the name is a token
+   * @default - no value when the name is a token
    */
   public readonly family?: string;
 

@@ -48,7 +48,7 @@ export abstract class ContainerImage {
   /**
    * Hugging Face Text Generation Inference (TGI, repository `huggingface-pytorch-tgi-inference`), from the image catalog
    * bundled with this library (the SageMaker Python SDK's `huggingface-llm` table). The URI is composed as the SDK's
-   * `image_uris.retrieve` does, for the stack's region; see docs/images.md.
+   * `image_uris.retrieve` does, for the stack's region; see "Container image catalog" in the README's realtime guide.
    */
   public static huggingfaceTgi(options: CatalogImageVersionOptions): ContainerImage {
     return new CatalogImage(images.versionOnlyImage('huggingfaceTgi', 'huggingface-llm', options));
@@ -535,7 +535,7 @@ class ModelPackageModelSource extends ModelSource {
     super();
   }
   public bind(scope: Construct, options: ModelSourceBindOptions): ModelSourceConfig {
-    // Acknowledged for cdk-nag with the model role's other wildcards (src/core/private/model-role-nag.ts).
+    // Acknowledged for cdk-nag with the model role's other wildcards (src/private/model-role-nag.ts).
     iam.Grant.addToPrincipal({
       grantee: options.role,
       actions: [IAM_ACTION.sagemaker.DescribeModelPackage],

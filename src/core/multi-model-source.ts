@@ -28,7 +28,7 @@ export interface MultiModelOptions {
 }
 
 /**
- * A multi-model endpoint's model (issue 15): one container in `Mode: MultiModel` that loads, on first request, any
+ * A multi-model endpoint's model: one container in `Mode: MultiModel` that loads, on first request, any
  * `.tar.gz` under an S3 prefix, named per request by `TargetModel`. AWS lists which containers support it and on
  * which instances (GPU only through Triton): https://docs.aws.amazon.com/sagemaker/latest/dg/multi-model-support.html;
  * `SageMakerMcpChecks` rule SMCP-MM1 checks a template against that page.

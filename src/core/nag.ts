@@ -8,15 +8,17 @@ import { addValidationHook } from './validation';
  * policies it writes, each with a specific reason.
  */
 
-/** Why the wildcards of a statement are needed, chosen by the statement's first action. */
+/** Why a wildcard is needed for the actions `action` matches. */
 export interface WildcardReason {
   readonly action: RegExp;
   readonly reason: string;
 }
 
 /**
- * Acknowledges the `AwsSolutions-IAM5[...]` findings of a policy: for each Allow statement whose first action has a
- * reason in `reasons`, every wildcard action and resource it holds. Statements without a reason stay reported.
+ * Acknowledges the `AwsSolutions-IAM5[...]` findings of a policy by what its Allow statements grant, not by how they
+ * render (`@aws-cdk/aws-iam:minimizePolicies` merges statements and sorts their actions): a wildcard action when it has
+ * a reason in `reasons`; a wildcard resource when every action granted on it, in every statement naming it, has one.
+ * Anything else stays reported (see `wildcardFindingReasons`).
  *
  * Runs as a validation of `scope`, so it reads the resolved document after every grant is made; `policy` is looked up
  * then (a role's DefaultPolicy exists only once something is granted).
@@ -45,17 +47,41 @@ export function acknowledgeDocumentWildcardFindings(
     const found = target();
     if (!found) return [];
     const doc = Stack.of(found.resource).resolve(found.document);
-    const findings: Record<string, string> = {};
-    for (const statement of doc?.Statement ?? []) {
-      if (statement.Effect !== 'Allow') continue;
-      const actions: string[] = [statement.Action].flat();
-      const reason = reasons.find((r) => r.action.test(actions[0]))?.reason;
-      if (!reason) continue;
-      for (const id of wildcardFindingIds(statement)) findings[`AwsSolutions-IAM5[${id}]`] ??= reason;
-    }
-    acknowledgeFindings(found.resource, findings);
+    acknowledgeFindings(found.resource, wildcardFindingReasons(doc?.Statement ?? [], reasons));
     return [];
   });
+}
+
+/**
+ * The `AwsSolutions-IAM5[...]` findings of resolved statements that `reasons` explain, each with its reason:
+ * `Action::<a>` when the wildcard action `a` has a reason; `Resource::<r>` when every action of every Allow statement
+ * naming `r` has one (the distinct reasons, joined). The result is the same however the statements are split, merged
+ * or ordered, so a user's action merged into a statement on the same resource keeps that resource reported.
+ */
+export function wildcardFindingReasons(
+  statements: ReadonlyArray<{ Effect?: string; Action?: string | string[]; Resource?: unknown }>,
+  reasons: ReadonlyArray<WildcardReason>,
+): Record<string, string> {
+  const reasonOf = (action: string) => reasons.find((r) => r.action.test(action))?.reason;
+  const explained = new Map<string, Set<string>>();
+  const unexplained = new Set<string>();
+  for (const statement of statements) {
+    if (statement.Effect !== 'Allow') continue;
+    const actions = [statement.Action ?? []].flat();
+    const actionReasons = actions.map(reasonOf);
+    for (const id of wildcardFindingIds(statement)) {
+      const why = id.startsWith('Action::') ? [reasonOf(id.slice('Action::'.length))] : actionReasons;
+      if (why.length === 0 || why.some((r) => r === undefined)) {
+        unexplained.add(id);
+        continue;
+      }
+      const set = explained.get(id) ?? new Set<string>();
+      why.forEach((r) => set.add(r!));
+      explained.set(id, set);
+    }
+  }
+  return Object.fromEntries([...explained].filter(([id]) => !unexplained.has(id))
+    .map(([id, why]) => [`AwsSolutions-IAM5[${id}]`, [...why].join(' ')]));
 }
 
 /**
@@ -68,7 +94,7 @@ export function acknowledgeDocumentWildcardFindings(
  * an id as the reserved `prefix::rule` delimiter and throws `InvalidValidationId` for ids holding a CloudFormation
  * pseudo parameter such as `<AWS::Partition>`; and from 2.269.0 it records one entry per id, each with a stack trace and an
  * app-wide acknowledgement record, which an endpoint's seven findings keep on the heap until synth ends
- * (docs/benchmarks.md). Nothing is recorded for no findings.
+ * (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/benchmarks.md). Nothing is recorded for no findings.
  */
 export function acknowledgeFindings(scope: IConstruct, findings: Readonly<Record<string, string>>): void {
   // The callers run as validations, once per synth: what a synth before recorded is not recorded again.

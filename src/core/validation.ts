@@ -79,7 +79,7 @@ export class PropValidator {
  * (validation hooks, and renders a token reaches first in aws-cdk-lib's prepare phase), never while the user builds
  * constructs. Such a trace is our code and aws-cdk-lib's synthesis up to `app.synth()`, never the line that built the
  * construct (the warning's construct path names that), and each holds about 5 KB of heap through CloudFormation
- * template validation, whose garbage collections mark it again and again (docs/benchmarks.md). aws-cdk-lib's
+ * template validation, whose garbage collections mark it again and again (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/benchmarks.md). aws-cdk-lib's
  * `Annotations` reads `CDK_DISABLE_STACK_TRACE` when it is created, at every version in the peer range
  * (https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/core/lib/annotations.ts), and nothing else reads it: it
  * is set while `fn` runs, synchronously, and restored after. Acknowledgements (`Annotations.acknowledgeWarning`) and
@@ -100,6 +100,41 @@ export function withoutWarningTraces<T>(fn: () => T): T {
 export function addValidationHook(scope: IConstruct, validate: () => string[]): void {
   // eslint-disable-next-line no-restricted-syntax -- the one place that adds a hook
   scope.node.addValidation({ validate: () => withoutWarningTraces(validate) });
+}
+
+/**
+ * A value rendered once at synth whose problems must reach the user as theirs: a check that throws while a token is
+ * resolved reaches them wrapped in "Resolution error" after aws-cdk-lib's source, with no frame of their code. So the
+ * first read renders (aws-cdk-lib's prepare phase may resolve the token before the app validates); a failure is kept
+ * and reported, with the same message, by a validation of `scope`, which CDK prints with the construct path. Tokens
+ * read `valueOrUndefined()`: nothing, when rendering failed, since the validation then stops the synth.
+ */
+export class RenderedAtValidation<T> {
+  private result?: { readonly value: T } | { readonly error: Error };
+
+  constructor(scope: IConstruct, private readonly render: () => T) {
+    addValidationHook(scope, () => {
+      const result = this.get();
+      return 'error' in result ? [result.error.message] : [];
+    });
+  }
+
+  /** The rendered value, or undefined when rendering failed (the validation reports why). */
+  public valueOrUndefined(): T | undefined {
+    const result = this.get();
+    return 'value' in result ? result.value : undefined;
+  }
+
+  private get(): { readonly value: T } | { readonly error: Error } {
+    if (!this.result) {
+      try {
+        this.result = { value: this.render() };
+      } catch (e) {
+        this.result = { error: e instanceof Error ? e : new Error(String(e)) };
+      }
+    }
+    return this.result;
+  }
 }
 
 /** Renders a received value for an error message. */

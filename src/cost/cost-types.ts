@@ -18,7 +18,7 @@ export interface EndpointCostProps {
   /**
    * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
    * `cdk-sagemaker-mcp prices` from AWS's Price List).
-   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
 }
@@ -39,7 +39,7 @@ export interface CostEstimateOptions {
   /**
    * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
    * `cdk-sagemaker-mcp prices` from AWS's Price List).
-   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
   /**
@@ -69,19 +69,19 @@ export interface EndpointCostEstimate {
   readonly variants: VariantCostEstimate[];
   /**
    * A serverless endpoint's provisioned concurrency and per-request compute.
-   * @default - undefined for instance-based endpoints
+   * @default - no value for instance-based endpoints
    */
   readonly serverless?: ServerlessCostEstimate;
   /** Whether every price the totals need is known. */
   readonly priceKnown: boolean;
   /**
    * USD per month (730 hours) at the fewest instances (and provisioned concurrency): the floor you pay with no traffic.
-   * @default - undefined when a price is unknown
+   * @default - no value when a price is unknown
    */
   readonly monthlyAtMinUsd?: number;
   /**
    * USD per month (730 hours) at the most instances (and provisioned concurrency), before per-request compute.
-   * @default - undefined when a price is unknown
+   * @default - no value when a price is unknown
    */
   readonly monthlyAtMaxUsd?: number;
   /** Whether the floor is 0 with no traffic (every variant scales to zero, or serverless without provisioned concurrency). */
@@ -102,22 +102,22 @@ export interface ServerlessCostEstimate {
   readonly priceKnown: boolean;
   /**
    * USD per hour of one unit of provisioned concurrency.
-   * @default - undefined when unknown, or without provisioned concurrency
+   * @default - no value when unknown, or without provisioned concurrency
    */
   readonly provisionedConcurrencyPerHourUsd?: number;
   /**
    * USD per month (730 hours) of provisioned concurrency at its fewest units.
-   * @default - undefined when the price is unknown
+   * @default - no value when the price is unknown
    */
   readonly monthlyAtMinUsd?: number;
   /**
    * USD per month (730 hours) of provisioned concurrency at its most units.
-   * @default - undefined when the price is unknown
+   * @default - no value when the price is unknown
    */
   readonly monthlyAtMaxUsd?: number;
   /**
    * USD per second of compute of a request (the per-request model: multiply by the requests' total duration).
-   * @default - undefined when the price is unknown
+   * @default - no value when the price is unknown
    */
   readonly computePerSecondUsd?: number;
   /** Where the prices come from: "given by caller" or "not in the price table". */
@@ -128,7 +128,7 @@ export interface ServerlessCostEstimate {
 
 /**
  * What an endpoint (or one production variant) costs at its minimum and maximum capacity: an estimate, not a bill.
- * When the price is unknown (`priceKnown` false) the USD figures are undefined and `summary` says which price is missing
+ * When the price is unknown (`priceKnown` false) the USD figures have no value and `summary` says which price is missing
  * and how to give it.
  */
 export interface VariantCostEstimate {
@@ -148,11 +148,11 @@ export interface VariantCostEstimate {
   readonly region: string;
   readonly minInstances: number;
   readonly maxInstances: number;
-  /** Whether the price of an instance-hour is known (from the table or given); the USD figures are undefined otherwise. */
+  /** Whether the price of an instance-hour is known (from the table or given); the USD figures have no value otherwise. */
   readonly priceKnown: boolean;
   /**
    * On-demand price of one instance-hour, USD (with instance pools, the cheapest pool's).
-   * @default - undefined when the price is unknown
+   * @default - no value when the price is unknown
    */
   readonly pricePerInstanceHourUsd?: number;
   /**
@@ -162,22 +162,22 @@ export interface VariantCostEstimate {
   readonly maxPricePerInstanceHourUsd?: number;
   /**
    * USD per hour at `minInstances` (0 when the endpoint scales to zero).
-   * @default - undefined when the price is unknown
+   * @default - no value when the price is unknown
    */
   readonly hourlyAtMinUsd?: number;
   /**
    * USD per hour at `maxInstances`.
-   * @default - undefined when the price is unknown
+   * @default - no value when the price is unknown
    */
   readonly hourlyAtMaxUsd?: number;
   /**
    * USD per month (730 hours) at `minInstances`: the floor you pay with no traffic.
-   * @default - undefined when the price is unknown
+   * @default - no value when the price is unknown
    */
   readonly monthlyAtMinUsd?: number;
   /**
    * USD per month (730 hours) at `maxInstances`: the ceiling.
-   * @default - undefined when the price is unknown
+   * @default - no value when the price is unknown
    */
   readonly monthlyAtMaxUsd?: number;
   /** Whether the endpoint scales to zero (`minInstances` 0): the floor is then 0. */
@@ -229,7 +229,7 @@ export interface SharedGpuCostProps {
   /**
    * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
    * `cdk-sagemaker-mcp prices` from AWS's Price List).
-   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see docs/cost.md)
+   * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
 }
@@ -242,7 +242,7 @@ export interface SeparateComponentCost {
   readonly copies: number;
   /**
    * USD per hour for all copies on their own instances.
-   * @default - undefined when the instance type's price is unknown
+   * @default - no value when the instance type's price is unknown
    */
   readonly hourlyUsd?: number;
 }
@@ -252,24 +252,24 @@ export interface SharedGpuCostComparison {
   readonly packedInstanceType: string;
   /** How many packed instances the comparison counts. */
   readonly packedInstanceCount: number;
-  /** Whether every price the comparison needs is known; the USD totals are undefined otherwise. */
+  /** Whether every price the comparison needs is known; the USD totals have no value otherwise. */
   readonly priceKnown: boolean;
   /** The instance types whose price is unknown (empty when `priceKnown`). */
   readonly missingPrices: string[];
   /**
    * USD per hour of the packed instances.
-   * @default - undefined when the packed type's price is unknown
+   * @default - no value when the packed type's price is unknown
    */
   readonly packedHourlyUsd?: number;
   /**
    * USD per hour with every copy on its own instance.
-   * @default - undefined when a price is unknown
+   * @default - no value when a price is unknown
    */
   readonly separateHourlyUsd?: number;
   readonly separate: SeparateComponentCost[];
   /**
    * `separate` − `packed`, per month (730 h); negative when packing costs more.
-   * @default - undefined when a price is unknown
+   * @default - no value when a price is unknown
    */
   readonly monthlySavingUsd?: number;
   /** The price table's date. */

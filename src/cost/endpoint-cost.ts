@@ -6,10 +6,10 @@ import { PropValidator } from '../core/validation';
 
 /**
  * Estimates of what endpoints cost, from a dated price table (on-demand, real-time inference). The endpoint constructs
- * have the same figures as `costEstimate()` (and `SharedGpuEndpoint.costComparison()`); see docs/cost.md.
+ * have the same figures as `costEstimate()` (and `SharedGpuEndpoint.costComparison()`); see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md.
  */
 export class EndpointCost {
-  /** The date of the bundled price table (`PriceTable.bundled()`), which is empty in this release: see docs/cost.md. */
+  /** The date of the bundled price table (`PriceTable.bundled()`), which is empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md. */
   public static readonly PRICE_TABLE_DATE = PRICE_TABLE_DATE;
   /** Hours in a month for monthly figures (365 × 24 / 12, the AWS Pricing Calculator's month). */
   public static readonly HOURS_PER_MONTH = HOURS_PER_MONTH;

@@ -3,7 +3,7 @@ import { BUNDLED_PRICES } from './private/hosting-prices';
 
 /**
  * The `format` of a price table file, as `cdk-sagemaker-mcp prices` writes it (packages/runtime/src/prices/prices.ts
- * `PRICE_TABLE_FORMAT`; test/cost/price-table.test.ts reads the generator's output with `fromFile`).
+ * `PRICE_TABLE_FORMAT`; test/cost/endpoint-cost.test.ts reads the generator's output with `fromFile`).
  */
 const FORMAT = 'cdk-sagemaker-mcp/hosting-prices@1';
 
@@ -25,7 +25,7 @@ interface PriceTableData {
  * On-demand SageMaker AI real-time inference (hosting) prices in USD per instance-hour, by region and instance type,
  * from AWS's Price List: what `costEstimate()` multiplies capacities by. Build a current one with
  * `cdk-sagemaker-mcp prices --offer-file <file> > prices.json` (or `--from-api`) and pass
- * `PriceTable.fromFile('prices.json')` as the `priceTable` option; see docs/cost.md.
+ * `PriceTable.fromFile('prices.json')` as the `priceTable` option; see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md.
  */
 export class PriceTable {
   /**
@@ -72,8 +72,11 @@ export class PriceTable {
     } else {
       for (const [region, rows] of Object.entries(d.regions as Record<string, any>)) {
         for (const [type, row] of Object.entries((rows ?? {}) as Record<string, any>)) {
-          if (typeof row?.usd !== 'number' || !(row.usd >= 0) || typeof row?.usagetype !== 'string') {
-            problems.push(`regions['${region}']['${type}']: got ${JSON.stringify(row)}, expected { usd: <number >= 0>, usagetype: '<REGION>-Host:${type}' }`);
+          // JSON.parse reads 1e999 as Infinity (which JSON.stringify then writes as null), so the row names the value itself.
+          const usd = row?.usd;
+          if (typeof usd !== 'number' || !Number.isFinite(usd) || !(usd > 0) || typeof row?.usagetype !== 'string') {
+            problems.push(`regions['${region}']['${type}']: got { usd: ${typeof usd === 'number' ? String(usd) : JSON.stringify(usd)}, usagetype: ${JSON.stringify(row?.usagetype)} }, `
+              + `expected { usd: <finite number of USD per hour > 0>, usagetype: '<REGION>-Host:${type}' }`);
           }
         }
       }
@@ -106,12 +109,12 @@ export class PriceTable {
     return Object.keys(this.data.regions[region] ?? {}).sort();
   }
 
-  /** USD per instance-hour of `instanceType` in `region`, or undefined when the table lacks it. */
+  /** USD per instance-hour of `instanceType` in `region`, or no value when the table lacks it. */
   public hourlyPriceUsd(region: string, instanceType: string): number | undefined {
     return this.data.regions[region]?.[instanceType]?.usd;
   }
 
-  /** The Price List usage type a price was read from (e.g. `USE1-Host:ml.m5.xlarge`), or undefined. */
+  /** The Price List usage type a price was read from (e.g. `USE1-Host:ml.m5.xlarge`), or no value. */
   public usageType(region: string, instanceType: string): string | undefined {
     return this.data.regions[region]?.[instanceType]?.usagetype;
   }

@@ -12,6 +12,8 @@ export enum FeatureType {
  * A typed feature definition of a feature group.
  *
  * @example
+ * import { Feature } from 'cdk-sagemaker-mcp';
+ *
  * const userId = Feature.text('user_id');
  * const toolCalls = Feature.integral('tool_calls_last_7d');
  */

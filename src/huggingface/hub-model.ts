@@ -147,8 +147,8 @@ export class HuggingFaceHubModel extends ModelSource {
   /**
    * The payload family the MCP invoke tool builds: `ModelFamily.TGI` (TGI) or `ModelFamily.OPENAI` (vLLM).
    *
-   * @returns undefined for the TEI (embeddings) and transformers containers, whose bodies the invoke tool does not build
-   * (`container` says which serves the model: docs/realtime.md)
+   * @returns no value for the TEI (embeddings) and transformers containers, whose bodies the invoke tool does not build
+   * (`container` says which serves the model: https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md)
    */
   public readonly modelFamily?: ModelFamily;
   /** The instance type used when the endpoint names none: the smallest that fits when the size is known. */

@@ -16,7 +16,7 @@ import {
 import { NotDeployableReason } from './catalog-format';
 import { closeMatches } from './close-matches';
 import { defaultPrecision, deriveModelFamily, JumpStartPrecision, parameterBillions } from './model-traits';
-import { acceleratorsNeeded, fits, MemoryRequirement, memoryRequirement, minimumFittingInstance, usableMemoryGiB } from './sizing';
+import { acceleratorsNeeded, fits, leastCostlyFittingInstance, MemoryRequirement, memoryRequirement, minimumFittingInstance, usableMemoryGiB } from './sizing';
 import { IAM_ACTION } from '../core/iam-actions';
 import { InstanceSpec, instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
@@ -130,8 +130,15 @@ export class JumpStartModel extends ModelSource {
   public readonly modelId: string;
   /** The resolved version. */
   public readonly version: string;
-  /** JumpStart's default instance type for this version. */
+  /**
+   * The least costly instance type this version supports that fits the model at its precision: fewest accelerators,
+   * then G-family GPUs before P-family ones, then the smallest (docs/jumpstart.md, "Default instance type"). JumpStart's
+   * own default (`catalogDefaultInstanceType`) when the model's size is unknown or no supported type in the instance
+   * table fits.
+   */
   public readonly defaultInstanceType: InstanceType;
+  /** JumpStart's default instance type for this version (AWS's tested configuration, often a multi-GPU one). */
+  public readonly catalogDefaultInstanceType: InstanceType;
   /** The instance types this version supports. */
   public readonly supportedInstanceTypes: string[];
   /**
@@ -143,7 +150,7 @@ export class JumpStartModel extends ModelSource {
   /**
    * The payload family the MCP invoke tool builds for the model (`ModelFamily.LLAMA3`, ...).
    *
-   * @returns undefined when the model's kind is none of them (Llama 2, Stable Diffusion, LMI, ...: docs/realtime.md)
+   * @returns no value when the model's kind is none of them (Llama 2, Stable Diffusion, LMI, ...: https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md)
    */
   public readonly modelFamily?: ModelFamily;
   /** The precision used for sizing. */
@@ -176,7 +183,7 @@ export class JumpStartModel extends ModelSource {
     this.modelId = modelId;
     this.version = this.entry.version;
     this.unpinned = options.version === undefined || options.version.includes('*');
-    this.defaultInstanceType = InstanceType.of(this.entry.defaultInstanceType);
+    this.catalogDefaultInstanceType = InstanceType.of(this.entry.defaultInstanceType);
     this.supportedInstanceTypes = [...this.entry.supportedInstanceTypes];
     this.requiresEula = this.entry.eulaKey !== undefined;
     this.gated = this.entry.gated;
@@ -188,6 +195,8 @@ export class JumpStartModel extends ModelSource {
     const billions = parameterBillions(modelId);
     this.requirement = memoryRequirement(this.modelKind, billions, this.precision,
       { instanceType: this.entry.defaultInstanceType, precision: catalogPrecision });
+    const leastCostly = this.requirement && leastCostlyFittingInstance(this.requirement, this.supportedInstanceTypes, this.entry.defaultInstanceType);
+    this.defaultInstanceType = leastCostly ? InstanceType.of(leastCostly) : this.catalogDefaultInstanceType;
     this.resourceRequirements = {
       precision: this.precision,
       parameterBillions: billions,
@@ -207,7 +216,7 @@ export class JumpStartModel extends ModelSource {
   /**
    * Accelerator devices of one instance the model needs (for an inference component on a shared instance).
    *
-   * @returns undefined when the instance type or the model's size is unknown, or the instance has no accelerators
+   * @returns no value when the instance type or the model's size is unknown, or the instance has no accelerators
    */
   public acceleratorsRequired(instanceType: InstanceType): number | undefined {
     const spec = instanceSpecs(instanceType.name);
@@ -217,7 +226,7 @@ export class JumpStartModel extends ModelSource {
   /**
    * The smallest instance type the model fits on: among its supported types, else any in the instance table.
    *
-   * @returns undefined when the model's size is unknown
+   * @returns no value when the model's size is unknown
    */
   public minimumInstanceType(): string | undefined {
     return this.requirement ? minimumFittingInstance(this.requirement, this.supportedInstanceTypes)?.instanceType : undefined;

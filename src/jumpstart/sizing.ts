@@ -93,6 +93,26 @@ export function minimumFittingInstance(
   return fromTable ? { instanceType: fromTable.instanceType, supported: false } : undefined;
 }
 
+/**
+ * The least costly of `supported` that fits, by a rule that needs no prices (the bundled price table may be empty):
+ * 1. fewest accelerator devices (each GPU is most of an instance's price, and one device needs no sharding);
+ * 2. G-family types (T4, A10G, L4, L40S: AWS's inference GPUs) before P-family ones (V100, A100, H100: training-class
+ *    GPUs, several times the price per device);
+ * 3. the smallest: least accelerator memory, then host memory, then vCPUs;
+ * 4. between types equal in all of these (ml.g5.xlarge and ml.g6.xlarge), JumpStart's default (`catalogDefault`).
+ * Types missing from the instance table are skipped. Undefined when none fits.
+ */
+export function leastCostlyFittingInstance(
+  requirement: MemoryRequirement, supported: ReadonlyArray<string>, catalogDefault: string,
+): string | undefined {
+  const pFamily = (s: InstanceSpec) => (/^ml\.p\d/.test(s.instanceType) ? 1 : 0);
+  const notDefault = (s: InstanceSpec) => (s.instanceType === catalogDefault ? 0 : 1);
+  return supported.map((t) => instanceSpecs(t)).filter((s): s is InstanceSpec => s !== undefined && fits(s, requirement))
+    .sort((a, b) => a.accelerators - b.accelerators || pFamily(a) - pFamily(b)
+      || a.totalAcceleratorMemoryGiB - b.totalAcceleratorMemoryGiB || a.memoryMiB - b.memoryMiB || a.vcpus - b.vcpus
+      || notDefault(a) - notDefault(b) || a.instanceType.localeCompare(b.instanceType))[0]?.instanceType;
+}
+
 /** Accelerator devices of `spec` a model needs (for an inference component's ComputeResourceRequirements). */
 export function acceleratorsNeeded(spec: InstanceSpec, requirement: MemoryRequirement): number | undefined {
   if (spec.accelerators === 0) return undefined;

@@ -1,4 +1,4 @@
-import { CfnParameter, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Arn, ArnFormat, CfnParameter, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
@@ -23,7 +23,6 @@ import {
   DEPLOY_METRIC_NAMESPACE,
   DEPLOY_METRIC_OUTCOME_DIMENSION,
   DEPLOY_METRIC_STACK_DIMENSION,
-  DEPLOY_TOKEN_PREFIX,
   LIFECYCLE_ENV,
   MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE,
   STACK_STATUS_CHANGE_DETAIL_TYPE,
@@ -34,14 +33,24 @@ import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from
 export enum DeploymentOutcome {
   /** UpdateStack started with the approved version. */
   UPDATED = 'updated',
-  /** Nothing to do: another group, not approved, or already serving. */
+  /** Nothing to do: another group, not an approval (e.g. a ModelLifeCycle stage change), or already serving. */
   SKIPPED = 'skipped',
-  /** Not deployed: older than the serving version, or the stack busy or not updatable. */
+  /**
+   * Not deployed: older than the serving version, rolled back before, of a same-named group in another account, region
+   * or partition, or the stack not updatable.
+   */
   REFUSED = 'refused',
+  /** The stack was busy: the version is deployed when the stack's running operation ends. */
+  DEFERRED = 'deferred',
   /** Its stack update completed. */
   DEPLOYED = 'deployed',
-  /** Its stack update was rolled back (e.g. by the endpoint's rollback alarms). */
+  /** Its stack update was rolled back (e.g. by the endpoint's rollback alarms): the previous version serves. */
   ROLLED_BACK = 'rolled-back',
+  /**
+   * Its stack update ended in UPDATE_ROLLBACK_FAILED (the rollback failed: a person must fix the cause and continue the
+   * rollback) or UPDATE_FAILED (not rolled back): which version serves is not known.
+   */
+  FAILED = 'failed',
 }
 
 /**
@@ -69,7 +78,8 @@ export interface ApprovedModelDeploymentProps extends FunctionNetworkOptions {
    */
   readonly notificationTopic?: sns.ITopic;
   /**
-   * How long the handler waits for a stack operation in progress before it refuses the event (which Lambda then retries).
+   * How long the handler waits for a stack operation in progress before it defers the version (reported as
+   * `DEFERRED`; the end of that operation runs the handler again, which then deploys the newest approved version).
    * Between 0 seconds and 10 minutes.
    *
    * @default Duration.minutes(5)
@@ -109,10 +119,12 @@ const PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/
  * `modelSource()`), and a bundled handler, on "SageMaker Model Package State Change" events of the group, calls
  * `UpdateStack` on this stack with the previous template, the approved ARN and every other parameter at its previous
  * value. The endpoint's own rollout (canary or linear, rolled back on its alarms) then does the deploy. See
- * docs/lifecycle.md for the design and its limits.
+ * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/lifecycle.md for the design and its limits.
  *
- * The handler may only `cloudformation:DescribeStacks` and `cloudformation:UpdateStack` this stack (and publish to the
- * notification topic): the update runs with the stack's CloudFormation service role, which it does not pass (no
+ * The handler may only `cloudformation:DescribeStacks`, `cloudformation:DescribeStackEvents` (where it reads back
+ * which versions were rolled back) and `cloudformation:UpdateStack` this stack, `sagemaker:ListModelPackages` (the
+ * newest approved version, after a busy stack frees; IAM authorizes it on `*` only), and publish to the notification
+ * topic. Only the group's own account and region route approvals to it. The update runs with the stack's CloudFormation service role, which it does not pass (no
  * `iam:PassRole`), so a stack deployed without one is refused.
  */
 export class ApprovedModelDeployment extends Construct {
@@ -126,7 +138,10 @@ export class ApprovedModelDeployment extends Construct {
   public readonly handler: lambda.IFunction;
   /** Routes the group's model package state changes to the handler. */
   public readonly approvalRule: events.Rule;
-  /** Routes the final status of the handler's own stack updates to it (deployed, rolled back). */
+  /**
+   * Routes the end of every update of this stack to the handler: it reports its own (deployed, rolled back, failed) and,
+   * once the stack takes updates again, deploys an approved version a busy stack held back.
+   */
   public readonly stackStatusRule: events.Rule;
   /** Events that could not be delivered (EventBridge) or processed (Lambda, after retries). */
   public readonly deadLetterQueue: sqs.Queue;
@@ -134,6 +149,8 @@ export class ApprovedModelDeployment extends Construct {
   public readonly deadLetterAlarm: cloudwatch.Alarm;
   /** Fires when one of the handler's updates is rolled back. */
   public readonly rollbackAlarm: cloudwatch.Alarm;
+  /** Fires when one of the handler's updates fails without a completed rollback (the stack needs a person). */
+  public readonly failedAlarm: cloudwatch.Alarm;
   /** The key of the dead-letter queue and the log group. */
   public readonly encryptionKey: kms.IKey;
 
@@ -199,6 +216,7 @@ export class ApprovedModelDeployment extends Construct {
         [LIFECYCLE_ENV.STACK_NAME]: this.stackName,
         [LIFECYCLE_ENV.PARAMETER_NAME]: this.parameter.logicalId,
         [LIFECYCLE_ENV.GROUP_NAME]: group.modelPackageGroupName,
+        [LIFECYCLE_ENV.GROUP_ARN]: group.modelPackageGroupArn,
         [LIFECYCLE_ENV.MAX_WAIT_SECONDS]: maxWait.isUnresolved() ? '300' : String(maxWait.toSeconds()),
         ...(props.notificationTopic ? { [LIFECYCLE_ENV.TOPIC_ARN]: props.notificationTopic.topicArn } : {}),
       },
@@ -212,32 +230,37 @@ export class ApprovedModelDeployment extends Construct {
     // This stack only (by name: the handler looks it up by name, and a stack id is per creation).
     acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({
       grantee: role,
-      actions: iamActionsFor('CloudFormation.DescribeStacks', 'CloudFormation.UpdateStack'),
+      actions: iamActionsFor('CloudFormation.DescribeStacks', 'CloudFormation.DescribeStackEvents', 'CloudFormation.UpdateStack'),
       resourceArns: [stack.formatArn({ service: 'cloudformation', resource: 'stack', resourceName: `${this.stackName}/*` })],
     }), 'This one stack (stack/<name>/*): the trailing segment of a stack ARN is the id CloudFormation assigns at creation.');
+    // The newest approved version, read after a busy stack frees.
+    acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({ grantee: role, actions: iamActionsFor('SageMaker.ListModelPackages'), resourceArns: ['*'] }),
+      'ListModelPackages has no required resource type: IAM authorizes it on * only. The handler lists the approved versions of its one group.');
     props.notificationTopic?.grantPublish(role);
     this.encryptionKey.grant(role, IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.Encrypt, IAM_ACTION.kms.GenerateDataKey);
 
     const target = new targets.LambdaFunction(fn, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 8, maxEventAge: Duration.hours(6) });
+    // Only the group's own account and region (the events' `account` and `region`): a same-named group elsewhere whose
+    // events reach this bus is not this group.
+    const groupArn = Arn.split(group.modelPackageGroupArn, ArnFormat.SLASH_RESOURCE_NAME);
     this.approvalRule = new events.Rule(this, 'ApprovalRule', {
       description: `Approved versions of model package group ${group.modelPackageGroupName}`,
       eventPattern: {
         source: ['aws.sagemaker'],
+        account: [groupArn.account!],
+        region: [groupArn.region!],
         detailType: [MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE],
         detail: { ModelPackageGroupName: events.Match.equalsIgnoreCase(group.modelPackageGroupName), ModelApprovalStatus: ['Approved'] },
       },
       targets: [target],
     });
     this.stackStatusRule = new events.Rule(this, 'StackStatusRule', {
-      description: `The final status of the model deployments of stack ${this.stackName}`,
+      description: `The end of every update of stack ${this.stackName} (model deployments and the updates they wait for)`,
       eventPattern: {
         source: ['aws.cloudformation'],
         detailType: [STACK_STATUS_CHANGE_DETAIL_TYPE],
         resources: [stack.stackId],
-        detail: {
-          'status-details': { status: [...DEPLOY_FINAL_STACK_STATUSES] },
-          'client-request-token': events.Match.prefix(DEPLOY_TOKEN_PREFIX),
-        },
+        detail: { 'status-details': { status: [...DEPLOY_FINAL_STACK_STATUSES] } },
       },
       targets: [target],
     });
@@ -268,7 +291,16 @@ export class ApprovedModelDeployment extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    addAlarmActions(props.alarmActions, this.deadLetterAlarm, this.rollbackAlarm);
+    this.failedAlarm = new cloudwatch.Alarm(this, 'FailedAlarm', {
+      alarmDescription: `A stack update that ${this.node.path} started failed without a completed rollback: stack ${this.stackName} needs a person `
+        + '(UPDATE_ROLLBACK_FAILED: fix the cause and continue the rollback; UPDATE_FAILED: roll back or update)',
+      metric: this.metricOutcome(DeploymentOutcome.FAILED),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    addAlarmActions(props.alarmActions, this.deadLetterAlarm, this.rollbackAlarm, this.failedAlarm);
   }
 
   /**

@@ -53,11 +53,12 @@ export interface ModelPackageGroupProps {
    */
   readonly description?: string;
   /**
-   * Accounts that may read the group and its versions, and so deploy them (a consumer's CreateModel from a version of
-   * another account describes it): a resource policy allowing `sagemaker:DescribeModelPackageGroup`,
-   * `sagemaker:DescribeModelPackage` and `sagemaker:ListModelPackages`, the actions of AWS's cross-account example
-   * (https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-ram-discover.html). The artifacts' bucket and key
-   * and the images are not covered: grant those accounts read of them where they live.
+   * Accounts that may deploy the group's versions: the resource policy of AWS's cross-account deployment page
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-deploy-xaccount.html), `sagemaker:DescribeModelPackageGroup`
+   * on the group and `sagemaker:DescribeModelPackage`, `sagemaker:ListModelPackages`, `sagemaker:UpdateModelPackage`
+   * and `sagemaker:CreateModel` on its versions (`model-package/<group>/*`). UpdateModelPackage lets those accounts
+   * change a version (its approval status, lifecycle stage, metadata), as that page's policy does. The artifacts'
+   * bucket and key and the images are not covered: grant those accounts read of them where they live.
    * @default - no resource policy (this account only)
    */
   readonly crossAccountReaders?: string[];
@@ -171,15 +172,31 @@ export class ModelPackageGroup extends ModelPackageGroupBase {
     });
   }
 
+  /**
+   * The two statements of AWS's cross-account deployment page
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-deploy-xaccount.html), with its Sids. The second
+   * names CreateModel and ListModelPackages on the versions as that page does: in the Service Authorization Reference
+   * CreateModel's resource type is `model` and ListModelPackages has none, but here they sit in the group's own policy,
+   * which grants the other account the use of these versions from its CreateModel.
+   */
   private crossAccountPolicy(accounts: string[]) {
     const principals = accounts.map((a) => new iam.AccountPrincipal(a));
     return new iam.PolicyDocument({
-      statements: [new iam.PolicyStatement({
-        sid: 'CrossAccountRead',
-        principals,
-        actions: [IAM_ACTION.sagemaker.DescribeModelPackageGroup, ...iamActionsFor('SageMaker.DescribeModelPackage', 'SageMaker.ListModelPackages')],
-        resources: [this.modelPackageGroupArn, this.modelPackageVersionsArn],
-      })],
+      statements: [
+        new iam.PolicyStatement({
+          sid: 'AddPermModelPackageGroup',
+          principals,
+          actions: [IAM_ACTION.sagemaker.DescribeModelPackageGroup],
+          resources: [this.modelPackageGroupArn],
+        }),
+        new iam.PolicyStatement({
+          sid: 'AddPermModelPackageVersion',
+          principals,
+          actions: [IAM_ACTION.sagemaker.DescribeModelPackage, IAM_ACTION.sagemaker.ListModelPackages, IAM_ACTION.sagemaker.UpdateModelPackage,
+            IAM_ACTION.sagemaker.CreateModel],
+          resources: [this.modelPackageVersionsArn],
+        }),
+      ],
     }).toJSON();
   }
 }

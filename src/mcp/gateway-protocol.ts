@@ -34,6 +34,9 @@ export interface McpGatewayProtocolOptions {
  * and the bundled server speaks all four.
  *
  * @example
+ * import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
+ * import { McpGatewayProtocol } from 'cdk-sagemaker-mcp';
+ *
  * const gateway = new agentcore.Gateway(this, 'Gateway', { protocolConfiguration: McpGatewayProtocol.configuration() });
  * server.addToGateway(gateway);
  */

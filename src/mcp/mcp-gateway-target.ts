@@ -1,4 +1,4 @@
-/** How a gateway reaches the MCP tool server (`McpToolServer.addToGateway`, docs/agentcore.md). */
+/** How a gateway reaches the MCP tool server (`McpToolServer.addToGateway`, https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md). */
 export enum McpGatewayTargetKind {
   /**
    * A Lambda target: the gateway invokes the server function (`lambda:InvokeFunction`) with each tool call's arguments

@@ -31,7 +31,7 @@ export interface McpRealtimeEndpointOptions {
    */
   readonly description?: string;
   /**
-   * Payload family for `prompt` payloads (`ModelFamily.LLAMA3`, ...; docs/realtime.md lists them).
+   * Payload family for `prompt` payloads (`ModelFamily.LLAMA3`, ...; https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md lists them).
    *
    * @default - the endpoint's own `modelFamily` (its JumpStart or Hugging Face Hub model's) when it has one; else the
    * `tgi` request shape
@@ -45,6 +45,16 @@ export interface McpRealtimeEndpointOptions {
    * @default - none: the endpoint is called without a target model
    */
   readonly targetModels?: string[];
+  /**
+   * Send chat-shaped `invoke_endpoint` calls (`prompt`, or a Chat Completions `json` body) through SageMaker's
+   * OpenAI-compatible route (`/openai/v1/chat/completions`, streamed as progress when the client asks), and grant the
+   * server `sagemaker:CallWithBearerToken`. Set it for a custom container that implements the route. Never used with
+   * `targetModels`. See docs/openai.md.
+   *
+   * @default - true when the model's container is one AWS lists as serving the route (a vLLM or SGLang image), false
+   * for any other or an imported endpoint
+   */
+  readonly openAiRoute?: boolean;
 }
 
 /** A serverless endpoint exposed through `invoke_endpoint` and `describe_endpoint` (invoked like a realtime one). */
@@ -63,6 +73,12 @@ export interface McpServerlessEndpointOptions {
    * @default - the endpoint's own `modelFamily` when it has one; else the `tgi` request shape
    */
   readonly modelFamily?: ModelFamily;
+  /**
+   * Send chat-shaped `invoke_endpoint` calls through SageMaker's OpenAI-compatible route (as for realtime endpoints).
+   *
+   * @default - true when the model's container is one AWS lists as serving the route (a vLLM or SGLang image)
+   */
+  readonly openAiRoute?: boolean;
 }
 
 /** An inference component of a shared-GPU endpoint, exposed through `invoke_endpoint`. */
@@ -80,6 +96,14 @@ export interface McpInferenceComponentOptions {
    * @default - the component's own model family when it is an `InferenceComponent` that knows it, else `tgi`
    */
   readonly modelFamily?: ModelFamily;
+  /**
+   * Send chat-shaped `invoke_endpoint` calls through SageMaker's OpenAI-compatible route, addressing the component in
+   * the path. The endpoint's spec entry carries one flag: it is on only when every exposed component of the endpoint
+   * has it.
+   *
+   * @default - true when the model's container is one AWS lists as serving the route (a vLLM or SGLang image)
+   */
+  readonly openAiRoute?: boolean;
 }
 
 /** An async endpoint exposed through `start_async_inference` and `get_async_inference_result`. */

@@ -1,4 +1,5 @@
-import { Annotations, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import { createHash } from 'crypto';
+import { Duration, Lazy, SecretValue, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -15,12 +16,13 @@ import { McpToolServerProps } from './mcp-tool-server-props';
 import { acknowledgeServerRoleWildcards } from './nag';
 import { addMcpToolServerToGateway } from './private/gateway-target';
 import { buildServerSpec, grantExposed } from './private/server-spec';
+import { environmentSizeProblem, packServerSpec, specSizeProblem } from './private/spec-secret';
 import { ServerFunction } from './server-function';
 import { TOOL_METRIC_NAMES, toolMetric } from './tool-metrics';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { IAM_ACTION } from '../core/iam-actions';
-import { PropValidator } from '../core/validation';
-import { DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, handleTtlProblems, MCP_ENV, MCP_SPEC_WARN_LENGTH, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
+import { addValidationHook, PropValidator } from '../core/validation';
+import { DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, handleTtlProblems, MCP_ENV, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
 import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
 /**
@@ -74,6 +76,12 @@ export class McpToolServer extends Construct {
    * (`secretsmanager:GetSecretValue` on this secret only); its environment carries only the secret's ARN.
    */
   public readonly handleKey: secretsmanager.Secret;
+  /**
+   * The secret whose `SecretString` is the server's spec (what it exposes), with the deploy-time names resolved by
+   * CloudFormation. The function reads it once per cold start (`secretsmanager:GetSecretValue` on this secret only);
+   * its environment carries only the secret's ARN and a digest of the spec.
+   */
+  public readonly specSecret: secretsmanager.Secret;
   /** Alarms when any invocation fails (`Errors` Sum >= 1 over 5 minutes). */
   public readonly errorsAlarm: cloudwatch.Alarm;
   /** Alarms when requests are throttled by the reserved concurrency (`Throttles` Sum >= 1 over 5 minutes). */
@@ -105,6 +113,9 @@ export class McpToolServer extends Construct {
     validateFunctionNetwork(v, '', props);
     const spec = buildServerSpec(props, v);
     validateHandleOutlivesJobs(v, spec);
+    const packedSpec = packServerSpec(Stack.of(this), spec);
+    const specProblem = specSizeProblem(packedSpec);
+    if (specProblem) v.add(specProblem);
     v.check(toolNamesForSpec(spec).length > 0, 'props', 'no endpoints, components, async endpoints, feature groups or pipelines',
       'at least one thing to expose');
     v.throwIfInvalid();
@@ -127,7 +138,22 @@ export class McpToolServer extends Construct {
       reason: 'The handle key only seals expiring tool handles and is read once per cold start; rotating it would invalidate outstanding handles and leave warm containers on the old key, so it is rotated by replacing the construct.',
     });
 
-    const specJson = Stack.of(this).toJsonString(spec);
+    // The spec leaves the environment (Lambda caps all of a function's variables at 4 KB together, and 100 endpoint
+    // names alone take that) for a Secrets Manager secret the function reads once per cold start. Of the stores a
+    // template can fill with deploy-time names, it is the one that is native to CloudFormation (no custom resource or
+    // bucket to deploy), holds 64 KB (an SSM parameter: 4 KB, 8 KB advanced), is KMS-encrypted by default and sits
+    // behind the network path the handle key's read already needs (docs/mcp.md, "How many entries"). The spec goes in
+    // packed (./private/spec-secret.ts): its static part gzipped, the deploy-time names beside it.
+    this.specSecret = new secretsmanager.Secret(this, 'Spec', {
+      description: 'The spec of the SageMaker MCP tool server (what it exposes), read once per cold start',
+      // Not a credential: the same text is in the template; the secret is where the function can read it whole.
+      secretStringValue: SecretValue.unsafePlainText(packedSpec.secretText),
+    });
+    Validations.of(this.specSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'The spec secret holds no credential (the same text is in the template): each deployment that changes the spec rewrites it.',
+    });
+
     this.serverFunction = new ServerFunction(this, 'Resource', {
       description: 'SageMaker MCP tool server (stateless streamable HTTP)',
       role,
@@ -138,7 +164,12 @@ export class McpToolServer extends Construct {
       loggingFormat: lambda.LoggingFormat.JSON,
       ...functionVpcProps(props),
       environment: {
-        [MCP_ENV.SPEC]: specJson,
+        [MCP_ENV.SPEC_SECRET_ARN]: this.specSecret.secretArn,
+        // A spec change rewrites the secret in place: the digest changes the function's configuration with it, so Lambda
+        // retires the environments that read the previous spec.
+        [MCP_ENV.SPEC_DIGEST]: Lazy.string({
+          produce: () => createHash('sha256').update(JSON.stringify(Stack.of(this).resolve(packedSpec.secretText))).digest('hex').slice(0, 32),
+        }),
         // Only the ARN: the handler reads the key at cold start, so GetFunctionConfiguration never reveals it.
         [MCP_ENV.HANDLE_KEY_SECRET_ARN]: this.handleKey.secretArn,
         POWERTOOLS_SERVICE_NAME: 'sagemaker-mcp',
@@ -149,15 +180,19 @@ export class McpToolServer extends Construct {
       id: 'AwsSolutions-L1',
       reason: 'The bundled MCP server is built and tested for nodejs22.x (esbuild target node22); the runtime moves with the library, not per deployment.',
     });
-    if (!Token.isUnresolved(specJson) && specJson.length > MCP_SPEC_WARN_LENGTH) {
-      // Token markers make the synth-time length approximate; Lambda rejects more than 4 KB of env vars in total.
-      Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:mcpSpecSize', `${MCP_ENV.SPEC} is about ${specJson.length} characters; Lambda allows 4 KB of environment variables in total`);
-    }
-    // Exactly the one read the handler makes at cold start (the secret uses the AWS managed key unless given one).
+    // At synth, once every variable is in (addToGateway, addEnvironment): refused only when Lambda would refuse it.
+    addValidationHook(this.serverFunction, () => {
+      const problem = environmentSizeProblem(Stack.of(this).resolve((this.serverFunction.node.defaultChild as lambda.CfnFunction).environment));
+      return problem ? [`McpToolServer '${id}': ${problem}`] : [];
+    });
+    // Exactly the two reads the handler makes at cold start (both secrets use the AWS managed key unless given one).
     iam.Grant.addToPrincipal({
-      grantee: this.serverFunction, actions: [IAM_ACTION.secretsmanager.GetSecretValue], resourceArns: [this.handleKey.secretArn],
+      grantee: this.serverFunction,
+      actions: [IAM_ACTION.secretsmanager.GetSecretValue],
+      resourceArns: [this.handleKey.secretArn, this.specSecret.secretArn],
     });
     this.handleKey.encryptionKey?.grantDecrypt(this.serverFunction);
+    this.specSecret.encryptionKey?.grantDecrypt(this.serverFunction);
     grantExposed(this, this.serverFunction, props);
 
     let restApi: McpRestApi | undefined;
@@ -210,7 +245,7 @@ export class McpToolServer extends Construct {
    * Lambda target listing exactly this server's tools, with input schemas generated from the server's own, the
    * gateway's role granted `lambda:InvokeFunction` on this function only; with `targetKind: MCP_SERVER` as an MCP
    * server target at the function URL, the gateway's role granted `lambda:InvokeFunctionUrl` (and `lambda:InvokeFunction`
-   * via the URL) on this function only. The gateway's inbound authorizer decides who may call (docs/agentcore.md).
+   * via the URL) on this function only. The gateway's inbound authorizer decides who may call (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md).
    * Call it once per gateway.
    */
   public addToGateway(gateway: agentcore.IGateway, options?: McpGatewayTargetOptions): agentcore.GatewayTarget {
@@ -255,7 +290,7 @@ export class McpToolServer extends Construct {
 
   /**
    * Tool calls (`ToolCalls`, Sum over 5 minutes by default) of one tool (`toolName`) or of every tool of this server,
-   * from the EMF records the bundled server writes (namespace `SageMakerMcp`, docs/operations.md).
+   * from the EMF records the bundled server writes (namespace `SageMakerMcp`, https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/operations.md).
    */
   public metricToolCalls(options?: McpToolMetricOptions): cloudwatch.Metric {
     return toolMetric(this.serverFunction, TOOL_METRIC_NAMES.TOOL_CALLS, 'Sum', options);

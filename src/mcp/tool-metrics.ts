@@ -6,7 +6,7 @@ import { MCP_METRICS, METRIC_DIMENSIONS as D, METRICS_NAMESPACE } from '../priva
 
 /**
  * One of the metrics the bundled server writes per tool call (embedded metric format, namespace `SageMakerMcp`,
- * dimension `service` = the function's name, plus `ToolName` for one tool): docs/operations.md.
+ * dimension `service` = the function's name, plus `ToolName` for one tool): https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/operations.md.
  */
 export function toolMetric(
   fn: lambda.IFunction, metricName: string, statistic: string, options: McpToolMetricOptions = {}, extra: Record<string, string> = {},

@@ -54,7 +54,7 @@ export class SageMakerVpcEndpointService {
    * SNS: the success and error topics of an async endpoint. Not in `all()`: whether SageMaker publishes an async
    * endpoint's notifications from the VPC (with the execution role, which needs sns:Publish:
    * https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-check-predictions.html) is not documented; add it
-   * to `services` for an async endpoint in a VPC without internet access (docs/reliability.md, "Unconfirmed").
+   * to `services` for an async endpoint in a VPC without internet access (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/reliability.md, "Unconfirmed").
    * Endpoint policies: https://docs.aws.amazon.com/sns/latest/dg/sns-vpc-endpoint-policy.html
    */
   public static readonly SNS = new SageMakerVpcEndpointService('Sns', ec2.InterfaceVpcEndpointAwsService.SNS, 'sns', true);

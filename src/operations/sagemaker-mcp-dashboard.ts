@@ -31,7 +31,9 @@ export interface SageMakerMcpDashboardProps {
    */
   readonly realtimeEndpoints?: RealtimeEndpoint[];
   /**
-   * Async endpoints: a row each, with backlog, its age and HasBacklogWithoutCapacity, and the result recorder.
+   * Async endpoints: a row each, from AWS's async metric list only: invocations processed, failed and expired, model
+   * latency, backlog, its age and HasBacklogWithoutCapacity, the instance count (CPUUtilization SampleCount per
+   * minute) and the result recorder.
    * @default - none
    */
   readonly asyncEndpoints?: AsyncEndpoint[];
@@ -62,7 +64,7 @@ export interface SageMakerMcpDashboardProps {
    */
   readonly pipelineRouters?: PipelineEventRouter[];
   /**
-   * The period of every graph.
+   * The period of every graph but the async instance count (1 minute: one CPUUtilization sample per instance and minute).
    * @default Duration.minutes(5)
    */
   readonly period?: Duration;
@@ -80,12 +82,13 @@ const GRAPH_HEIGHT = 6;
  * One CloudWatch dashboard for an MCP stack of this library, top to bottom: the state of every alarm the given
  * constructs created; the MCP server's tools (calls and errors per tool, Sum; latency p50 and p99); each endpoint
  * variant or inference component (invocations, Sum; model latency p50/p99; 4xx, 5xx and model errors, Sum; instances or
- * copies against their min and max); each async endpoint's backlog (Average), age of the oldest request (Maximum),
- * HasBacklogWithoutCapacity (Maximum) and result dead letters (Maximum); each serverless endpoint's invocations, model
+ * copies against their min and max); each async endpoint's invocations processed, failed and expired (Sum), model
+ * latency, backlog (Average), age of the oldest request (Maximum), HasBacklogWithoutCapacity (Maximum), result dead
+ * letters (Maximum) and instances (CPUUtilization SampleCount over 1 minute); each serverless endpoint's invocations, model
  * latency, errors, cold starts (ModelSetupTime), concurrency and memory use and provisioned concurrency; feature groups; pipeline runs by outcome and
  * the routers' recorded/duplicate/refused events and dead letters (Sum, Maximum); and a text widget with the dated cost
- * estimate. Every graph uses one period (`period`, 5 minutes by default). Add your own with `addWidgets`.
- * docs/operations.md shows the layout.
+ * estimate. Every graph uses one period (`period`, 5 minutes by default), except the async instance count (1 minute). Add your own with `addWidgets`.
+ * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/operations.md shows the layout.
  */
 export class SageMakerMcpDashboard extends Construct {
   /** The dashboard. */
@@ -104,7 +107,8 @@ export class SageMakerMcpDashboard extends Construct {
     const minutes = this.period.toMinutes();
     this.dashboard.addWidgets(new cloudwatch.TextWidget({
       markdown: `# SageMaker MCP\nEvery graph: period ${minutes} minute${minutes === 1 ? '' : 's'}; counts are Sum, latencies p50 and p99, `
-        + 'backlogs Average, ages and dead letters Maximum. Tool metrics: namespace `SageMakerMcp` (docs/operations.md).',
+        + 'backlogs Average, ages and dead letters Maximum; async instance counts are CPUUtilization samples per 1-minute period. '
+        + 'Tool metrics: namespace `SageMakerMcp` (docs/operations.md).',
       width: WIDTH,
       height: 2,
     }));
@@ -150,13 +154,13 @@ export class SageMakerMcpDashboard extends Construct {
   }
 
   private capacityGraph(
-    title: string, count: cloudwatch.IMetric, range: { minCapacity: number; maxCapacity: number } | undefined, fixed?: number,
+    title: string, count: cloudwatch.IMetric, range: { minCapacity: number; maxCapacity: number } | undefined, fixed?: number, period?: Duration,
     perPool: cloudwatch.IMetric[] = [],
   ) {
     const annotations: cloudwatch.HorizontalAnnotation[] = range
       ? [{ value: range.minCapacity, label: `min ${range.minCapacity}` }, { value: range.maxCapacity, label: `max ${range.maxCapacity}` }]
       : fixed !== undefined ? [{ value: fixed, label: `fixed ${fixed}` }] : [];
-    return this.graph(title, [count, ...perPool], 6, { leftAnnotations: annotations, leftYAxis: { min: 0 } });
+    return this.graph(title, [count, ...perPool], 6, { leftAnnotations: annotations, leftYAxis: { min: 0 }, ...(period ? { period } : {}) });
   }
 
   private addVariant(e: RealtimeEndpoint, variantName: string): void {
@@ -172,16 +176,28 @@ export class SageMakerMcpDashboard extends Construct {
         e.metric('InvocationModelErrors', { ...o, statistic: 'Sum', label: 'model errors' }),
       ], 6),
       this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, perInstance, 'instances'),
-        e._scaledInstanceCount(variantName), undefined, instancesPerPool(invocations, perInstance, e._poolInstanceTypes(variantName))),
+        e._scaledInstanceCount(variantName), undefined, undefined, instancesPerPool(invocations, perInstance, e._poolInstanceTypes(variantName))),
     );
   }
 
+  /**
+   * An async endpoint, only from the metrics AWS publishes for one (an exhaustive list, without Invocations,
+   * InvocationsPerInstance or OverheadLatency: https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html);
+   * the instance count is CPUUtilization's SampleCount over 1 minute, as AWS's async troubleshooting page counts it
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-troubleshooting.html).
+   */
   private addAsync(e: AsyncEndpoint): void {
     const name = displayName(e);
     const o = { period: this.period };
-    const invocations = e.metricInvocations({ ...o, statistic: 'Sum' });
     this.dashboard.addWidgets(
-      this.graph(`${name}: invocations and failures (Sum)`, [invocations, e.metricInvocationFailures({ ...o, statistic: 'Sum', label: 'failures' })], 6),
+      this.graph(`${name}: processed, failed, expired (Sum)`, [
+        e.metricInvocationsProcessed({ ...o, label: 'processed' }),
+        // AWS's list writes InvocationsProcesssed (metricInvocationsProcessed); which spelling SageMaker emits is
+        // unconfirmed, so the one without the third s is graphed beside it.
+        e.metric('InvocationsProcessed', { ...o, statistic: 'Sum', label: 'processed (InvocationsProcessed)' }),
+        e.metricInvocationFailures({ ...o, label: 'failures' }),
+        e.metricExpiredRequests({ ...o, label: 'expired' }),
+      ], 6),
       this.graph(`${name}: model latency p50 / p99 (µs)`, [e.metricModelLatency({ ...o, statistic: 'p50', label: 'p50' }), e.metricModelLatency({ ...o, statistic: 'p99', label: 'p99' })], 6),
       this.graph(`${name}: backlog (Average) and oldest request (Maximum, s)`, [e.metricApproximateBacklogSize({ ...o, statistic: 'Average', label: 'backlog' })], 6, {
         right: [e.metricApproximateAgeOfOldestRequest({ ...o, statistic: 'Maximum', label: 'age of oldest' })],
@@ -191,10 +207,13 @@ export class SageMakerMcpDashboard extends Construct {
         ...(e.resultDeadLetterQueue ? [e.resultDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...o, statistic: 'Maximum', label: 'recorder DLQ depth' })] : []),
       ], 6),
     );
-    const range = e._scaledInstanceCount;
+    // One CPUUtilization sample per instance per minute: the count of a 1-minute period is the instance count, 0 when
+    // scaled to zero (no samples). The graph keeps its own 1-minute period for that reason.
+    const cpuSamples = e.metricCpuUtilization({ statistic: 'SampleCount', period: Duration.minutes(1) });
+    const instances = new cloudwatch.MathExpression({ expression: 'FILL(cpuSamples, 0)', usingMetrics: { cpuSamples }, label: 'instances', period: Duration.minutes(1) });
     this.dashboard.addWidgets(
-      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'), range, undefined,
-        instancesPerPool(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), e._poolInstanceTypes())),
+      this.capacityGraph(`${name}: instances (CPUUtilization SampleCount, 1 min)`, instances, e._scaledInstanceCount, undefined, Duration.minutes(1),
+        instanceSamplesPerPool(cpuSamples, e._poolInstanceTypes())),
       ...(e.resultQueue ? [this.recorderGraph(`${name}: result recorder (Sum)`, e.node.tryFindChild('Results'))] : []),
     );
   }
@@ -295,13 +314,26 @@ function instancesWhileInvoked(invocations: cloudwatch.IMetric, perUnit: cloudwa
  * dimension SageMaker adds per pool (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-heterogeneous.html).
  */
 function instancesPerPool(invocations: cloudwatch.Metric, perInstance: cloudwatch.Metric, poolTypes: string[]): cloudwatch.IMetric[] {
-  const ofType = (m: cloudwatch.Metric, t: string) => m.with({ dimensionsMap: { ...m.dimensions, InstanceType: t } });
   // Ids unique within the graph: each expression names its own pair.
   return poolTypes.map((t, i) => new cloudwatch.MathExpression({
     expression: `IF(perUnit${i} > 0, invocations${i} / perUnit${i})`,
-    usingMetrics: { [`invocations${i}`]: ofType(invocations, t), [`perUnit${i}`]: ofType(perInstance, t) },
+    usingMetrics: { [`invocations${i}`]: ofInstanceType(invocations, t), [`perUnit${i}`]: ofInstanceType(perInstance, t) },
     label: `instances ${t}`,
   }));
+}
+
+/** With instance pools, the instances of each pool's type: its CPUUtilization samples (`InstanceType` dimension) per minute. */
+function instanceSamplesPerPool(cpuSamples: cloudwatch.Metric, poolTypes: string[]): cloudwatch.IMetric[] {
+  return poolTypes.map((t, i) => new cloudwatch.MathExpression({
+    expression: `FILL(cpuSamples${i}, 0)`,
+    usingMetrics: { [`cpuSamples${i}`]: ofInstanceType(cpuSamples, t) },
+    label: `instances ${t}`,
+    period: Duration.minutes(1),
+  }));
+}
+
+function ofInstanceType(m: cloudwatch.Metric, instanceType: string): cloudwatch.Metric {
+  return m.with({ dimensionsMap: { ...m.dimensions, InstanceType: instanceType } });
 }
 
 /** ResultsRecorded / ResultsDuplicate / ResultsRefused of one recorder function (namespace SageMakerMcp). */

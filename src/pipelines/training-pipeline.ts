@@ -93,8 +93,11 @@ export interface TrainingPipelineProps {
   readonly definition: PipelineDefinition;
 
   /**
-   * The role SageMaker assumes to run the pipeline's steps (it calls CreateTrainingJob and the like); give it what the
-   * steps need. It is not the role training jobs run as: that is each Training step's `RoleArn` (see `trainingJobRole`).
+   * The role SageMaker assumes to run the pipeline's steps. When the definition has a Training step, the pipeline grants
+   * it `sagemaker:CreateTrainingJob`, `DescribeTrainingJob`, `StopTrainingJob` and `AddTags` on `training-job/*` of
+   * this account and region (Pipelines names the jobs per run); with `trainingJobRole`, `iam:PassRole` on that role;
+   * with `modelPackageGroup`, registering in it. Give it what other steps need. It is not the role training jobs run
+   * as: that is each Training step's `RoleArn` (see `trainingJobRole`).
    */
   readonly role: iam.IRole;
 
@@ -247,6 +250,7 @@ export class TrainingPipeline extends TrainingPipelineBase {
       }
     }
     this.warnOnPipelineRoleAsJobRole(props);
+    if (props.definition._stepRoleArns('Training').length > 0) this.grantTrainingSteps(props.role);
     const group = props.modelPackageGroup;
     const usesGroupPlaceholder = props.definition._contains(TrainingPipeline.MODEL_PACKAGE_GROUP_NAME);
     v.check(!usesGroupPlaceholder || group !== undefined, 'modelPackageGroup', undefined,
@@ -292,6 +296,25 @@ export class TrainingPipeline extends TrainingPipelineBase {
     // The literal name (not a Ref) so event patterns and grants need no dependency on the pipeline.
     this.pipelineName = name;
     this.pipelineArn = Stack.of(this).formatArn({ service: 'sagemaker', resource: 'pipeline', resourceName: name });
+  }
+
+  /**
+   * What the pipeline's role needs to run a Training step: create, watch and stop the job, and tag it (Pipelines tags
+   * each job it starts, and a create that tags needs `sagemaker:AddTags` on the new job too). Training jobs are named
+   * per run by SageMaker Pipelines, so the grant is on `training-job/*` of this account and region.
+   */
+  private grantTrainingSteps(role: iam.IRole): void {
+    const jobs = Stack.of(this).formatArn({ service: 'sagemaker', resource: 'training-job', resourceName: '*' });
+    const grant = iam.Grant.addToPrincipal({
+      grantee: role,
+      actions: [
+        IAM_ACTION.sagemaker.CreateTrainingJob, IAM_ACTION.sagemaker.DescribeTrainingJob,
+        IAM_ACTION.sagemaker.StopTrainingJob, IAM_ACTION.sagemaker.AddTags,
+      ],
+      resourceArns: [jobs],
+    });
+    acknowledgeGrantWildcards(this, grant, 'SageMaker Pipelines names each training job it starts (pipelines-<execution id>-<step>-<suffix>): '
+      + 'the names are not known at deploy time, so the policy covers training-job/* in this account and region only.');
   }
 
   /**

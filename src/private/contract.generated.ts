@@ -40,7 +40,7 @@ export interface FeatureGroupSchema {
   /**
    * The online store's `StorageType` (`Standard`, `Standard_V2` or `InMemory`), or `None` when the group has no online
    * store. It decides how a write of some features keeps the others: UpdateRecord on `Standard_V2` and `InMemory`,
-   * GetRecord + merge + PutRecord on `Standard`, and a partial record is refused with `None` (see docs/feature-store.md).
+   * GetRecord + merge + PutRecord on `Standard`, and a partial record is refused with `None` (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/feature-store.md).
    * Set `Standard_V2` here for a group migrated with UpdateFeatureGroup (CloudFormation cannot create one).
    *
    * @default - unknown: treated as `Standard` (GetRecord + merge + PutRecord, which works on every online store)
@@ -160,10 +160,24 @@ export function ttlProblems(invocationTimeoutSeconds: number | undefined, reques
 
 // ---- packages/runtime/src/contract/mcp.ts
 
-/** Env vars the construct sets on the server function. */
+/** Env vars of the server function (`McpToolServer` sets the secret ARNs and the digest, never the spec itself). */
 export const MCP_ENV = {
-  /** JSON `McpServerSpec`: what the tools expose and what they may do. */
+  /**
+   * JSON `McpServerSpec` inline: what the tools expose and what they may do. For a function configured by hand (tests,
+   * a small spec): `McpToolServer` never sets it, since Lambda caps a function's environment at 4 KB in total.
+   */
   SPEC: 'MCP_SERVER_SPEC',
+  /**
+   * ARN of the Secrets Manager secret whose `SecretString` is the spec as a `McpPackedSpec` (what `McpToolServer`
+   * sets). The bundled handler reads it once per cold start; CloudFormation resolves the deploy-time names in it. Set
+   * exactly one of this and `MCP_SERVER_SPEC`.
+   */
+  SPEC_SECRET_ARN: 'MCP_SERVER_SPEC_SECRET_ARN',
+  /**
+   * A digest of the spec as the template writes it. The handler does not read it: it changes the function's
+   * configuration whenever the spec changes, so Lambda retires the environments that read the previous one.
+   */
+  SPEC_DIGEST: 'MCP_SERVER_SPEC_DIGEST',
   /**
    * ARN of the Secrets Manager secret holding the key the tool handles (async jobs, training runs) are sealed with. The
    * bundled handler reads it once per cold start: the key itself never appears in the function's configuration, where
@@ -206,13 +220,23 @@ export const AGENTCORE_CONTEXT_KEYS = {
  * (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-using.html), and a gateway accepts only the
  * versions its `supportedVersions` lists (aws-cdk-lib's `Gateway` defaults to 2025-03-26 alone). The server
  * (`@modelcontextprotocol/server` 2.4) serves 2026-07-28 through `createMcpHandler` and the 2025-era revisions of its
- * `SUPPORTED_PROTOCOL_VERSIONS` statelessly; test/contract/mcp-protocol-versions.test.ts checks this list against the
+ * `SUPPORTED_PROTOCOL_VERSIONS` statelessly; test/mcp/protocol-revisions.test.ts checks this list against the
  * SDK. `McpGatewayProtocol.configuration()` puts it on a Gateway; clients pinned to each revision test it.
  */
 export const GATEWAY_MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
-/** Lambda caps all env vars of a function at 4 KB together; the construct warns above this many spec characters. */
-export const MCP_SPEC_WARN_LENGTH = 3_000;
+/**
+ * "Function environment variables: 4 KB, for all environment variables associated with the function, in aggregate"
+ * (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html). The construct refuses an environment whose
+ * names and values alone exceed it.
+ */
+export const LAMBDA_ENV_LIMIT_BYTES = 4_096;
+
+/**
+ * "Maximum length of a secret: 65,536 bytes" (https://docs.aws.amazon.com/secretsmanager/latest/userguide/reference_limits.html):
+ * the largest spec the server's spec secret holds. The construct refuses a spec whose synth-time text alone exceeds it.
+ */
+export const MCP_SPEC_SECRET_LIMIT_BYTES = 65_536;
 
 /** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
 export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
@@ -223,13 +247,13 @@ export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
 const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`;
 
 /**
- * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/invoke/invoke/payloads.ts): the request
+ * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/invoke/payloads.ts): the request
  * shape the invoke tool builds, and the `modelFamily` values a construct may configure.
  */
 export const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
 
 /**
- * What each payload family's request body is (packages/runtime/src/invoke/invoke/payloads.ts `payloadForFamily`). The construct
+ * What each payload family's request body is (packages/runtime/src/invoke/payloads.ts `payloadForFamily`). The construct
  * library's `ModelFamily` class and the family table of docs/realtime.md are generated from these two constants
  * (`npx projen contract:generate`).
  */
@@ -261,6 +285,11 @@ export interface McpRealtimeEndpointSpec {
    * of them; an endpoint without them must not be called with one.
    */
   readonly targetModels?: string[];
+  /**
+   * The container(s) serve SageMaker's OpenAI-compatible route (`/openai/v1/chat/completions`: vLLM, SGLang): `prompt` and
+   * Chat Completions `json` payloads go through it (streamed as progress when asked). Default false: InvokeEndpoint.
+   */
+  readonly openAiRoute?: boolean;
 }
 
 /** An async endpoint the `start_async_inference` / `get_async_inference_result` (and `describe_endpoint`) tools may use. */
@@ -343,6 +372,20 @@ export interface McpServerSpec {
   readonly maxEventTimeSkewSeconds?: number;
   /** Seconds a handle stays valid after the call that issued it (3600 to 31536000). Default 604800 (7 days). */
   readonly handleTtlSeconds?: number;
+}
+
+/**
+ * The markers that stand for `values[i]` of a `McpPackedSpec` in its packed spec: `{"$deployTimeValue": i}` for a
+ * string, `{"$deployTimeNumber": i}` for a number (CloudFormation resolves every value to text).
+ */
+export const MCP_PACKED_SPEC_SLOT = { STRING: '$deployTimeValue', NUMBER: '$deployTimeNumber' } as const;
+
+/** The spec as McpToolServer writes it into its secret: the static part gzipped, the deploy-time values beside it. */
+export interface McpPackedSpec {
+  /** The spec's JSON text, deploy-time values replaced by slots, gzipped, base64-encoded. */
+  readonly specGzipBase64: string;
+  /** The deploy-time values, in slot order, as CloudFormation resolved them. */
+  readonly values: string[];
 }
 
 /** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */
@@ -527,9 +570,11 @@ export const LIFECYCLE_ENV = {
   PARAMETER_NAME: 'DEPLOY_MODEL_PACKAGE_PARAMETER',
   /** Only versions of this model package group are deployed. */
   GROUP_NAME: 'DEPLOY_MODEL_PACKAGE_GROUP',
+  /** The group's ARN: a version whose partition, region or account differ from it is refused. */
+  GROUP_ARN: 'DEPLOY_MODEL_PACKAGE_GROUP_ARN',
   /** SNS topic every outcome is published to (unset: log line and metric only). */
   TOPIC_ARN: 'DEPLOY_NOTIFICATION_TOPIC_ARN',
-  /** How long the handler waits for a stack operation in progress before it refuses (and the event is retried). */
+  /** How long the handler waits for a stack operation in progress before it defers the version to the operation's end. */
   MAX_WAIT_SECONDS: 'DEPLOY_MAX_WAIT_SECONDS',
 } as const;
 
@@ -541,12 +586,17 @@ export const STACK_STATUS_CHANGE_DETAIL_TYPE = 'CloudFormation Stack Status Chan
 
 /**
  * Prefix of the `ClientRequestToken` of every stack update the handler starts (`approved-model-v<version>-<event id>`):
- * CloudFormation copies it into the stack's status change events, so the rollback rule matches only these updates.
+ * CloudFormation gives it to every event of that update (stack status changes and DescribeStackEvents), so the handler
+ * tells its own updates from others and reads back which versions it deployed and which were rolled back.
  */
 export const DEPLOY_TOKEN_PREFIX = 'approved-model-v';
 
-/** Stack statuses after one of the handler's updates that end it: reported as deployed or rolled back. */
-export const DEPLOY_FINAL_STACK_STATUSES = ['UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED'] as const;
+/**
+ * Stack statuses that end an update (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/view-stack-events.html#cfn-console-view-stack-data-resources-status-codes):
+ * routed to the handler whoever started the update. After one of its own updates it reports the outcome; after any of
+ * them, once the stack takes updates again, it deploys the newest approved version the busy stack held back.
+ */
+export const DEPLOY_FINAL_STACK_STATUSES = ['UPDATE_COMPLETE', 'UPDATE_FAILED', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_COMPLETE'] as const;
 
 /** CloudWatch namespace and metric the handler writes one data point of per outcome (embedded metric format). */
 export const DEPLOY_METRIC_NAMESPACE = 'CdkSageMakerMcp/ModelLifecycle';
@@ -560,10 +610,13 @@ export const DEPLOY_METRIC_OUTCOME_DIMENSION = 'Outcome';
 
 /**
  * What the handler did with one event: `updated` (UpdateStack started), `skipped` (nothing to do: another group, not
- * approved, already serving), `refused` (older than the serving version, stack busy or not updatable), `deployed`
- * (its update completed), `rolled-back` (its update was rolled back, e.g. by the endpoint's rollback alarms).
+ * an approval, already serving), `refused` (older than the serving version, rolled back before, from another
+ * account/region/partition, or the stack not updatable), `deferred` (the stack is busy: the version is deployed when
+ * the stack's operation ends), `deployed` (its update completed), `rolled-back` (its update was rolled back, e.g. by
+ * the endpoint's rollback alarms: the previous version serves), `failed` (its update ended in UPDATE_FAILED or
+ * UPDATE_ROLLBACK_FAILED: the stack needs a person).
  */
-export const DEPLOY_OUTCOMES = ['updated', 'skipped', 'refused', 'deployed', 'rolled-back'] as const;
+export const DEPLOY_OUTCOMES = ['updated', 'skipped', 'refused', 'deferred', 'deployed', 'rolled-back', 'failed'] as const;
 
 // ---- packages/runtime/src/contract/metrics.ts
 

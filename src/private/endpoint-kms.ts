@@ -24,11 +24,16 @@ export function endpointConfigKmsKeyId(key: kms.IKey | undefined, instanceTypes:
 }
 
 /**
- * Warns whenever a variant uses NVMe instance storage, so the endpoint config carries no KMS key: `key` (given or
- * created) is left off, or there is none at all. `variantNames` (parallel to `instanceTypes`) name the variants in the
- * message. Call it from a validation hook (`addValidationHook`).
+ * Warns when the endpoint config cannot carry a KMS key because a variant uses NVMe instance storage: when the user gave
+ * the key (`keyGiven`) and it is left off, or when EBS-backed variants sit beside NVMe ones (their volumes then get an
+ * AWS-managed key). An endpoint whose variants all use NVMe storage and whose user gave no key loses nothing (the
+ * instance's hardware module encrypts that storage), so nothing is said: a warning there is one the user cannot act on.
+ * `key` is the key the endpoint has (given or created), `variantNames` (parallel to `instanceTypes`) name the variants
+ * in the message. Call it from a validation hook (`addValidationHook`).
  */
-export function kmsKeyWarnings(scope: IConstruct, key: kms.IKey | undefined, instanceTypes: InstanceType[], variantNames: string[] = []): void {
+export function kmsKeyWarnings(
+  scope: IConstruct, key: kms.IKey | undefined, keyGiven: boolean, instanceTypes: InstanceType[], variantNames: string[] = [],
+): void {
   const describe = (i: number) => (variantNames[i] !== undefined ? `${variantNames[i]} (${instanceTypes[i].name})` : instanceTypes[i].name);
   const nvme = instanceTypes.map((t, i) => (hasNvmeInstanceStorage(t) ? describe(i) : undefined)).filter((d): d is string => d !== undefined);
   if (nvme.length === 0) return;
@@ -39,6 +44,7 @@ export function kmsKeyWarnings(scope: IConstruct, key: kms.IKey | undefined, ins
     + `${nvme.length === 1 ? 'uses' : 'use'} NVMe instance storage, which a hardware module on the instance encrypts `
     + '(CreateEndpointConfig fails with a KmsKeyId when any variant has such storage)';
   if (ebs.length === 0) {
+    if (!keyGiven) return;
     Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:kmsKeyNvme', `${because}.`);
   } else {
     Annotations.of(scope).addWarningV2('cdk-sagemaker-mcp:kmsKeyMixedNvme',

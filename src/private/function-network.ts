@@ -51,7 +51,7 @@ export function finishFunctionNetwork(fn: lambda.Function, role: iam.IRole, opts
   acknowledgePolicyWildcardFindings(fn,
     () => role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined,
     [{
-      action: /^ec2:CreateNetworkInterface$/,
+      action: /^ec2:(CreateNetworkInterface|DescribeNetworkInterfaces|DescribeSubnets|DeleteNetworkInterface|AssignPrivateIpAddresses|UnassignPrivateIpAddresses)$/,
       reason: 'A Lambda function in a VPC: Lambda manages its network interfaces with the function\'s role, and AWS documents these EC2 '
         + 'actions on * (https://docs.aws.amazon.com/lambda/latest/dg/configuration-vpc.html#configuration-vpc-permissions).',
     }]);

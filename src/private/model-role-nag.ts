@@ -7,7 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { IInlineStatementsRole } from './inline-model-role';
 import { acknowledgeDocumentWildcardFindings, acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 
-/** Reasons for the IAM wildcards that model execution roles need, by the first action of the statement. */
+/** Reasons for the IAM wildcards that model execution roles need, by the actions they are granted to. */
 const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
   { action: /^ecr:GetAuthorizationToken$/, reason: 'ecr:GetAuthorizationToken supports no resource-level permissions; image pulls are scoped to the model repository.' },
   { action: /^cloudwatch:PutMetricData$/, reason: 'cloudwatch:PutMetricData supports no resource-level permissions; a cloudwatch:namespace condition scopes it to SageMaker namespaces.' },
@@ -16,12 +16,12 @@ const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
   { action: /^s3:(PutObject|Abort)/, reason: 'Write access under the data-capture prefix only (CDK grantPut action groups).' },
   { action: /^kms:/, reason: 'Encrypt/decrypt with the one key of the model artifacts or captures (CDK grant action groups).' },
   { action: /^sagemaker:DescribeModelPackage$/, reason: 'A model made from a versioned model package: the versions of one group only (model-package/<group>/*); the version is chosen at approval, after deploy.' },
-  { action: /^ec2:CreateNetworkInterface$/, reason: 'A model in a VPC: SageMaker manages its network interfaces with the execution role; AWS documents these EC2 actions on * (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html).' },
+  { action: /^ec2:(CreateNetworkInterface|CreateNetworkInterfacePermission|DeleteNetworkInterface|DeleteNetworkInterfacePermission|Describe(NetworkInterfaces|Vpcs|DhcpOptions|Subnets|SecurityGroups|VpcEndpoints))$/, reason: 'A model in a VPC: SageMaker manages its network interfaces with the execution role; AWS documents these EC2 actions on * (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html).' },
 ];
 
 /**
  * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards in the DefaultPolicy of a role this library
- * created for a model: only statements whose first action is in the table above; anything else is still reported.
+ * created for a model: only wildcards granted to actions in the table above; anything else is still reported.
  */
 function acknowledgeModelRoleWildcards(role: iam.Role): void {
   acknowledgePolicyWildcardFindings(role,
@@ -37,7 +37,7 @@ function acknowledgeModelRoleWildcards(role: iam.Role): void {
 export function acknowledgeInlineModelRoleWildcards(role: IInlineStatementsRole): void {
   // The statements as added, not the rendered document: the same actions and resources, so the same finding ids (cdk-nag
   // reports each wildcard action or resource on its own, however `@aws-cdk/aws-iam:minimizePolicies` merges statements),
-  // each with the reason of its own first action, and without building the document a second time at validation.
+  // each with the reasons of the actions it is granted to, and without building the document a second time at validation.
   acknowledgeDocumentWildcardFindings(role, () => {
     const cfn = role.cfnRole;
     return cfn ? { resource: cfn, document: { Statement: role.ownStatementsJson } } : undefined;

@@ -62,8 +62,8 @@ export function validateProductionVariant(
 export function validateInstanceChoice(v: PropValidator, prefix: string, opts: ProductionVariantOptions, rules: PoolRules): void {
   const pools = opts.instancePools;
   if (opts.instanceType === undefined && pools === undefined) {
-    v.add(`${prefix}instanceType: got nothing, expected exactly one of ${prefix}instanceType (one instance type) and `
-      + `${prefix}instancePools (1-${MAX_POOLS} instance types in priority order)`);
+    v.add(`${prefix}instanceType: got none, expected an InstanceType (e.g. InstanceType.ML_G5_2XLARGE, or the model's defaultInstanceType) `
+      + `or ${prefix}instancePools (1-${MAX_POOLS} instance types in priority order): exactly one of the two`);
   } else if (opts.instanceType !== undefined && pools !== undefined) {
     v.add(`${prefix}instancePools: got ${pools.length} pool(s) and ${prefix}instanceType '${opts.instanceType.name}' too, expected exactly `
       + `one of ${prefix}instanceType and ${prefix}instancePools (the pools replace the instance type: list it as a pool)`);

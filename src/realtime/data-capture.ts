@@ -17,7 +17,13 @@ export enum DataCaptureMode {
   INPUT_AND_OUTPUT = 'InputAndOutput',
 }
 
-/** Capturing a sample of an endpoint's requests and responses to S3 (Model Monitor data capture). */
+/**
+ * Capturing a sample of an endpoint's requests and responses to S3 as JSON Lines
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-data-capture.html). SageMaker Model Monitor, the
+ * service that reads such captures on a schedule, is no longer open to new customers
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor.html); the captured objects are yours to read with
+ * any job or query.
+ */
 export interface DataCaptureOptions {
   /**
    * The bucket captures are written to. The endpoint's execution role is granted `s3:PutObject` under `prefix`.

@@ -4,7 +4,7 @@ import { DataCaptureOptions } from './data-capture';
 import { RealtimeEndpointAlarmOptions } from './realtime-alarms';
 import { ShadowVariantOptions } from './shadow-variant';
 import { VariantAutoScalingProps } from './variant-auto-scaling';
-import { ISageMakerEndpoint } from '../core/endpoint-base';
+import { IOpenAiCompatible, ISageMakerEndpoint } from '../core/endpoint-base';
 import { EndpointMetricsConfig } from '../core/endpoint-metrics-config';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
@@ -34,7 +34,7 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
   /**
    * The endpoint's name (1-63 letters, digits, hyphens). Changing it replaces the endpoint. A fixed name cannot be
    * replaced, so changing the instance type of an autoscaled variant then takes two deployments (synth warns; see
-   * docs/realtime.md).
+   * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md).
    *
    * @default - CloudFormation generates a name; when a variant is autoscaled, the construct generates
    * `<path>-<8 hex>` from the autoscaled variants' names and instance types, so that changing one replaces the endpoint
@@ -104,4 +104,4 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
  * A real-time endpoint: a `RealtimeEndpoint`, or one imported with `RealtimeEndpoint.fromEndpointName`,
  * `fromEndpointArn` or `fromRealtimeEndpointAttributes` (what `McpToolServer`'s `realtimeEndpoints` entries take).
  */
-export interface IRealtimeEndpoint extends ISageMakerEndpoint {}
+export interface IRealtimeEndpoint extends ISageMakerEndpoint, IOpenAiCompatible {}

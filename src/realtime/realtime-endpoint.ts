@@ -13,13 +13,13 @@ import { IRealtimeEndpoint, RealtimeEndpointProps, RealtimeVariantOptions } from
 import { RealtimeInstanceScalingProps, VariantAutoScalingProps } from './variant-auto-scaling';
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { DEFAULT_VARIANT_NAME, importEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { InstanceType } from '../core/instance-type';
 import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { addValidationHook, PropValidator, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
@@ -30,6 +30,7 @@ import {
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
 import { InlineModelRole, withOwnStatements } from '../private/inline-model-role';
 import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
+import { recordModelImage } from '../private/openai-route';
 import {
   primaryInstanceType, renderProductionVariant, validateProductionVariant, variantInstanceTypes, warnOnInstancePools,
 } from '../private/production-variant';
@@ -57,17 +58,17 @@ interface Variant {
 export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtimeEndpoint, ec2.IConnectable {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): IRealtimeEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+    return importEndpoint(scope, id, { endpointName });
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
   public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IRealtimeEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+    return importEndpoint(scope, id, { endpointArn });
   }
 
   /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
   public static fromRealtimeEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): IRealtimeEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
+    return importEndpoint(scope, id, attrs);
   }
 
   public readonly endpointName: string;
@@ -96,7 +97,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   private readonly ownAlarms: cloudwatch.IAlarm[] = [];
   private ownAlarmsTimeToAlarm?: Duration;
   private shadowModelName?: string;
-  private update?: EndpointUpdateProps;
+  private readonly update: RenderedAtValidation<EndpointUpdateProps>;
 
   constructor(scope: Construct, id: string, props: RealtimeEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
@@ -141,13 +142,16 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     applyMetricsConfig(config, props.metricsConfig);
     this.endpointConfigName = config.attrEndpointConfigName;
 
+    // The rollout's checks (sizes against the instance count, ...) fail in a validation that names this construct.
+    this.update = new RenderedAtValidation(this, () => this.renderUpdate());
+    const update = () => this.update.valueOrUndefined();
     this.cfnEndpoint = new sagemaker.CfnEndpoint(this, 'Resource', {
       endpointName: props.endpointName ?? Lazy.string({ produce: () => (props.rollout ? this.synthName() : this.scaledName()) }),
       endpointConfigName: config.attrEndpointConfigName,
-      deploymentConfig: Lazy.any({ produce: () => this.endpointUpdate().deploymentConfig }),
-      retainAllVariantProperties: Lazy.any({ produce: () => this.endpointUpdate().retainAllVariantProperties }),
-      excludeRetainedVariantProperties: Lazy.any({ produce: () => this.endpointUpdate().excludeRetainedVariantProperties }),
-      retainDeploymentConfig: Lazy.any({ produce: () => this.endpointUpdate().retainDeploymentConfig }),
+      deploymentConfig: Lazy.any({ produce: () => update()?.deploymentConfig }),
+      retainAllVariantProperties: Lazy.any({ produce: () => update()?.retainAllVariantProperties }),
+      excludeRetainedVariantProperties: Lazy.any({ produce: () => update()?.excludeRetainedVariantProperties }),
+      retainDeploymentConfig: Lazy.any({ produce: () => update()?.retainDeploymentConfig }),
     });
     // SageMaker checks the role's access to the image, artifacts and capture bucket while creating the endpoint.
     if (this.executionRole) this.cfnEndpoint.node.addDependency(this.executionRole);
@@ -166,7 +170,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /**
    * The AWS::SageMaker::Model of the first variant.
    *
-   * @default - undefined when the first variant serves an existing model (`ModelSource.fromModelName`)
+   * @default - no value when the first variant serves an existing model (`ModelSource.fromModelName`)
    */
   public get cfnModel(): sagemaker.CfnModel | undefined {
     return this.firstModel;
@@ -183,7 +187,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /**
    * The role the endpoint's models run with.
    *
-   * @default - undefined when every variant serves an existing model (`ModelSource.fromModelName`) and no role was given
+   * @default - no value when every variant serves an existing model (`ModelSource.fromModelName`) and no role was given
    */
   public get role(): iam.IRole | undefined {
     return this.executionRole;
@@ -192,7 +196,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /**
    * The customer-managed key of the endpoint's storage volumes and created capture bucket: the one given, or the one created.
    *
-   * @default - undefined when none was given and the first variant has NVMe instance storage and no capture bucket is created
+   * @default - no value when none was given and the first variant has NVMe instance storage and no capture bucket is created
    */
   public get encryptionKey(): kms.IKey | undefined {
     return this.key;
@@ -307,33 +311,30 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
    * The name of the shadow variant, whose metrics (`metricModelLatency({ variantName })`, ...) compare with the
    * production variant's.
    *
-   * @default - undefined when the endpoint has no shadow variant
+   * @default - no value when the endpoint has no shadow variant
    */
   public get shadowVariantName(): string | undefined {
     return this.props.shadow ? this.props.shadow.variantName ?? DEFAULT_SHADOW_NAME : undefined;
   }
 
   /**
-   * The endpoint's update properties, rendered once at synth (by the validation hook, or first by a token aws-cdk-lib's
-   * prepare phase resolves), so that problems are synth errors; its warnings carry no stack trace.
+   * The endpoint's update properties, rendered once at synth (`this.update`: by its validation, or first by a token
+   * aws-cdk-lib's prepare phase resolves); its warnings carry no stack trace.
    */
-  private endpointUpdate(): EndpointUpdateProps {
-    if (!this.update) {
-      // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
-      const render = () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
-        scope: this,
-        subject: `RealtimeEndpoint '${this.node.id}'`,
-        variantCount: this.variants.length,
-        instanceCount: this.variants.length === 1 ? this.variants[0].options.initialInstanceCount ?? 1 : undefined,
-        instanceTypes: this.instanceTypes().map((x) => x.type.name),
-        defaultAlarms: this.ownAlarms,
-        defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
-        endpoint: this.cfnEndpoint,
-        executionRole: this.executionRole,
-      });
-      this.update = withoutWarningTraces(() => withOwnStatements(this.executionRole, render));
-    }
-    return this.update;
+  private renderUpdate(): EndpointUpdateProps {
+    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
+    const render = () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+      scope: this,
+      subject: `RealtimeEndpoint '${this.node.id}'`,
+      variantCount: this.variants.length,
+      instanceCount: this.variants.length === 1 ? this.variants[0].options.initialInstanceCount ?? 1 : undefined,
+      instanceTypes: this.instanceTypes().map((x) => x.type.name),
+      defaultAlarms: this.ownAlarms,
+      defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
+      endpoint: this.cfnEndpoint,
+      executionRole: this.executionRole,
+    });
+    return withoutWarningTraces(() => withOwnStatements(this.executionRole, render));
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
@@ -382,6 +383,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       this.firstModel = model;
       // The first model is the default variant's (bound before any other variant or the shadow).
       this.boundModelFamily = config.modelFamily;
+      recordModelImage(this, config.imageUri);
     }
     const bound = { modelName, existing: config.modelName !== undefined };
     byType.set(instanceType.name, bound);
@@ -435,16 +437,15 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     if (this.props.shadow) {
       v.check(n === 1, 'production variants', this.variantNames, 'one production variant when a shadow variant is set (SageMaker allows no more)');
     }
-    // Every time a variant has NVMe storage: the endpoint config then carries no key, whether one exists or not.
+    // A variant with NVMe storage leaves the key off the endpoint config: said when it is the user's key, or when EBS variants lose it.
     const types = this.instanceTypes();
-    kmsKeyWarnings(this, this.key, types.map((x) => x.type), types.map((x) => x.variantName));
+    kmsKeyWarnings(this, this.key, this.props.encryptionKey !== undefined, types.map((x) => x.type), types.map((x) => x.variantName));
     const context = { shadowVariant: this.props.shadow !== undefined, dataCapture: this.props.dataCapture !== undefined };
     for (const x of this.variants) warnOnInstancePools(this, `variant '${x.name}' `, x.options, context);
     if (this.props.shadow) warnOnInstancePools(this, 'shadow.', this.props.shadow, context);
     autoscaledVariantUpdateWarning(this, this.scaled(), this.props.endpointName !== undefined);
     try {
       v.throwIfInvalid();
-      this.endpointUpdate();
       return [];
     } catch (e) {
       return [(e as Error).message];

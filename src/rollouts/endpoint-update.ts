@@ -18,7 +18,7 @@ export enum RetainedVariantProperty {
 export interface EndpointUpdateOptions {
   /**
    * How SageMaker moves the endpoint to the new config: `Rollout.canary(...)`, `Rollout.linear(...)`,
-   * `Rollout.allAtOnce(...)` or `Rollout.rolling(...)`, rolled back when its alarms fire (see docs/rollouts.md).
+   * `Rollout.allAtOnce(...)` or `Rollout.rolling(...)`, rolled back when its alarms fire (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/rollouts.md).
    *
    * @default - SageMaker's default: blue/green, all traffic at once, and the old fleet terminated as soon as the new one
    * is in service (no baking period, no automatic rollback)

@@ -5,7 +5,10 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { addServerlessScaling, validateServerlessScaling } from './private/serverless-scaling';
 import { ServerlessAutoScalingProps } from './serverless-scaling-props';
-import { DEFAULT_VARIANT_NAME, EndpointMetricOptions, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import {
+  DEFAULT_VARIANT_NAME, EndpointMetricOptions, importEndpoint, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes,
+  SageMakerEndpointBase,
+} from '../core/endpoint-base';
 import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
@@ -13,6 +16,7 @@ import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateServerless } from '../cost/endpoint-estimates';
 import { withOwnStatements } from '../private/inline-model-role';
+import { recordModelImage } from '../private/openai-route';
 import { secondScalingCall } from '../private/scaling-resources';
 
 /**
@@ -33,7 +37,7 @@ export const SERVERLESS_LIMITS = {
 export interface ServerlessEndpointProps {
   /**
    * The model the endpoint serves: a CPU container (`ModelSource.fromContainer`) or an existing model. Serverless
-   * Inference has no GPUs, no network isolation and no multi-model mode (see docs/serverless.md).
+   * Inference has no GPUs, no network isolation and no multi-model mode (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/serverless.md).
    */
   readonly model: ModelSource;
   /** The memory of each concurrent execution: 1-6 GB in whole GB (1024-6144 MB in 1024 MB steps). */
@@ -79,7 +83,7 @@ export interface ServerlessEndpointProps {
  * A serverless endpoint: a `ServerlessEndpoint`, or one imported with `ServerlessEndpoint.fromEndpointName`,
  * `fromEndpointArn` or `fromServerlessEndpointAttributes` (what `McpToolServer`'s `serverlessEndpoints` entries take).
  */
-export interface IServerlessEndpoint extends ISageMakerEndpoint {}
+export interface IServerlessEndpoint extends ISageMakerEndpoint, IOpenAiCompatible {}
 
 /**
  * A SageMaker Serverless Inference endpoint: one CPU model that SageMaker runs on demand, billed per request, with
@@ -87,22 +91,22 @@ export interface IServerlessEndpoint extends ISageMakerEndpoint {}
  * `invokeEndpoint`, the MCP `invoke_endpoint` tool), so it can be passed wherever an `ISageMakerEndpoint` is expected.
  *
  * What Serverless Inference does not support (GPUs, VPC, network isolation, data capture, several variants,
- * multi-model, inference components, async) is refused at synth with the AWS page that says so; see docs/serverless.md.
+ * multi-model, inference components, async) is refused at synth with the AWS page that says so; see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/serverless.md.
  */
 export class ServerlessEndpoint extends SageMakerEndpointBase implements IServerlessEndpoint {
   /** Imports an endpoint by name (exact case; the ARN is built lowercase). */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): IServerlessEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointName });
+    return importEndpoint(scope, id, { endpointName });
   }
 
   /** Imports an endpoint by ARN (its name is parsed from the ARN, so it is lowercase). */
   public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IServerlessEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, { endpointArn });
+    return importEndpoint(scope, id, { endpointArn });
   }
 
   /** Imports an endpoint by name and/or ARN, with the variant its metrics default to. */
   public static fromServerlessEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): IServerlessEndpoint {
-    return SageMakerEndpointBase.fromSageMakerEndpointAttributes(scope, id, attrs);
+    return importEndpoint(scope, id, attrs);
   }
 
   public readonly endpointName: string;
@@ -117,7 +121,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The role the model runs with.
    *
-   * @default - undefined when the model already exists and no role was given
+   * @default - no value when the model already exists and no role was given
    */
   public readonly role?: iam.IRole;
   /** The endpoint (AWS::SageMaker::Endpoint). */
@@ -127,7 +131,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The model created for the endpoint.
    *
-   * @default - undefined when the model already exists
+   * @default - no value when the model already exists
    */
   public readonly cfnModel?: sagemaker.CfnModel;
   /** The most invocations the endpoint processes at once. */
@@ -135,7 +139,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /**
    * The executions kept warm (the starting point when `autoScaling` scales them).
    *
-   * @default - undefined: on-demand only
+   * @default - none: on-demand only
    */
   public readonly provisionedConcurrency?: number;
   protected readonly defaultVariantName: string;
@@ -160,6 +164,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
     const config = withOwnStatements(role, () => props.model.bind(this, { role }));
     rejectUnsupportedModel(id, config);
     this.boundModelFamily = config.modelFamily;
+    recordModelImage(this, config.imageUri);
     if (config.modelName && !props.role) {
       this.node.tryRemoveChild('Role');
     } else {

@@ -1,10 +1,11 @@
 import { IResource } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { IOpenAiCompatible } from '../core/endpoint-base';
 import { ModelFamily } from '../core/model-family.generated';
 
 /** An inference component: one model deployed on a shared endpoint. */
-export interface IInferenceComponent extends IResource {
+export interface IInferenceComponent extends IResource, IOpenAiCompatible {
   /**
    * The component's name: what callers pass as `InferenceComponentName` (header `X-Amzn-SageMaker-Inference-Component`).
    *

@@ -17,6 +17,7 @@ import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { withOwnStatements } from '../private/inline-model-role';
+import { recordModelImage } from '../private/openai-route';
 import {
   addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
   secondScalingCall,
@@ -93,7 +94,7 @@ export interface InferenceComponentOptions {
   /**
    * How SageMaker replaces the copies when the component's model or specification changes: `Rollout.rolling(...)` with
    * batches in copies (`RolloutCapacity.copies(n)`) or percent, rolled back when `autoRollbackOn` alarms fire. Inference
-   * components have no blue/green policies (see docs/rollouts.md).
+   * components have no blue/green policies (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/rollouts.md).
    *
    * @default - SageMaker's default update, without baking periods or rollback alarms
    */
@@ -212,6 +213,7 @@ export class InferenceComponent extends InferenceComponentBase {
     // What the model needs goes inline on a created role (the endpoint's or this component's, createExecutionRole); a
     // given role gets its DefaultPolicy.
     const source = withOwnStatements(role, () => props.model.bind(this, { role, instanceType }));
+    recordModelImage(this, source.imageUri);
     const defaults = instanceType ? modelResourceDefaults(source, instanceType) : undefined;
     const capacity = instanceType ? capacityOf(instanceType) : undefined;
     const acceleratorCount = props.acceleratorCount ?? defaults?.acceleratorCount;

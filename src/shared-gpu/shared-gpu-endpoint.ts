@@ -134,6 +134,9 @@ export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
  * The endpoint config names no model; it carries the `ExecutionRoleArn` SageMaker uses for the components.
  *
  * @example
+ * import { Size } from 'aws-cdk-lib';
+ * import { ContainerImage, InstanceType, ModelSource, SharedGpuEndpoint } from 'cdk-sagemaker-mcp';
+ *
  * const endpoint = new SharedGpuEndpoint(this, 'Shared', { instanceType: InstanceType.ML_P4D_24XLARGE });
  * const llama = endpoint.addInferenceComponent('Llama70B', {
  *   model: ModelSource.fromContainer(ContainerImage.fromDlc('djl-inference', '0.29.0-lmi11.0.0-cu124')),
@@ -232,7 +235,8 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
     // Warned while the app validates, as every endpoint kind does.
     addValidationHook(this, () => {
-      kmsKeyWarnings(this, props.encryptionKey, this.instanceTypes, this.instanceTypes.map(() => this.variantName));
+      const given = props.encryptionKey !== undefined;
+      kmsKeyWarnings(this, props.encryptionKey, given, this.instanceTypes, this.instanceTypes.map(() => this.variantName));
       warnOnInstancePools(this, '', props, { managedInstanceScaling: this.scaling !== undefined });
       return [];
     });
@@ -359,7 +363,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   /**
    * The managed instance scaling (see `autoScaleInstanceCount`).
    *
-   * @returns undefined without managed instance scaling
+   * @returns no value without managed instance scaling
    */
   public get instanceScaling(): SharedGpuInstanceScaling | undefined {
     return this.scaling;
@@ -383,7 +387,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
    * The components' initial copies packed on the endpoint's `initialInstanceCount` instances versus each copy on its own
    * smallest instance of the same accelerator kind that gives it what it reserves here (its `acceleratorCount` devices,
    * with their memory; host memory is not carried over, as it defaults to a proportional share rather than a need):
-   * an estimate from the bundled on-demand price table. Unknown prices leave the totals undefined and are listed.
+   * an estimate from the bundled on-demand price table. Unknown prices leave the totals without a value and are listed.
    */
   public costComparison(options?: CostEstimateOptions): SharedGpuCostComparison {
     const deviceMemoryGiB = this.instanceType.isUnresolved ? 0 : instanceSpecs(this.instanceType.name)?.acceleratorMemoryGiB ?? 0;

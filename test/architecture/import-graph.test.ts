@@ -21,7 +21,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `cdk-sagemaker-mcp-runtime[/subpath]` to its source file, read from the package's `exports` (lib/x.js -> src/x.ts). */
+/** `cdk-sagemaker-mcp-runtime[/subpath]` to its source file, read from the package's `exports` (lib/<name>.js -> src/<name>.ts). */
 function runtimeEntryPoints(): Map<string, string> {
   const pkg = JSON.parse(readFileSync(join(RUNTIME, 'package.json'), 'utf8'));
   const out = new Map<string, string>();

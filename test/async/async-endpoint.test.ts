@@ -297,12 +297,42 @@ describe('options', () => {
     const role = new iam.Role(stack, 'MyRole', { assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com') });
     const endpoint = new AsyncEndpoint(stack, 'Async', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, encryptionKey: key, role });
     const template = Template.fromStack(stack);
-    template.resourceCountIs('AWS::KMS::Key', 1);
+    // The given key, and the result queues' own key (its policy names the topics, so it cannot be the topics' key).
+    expect(Object.keys(template.findResources('AWS::KMS::Key'))).toEqual([
+      stack.getLogicalId(key.node.defaultChild as kms.CfnKey),
+      stack.getLogicalId(endpoint.node.findChild('Results').node.findChild('QueueKey').node.defaultChild as kms.CfnKey),
+    ]);
     expect(endpoint.encryptionKey).toBe(key);
+    template.allResourcesProperties('AWS::SNS::Topic', { KmsMasterKeyId: stack.resolve(key.keyArn) });
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('MyRole') }],
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'sns:Publish' })]) },
     });
+  });
+
+  test('the topics and the result queues use different keys: no key -> topic -> key cycle under restrictSqsDescryption', () => {
+    // GIVEN the flag `cdk init` writes: the queue key's policy names the topics that may use it
+    const app = new App({ context: { '@aws-cdk/aws-sns-subscriptions:restrictSqsDescryption': true } });
+    const stack = new Stack(app, 'Test', { env: ENV });
+    // WHEN
+    const endpoint = new AsyncEndpoint(stack, 'Async', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE });
+    const template = Template.fromStack(stack);
+    // THEN the topics are under the endpoint's key, the queues under the other one, whose policy names the topics
+    const queueKey = endpoint.node.findChild('Results').node.findChild('QueueKey') as kms.Key;
+    template.allResourcesProperties('AWS::SNS::Topic', { KmsMasterKeyId: stack.resolve(endpoint.encryptionKey!.keyArn) });
+    template.allResourcesProperties('AWS::SQS::Queue', { KmsMasterKeyId: stack.resolve(queueKey.keyArn) });
+    template.hasResource('AWS::KMS::Key', {
+      Properties: {
+        KeyPolicy: {
+          Statement: Match.arrayWith([Match.objectLike({
+            Principal: { Service: 'sns.amazonaws.com' },
+            Condition: { ArnEquals: { 'aws:SourceArn': stack.resolve(endpoint.successTopic.topicArn) } },
+          })]),
+        },
+      },
+    });
+    const endpointKeyPolicy = JSON.stringify(stack.resolve((endpoint.encryptionKey!.node.defaultChild as kms.CfnKey).keyPolicy));
+    expect(endpointKeyPolicy).not.toContain('sns.amazonaws.com');
   });
 
   test('endpointName is used and the ARN is lowercase', () => {
@@ -538,7 +568,7 @@ describe('grants', () => {
     expect(byName.endpointName).toBe('Doc-Async');
     expect(stack.resolve(byName.endpointArn)).toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:endpoint/doc-async']] });
     expect(byArn.endpointArn).toBe('arn:aws:sagemaker:us-east-1:123456789012:endpoint/doc-async');
-    expect(byName.metricInvocations().dimensions).toEqual({ EndpointName: 'Doc-Async', VariantName: 'AllTraffic' });
+    expect(byName.metricInvocationFailures().dimensions).toEqual({ EndpointName: 'Doc-Async', VariantName: 'AllTraffic' });
   });
 
   test('fromEndpointName and fromEndpointArn return an IAsyncEndpoint: backlog metrics work, bucket-bound members name the import to use', () => {
@@ -587,9 +617,32 @@ describe('metrics', () => {
     expect(m.dimensions).toEqual([{ name: 'EndpointName', value: { 'Fn::GetAtt': [expect.any(String), 'EndpointName'] } }]);
   });
 
-  test('metricInvocationFailures: per variant, Sum', () => {
-    const m = resolved(endpoint.metricInvocationFailures());
-    expect(m).toMatchObject({ namespace: 'AWS/SageMaker', metricName: 'InvocationFailures', statistic: 'Sum' });
+  // AWS's per-variant async metrics (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html),
+  // InvocationsProcesssed spelled as that page spells it.
+  test.each([
+    ['metricInvocationFailures', 'InvocationFailures', 'Sum'],
+    ['metricInvocationsProcessed', 'InvocationsProcesssed', 'Sum'],
+    ['metricExpiredRequests', 'ExpiredRequests', 'Sum'],
+    ['metricRequestDownloadFailures', 'RequestDownloadFailures', 'Sum'],
+    ['metricResponseUploadFailures', 'ResponseUploadFailures', 'Sum'],
+    ['metricNotificationFailures', 'NotificationFailures', 'Sum'],
+    ['metricTimeInBacklog', 'TimeInBacklog', 'Average'],
+    ['metricTotalProcessingTime', 'TotalProcessingTime', 'Average'],
+  ] as const)('%s: AWS/SageMaker %s per variant, %s', (method, metricName, statistic) => {
+    const m = resolved(endpoint[method]());
+    expect(m).toMatchObject({ namespace: 'AWS/SageMaker', metricName, statistic });
     expect(m.dimensions.map((d: any) => d.name).sort()).toEqual(['EndpointName', 'VariantName']);
+  });
+
+  test.each([
+    ['metricInvocations', 'Invocations', 'metricInvocationsProcessed'],
+    ['metricInvocationsPerInstance', 'InvocationsPerInstance', 'metricApproximateBacklogSizePerInstance'],
+    ['metricOverheadLatency', 'OverheadLatency', 'metricTotalProcessingTime'],
+  ] as const)('fails if %s is asked for: SageMaker does not publish %s for an async endpoint', (method, metricName, instead) => {
+    const imported = AsyncEndpoint.fromEndpointName(stack, `Imported${method}`, 'doc-async');
+    for (const e of [endpoint, imported]) {
+      expect(() => e[method]()).toThrow(new RegExp(`\\.${method}: got a request for '${metricName}', which SageMaker does not publish for an async endpoint `
+        + `\\(https://docs\\.aws\\.amazon\\.com/sagemaker/latest/dg/async-inference-monitor\\.html\\), expected ${instead}\\(\\)`));
+    }
   });
 });

@@ -6,7 +6,9 @@
  * 2. For aws-cdk-lib at the peer floor (CDK_FLOOR in .projenrc.ts) and at the tested version (CDK_TESTED), creates a
  *    new app in a temp folder outside the repository with only public npm packages (aws-cdk-lib, constructs, the
  *    aws-cdk CLI, TypeScript, cdk-nag, the MCP SDK clients, the MCP Inspector CLI) plus the two tarballs (the runtime's
- *    own dependencies come from npm, as its package.json declares them).
+ *    own dependencies come from npm, as its package.json declares them). Its cdk.json and tsconfig are the ones
+ *    `cdk init app --language typescript` writes (the installed CLI run with `--generate-only`): the feature flags a
+ *    new app has, `@aws-cdk/core:validateAgainstDefaultRules` (CloudFormation findings fail synth) among them.
  * 3. Writes every ```ts block of README.md, extracted mechanically and unedited, to its own file, type-checks them all
  *    (`tsc`, strict, each file its own module), then `cdk synth`s each block (a complete CDK app), or runs it with node,
  *    as its marker says (test/consumer/readme-blocks.ts). The sample files the README links to (examples/*.json) are
@@ -53,7 +55,10 @@ function argValue(name: string): string | undefined {
 function cdkVersions(): string[] {
   const given = argValue('--versions');
   if (given) return given.split(',');
-  const projenrc = readFileSync(join(ROOT, '.projenrc.ts'), 'utf8');
+  // .projenrc.ts, and the modules it imports from projenrc/ (where the constants may live).
+  const modules = existsSync(join(ROOT, 'projenrc'))
+    ? readdirSync(join(ROOT, 'projenrc')).filter((f) => f.endsWith('.ts')).map((f) => join(ROOT, 'projenrc', f)) : [];
+  const projenrc = [join(ROOT, '.projenrc.ts'), ...modules].map((f) => readFileSync(f, 'utf8')).join('\n');
   const read = (name: string) => {
     const m = new RegExp(`const ${name} = '([^']+)'`).exec(projenrc);
     if (!m) throw new Error(`.projenrc.ts: no "const ${name} = '<version>'"`);
@@ -90,6 +95,24 @@ function packTarballs(): Tarballs {
   log(`packed both in ${elapsed(t)}`);
   phase('pack', t);
   return { library: join(dist, tgz[0]), runtime: runtimeTgz };
+}
+
+/**
+ * The cdk.json `cdk init app --language typescript` writes, from the app's own CLI (`--generate-only`: no install, no
+ * git) in an empty folder: its `context` holds the CLI's recommended feature flags, as in every app a user starts. The
+ * blocks are synthesized with `--app`, which takes the place of its `app` command; its context applies as it is.
+ */
+function cdkInitJson(dir: string): string {
+  const initDir = join(dir, '.cdk-init', 'consumer-app');
+  mkdirSync(initDir, { recursive: true });
+  must('npx', ['cdk', 'init', 'app', '--language', 'typescript', '--generate-only'], { cwd: initDir });
+  const text = readFileSync(join(initDir, 'cdk.json'), 'utf8');
+  const context = JSON.parse(text).context ?? {};
+  if (context['@aws-cdk/core:validateAgainstDefaultRules'] !== true) {
+    throw new Error('cdk init wrote no @aws-cdk/core:validateAgainstDefaultRules: true; the app would not be made the way users\' are');
+  }
+  rmSync(join(dir, '.cdk-init'), { recursive: true, force: true });
+  return text;
 }
 
 /**
@@ -157,6 +180,8 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], k
   log(`aws-cdk-lib ${version}: npm install in ${elapsed(t)}`);
   phase(`${version} install`, t);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(consumerTsconfig(dir), null, 2));
+  writeFileSync(join(dir, 'cdk.json'), cdkInitJson(dir));
+  log(`aws-cdk-lib ${version}: cdk.json from cdk init (${Object.keys(JSON.parse(readFileSync(join(dir, 'cdk.json'), 'utf8')).context).length} feature flags)`);
   // Every subpath the installed runtime exports loads from the app (the Lambda handlers of /lambda among them): a
   // subpath whose lib/ file the tarball lacks fails here, before any block.
   log(must('node', ['-e', [

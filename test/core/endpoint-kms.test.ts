@@ -57,11 +57,11 @@ describe('endpointConfigKmsKeyId', () => {
 });
 
 describe('kmsKeyWarnings', () => {
-  test('warns, naming the variant, when every variant has NVMe storage', () => {
+  test('warns, naming the variant, when every variant has NVMe storage and the key is the user\'s', () => {
     // GIVEN
     const { stack, key, scope } = setup();
     // WHEN
-    kmsKeyWarnings(scope, key, [G5], ['AllTraffic']);
+    kmsKeyWarnings(scope, key, true, [G5], ['AllTraffic']);
     // THEN
     Annotations.fromStack(stack).hasWarning('/Test/Endpoint', Match.stringLikeRegexp(
       '^encryptionKey: left off the endpoint config because variant AllTraffic \\(ml.g5.2xlarge\\) uses NVMe instance storage, '
@@ -72,7 +72,7 @@ describe('kmsKeyWarnings', () => {
     // GIVEN
     const { stack, key, scope } = setup();
     // WHEN
-    kmsKeyWarnings(scope, key, [M5, G5, P4D], ['Cpu', 'Small', 'Large']);
+    kmsKeyWarnings(scope, key, false, [M5, G5, P4D], ['Cpu', 'Small', 'Large']);
     // THEN
     Annotations.fromStack(stack).hasWarning('/Test/Endpoint', Match.stringLikeRegexp(
       'because variants Small \\(ml.g5.2xlarge\\), Large \\(ml.p4d.24xlarge\\) use NVMe instance storage.*'
@@ -81,7 +81,7 @@ describe('kmsKeyWarnings', () => {
 
   test('names instance types alone when no variant names are given', () => {
     const { stack, key, scope } = setup();
-    kmsKeyWarnings(scope, key, [G5]);
+    kmsKeyWarnings(scope, key, true, [G5]);
     Annotations.fromStack(stack).hasWarning('/Test/Endpoint', Match.stringLikeRegexp('because instance type ml.g5.2xlarge uses NVMe instance storage'));
   });
 
@@ -90,14 +90,23 @@ describe('kmsKeyWarnings', () => {
     ['no key', false],
   ])('is silent with EBS-backed variants only and %s', (_what, withKey) => {
     const { stack, key, scope } = setup();
-    kmsKeyWarnings(scope, withKey ? key : undefined, [M5, INF2]);
+    kmsKeyWarnings(scope, withKey ? key : undefined, withKey, [M5, INF2]);
     Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
   });
 
-  test('warns without a key too: the config has no KmsKeyId whenever a variant has NVMe storage', () => {
+  test.each([
+    ['no key', false],
+    ['a key the endpoint created', true],
+  ])('is silent with NVMe variants only and %s: nothing the user gave is left off, and the hardware encrypts the storage', (_what, withKey) => {
+    const { stack, key, scope } = setup();
+    kmsKeyWarnings(scope, withKey ? key : undefined, false, [G5], ['AllTraffic']);
+    Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
+  });
+
+  test('warns with EBS variants beside NVMe ones and no key: their volumes get an AWS-managed key', () => {
     const { stack, scope } = setup();
-    kmsKeyWarnings(scope, undefined, [G5], ['AllTraffic']);
+    kmsKeyWarnings(scope, undefined, false, [M5, G5], ['Cpu', 'Gpu']);
     Annotations.fromStack(stack).hasWarning('/Test/Endpoint', Match.stringLikeRegexp(
-      '^encryptionKey: none on the endpoint config \\(no KmsKeyId\\) because variant AllTraffic \\(ml.g5.2xlarge\\) uses NVMe instance storage'));
+      '^encryptionKey: none on the endpoint config \\(no KmsKeyId\\) because variant Gpu \\(ml.g5.2xlarge\\) uses NVMe instance storage.*AWS-managed key'));
   });
 });

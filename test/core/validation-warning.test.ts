@@ -5,7 +5,9 @@
  */
 import { Annotations, App, Duration, Stack } from 'aws-cdk-lib';
 import { Annotations as AssertAnnotations, Match } from 'aws-cdk-lib/assertions';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct, IConstruct, MetadataEntry } from 'constructs';
+import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
 import { addValidationHook } from '../../src/core/validation';
 import { RealtimeEndpoint } from '../../src/realtime';
@@ -83,11 +85,30 @@ describe('addValidationHook', () => {
 });
 
 describe('the endpoints\' validation-time warnings', () => {
+  test.each([
+    ['RealtimeEndpoint', (s: Stack) => new RealtimeEndpoint(s, 'E', {
+      model: ModelSource.fromContainer(ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/m:1')),
+      instanceType: InstanceType.ML_G5_2XLARGE,
+    })],
+    ['SharedGpuEndpoint', (s: Stack) => new SharedGpuEndpoint(s, 'E', { instanceType: InstanceType.ML_G5_12XLARGE })],
+    ['AsyncEndpoint', (s: Stack) => new AsyncEndpoint(s, 'E', {
+      model: ModelSource.fromContainer(ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/m:1')),
+      instanceType: InstanceType.ML_G5_2XLARGE,
+    })],
+  ])('%s on NVMe storage without a key of the user\'s says nothing: there is nothing to act on', (_, build) => {
+    const app = new App();
+    const stack = new Stack(app, 'Test', { env: ENV });
+    const endpoint = build(stack);
+    app.synth();
+    expect(warningsOf(endpoint)).toEqual([]);
+  });
+
   test('RealtimeEndpoint: the NVMe key and autoscaled-update warnings carry no stack trace', () => {
     const app = new App();
     const stack = new Stack(app, 'Test', { env: ENV });
     const endpoint = new RealtimeEndpoint(stack, 'Chat', {
       endpointName: 'chat',
+      encryptionKey: new kms.Key(stack, 'Key'),
       model: ModelSource.fromContainer(ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/m:1'), {
         modelData: ModelData.fromS3Uri('s3://artifacts/model/'),
       }),
@@ -120,7 +141,7 @@ describe('the endpoints\' validation-time warnings', () => {
   test('SharedGpuEndpoint warns of its NVMe key while the app validates, as the other kinds do', () => {
     const app = new App();
     const stack = new Stack(app, 'Test', { env: ENV });
-    const endpoint = new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_G5_12XLARGE });
+    const endpoint = new SharedGpuEndpoint(stack, 'Shared', { instanceType: InstanceType.ML_G5_12XLARGE, encryptionKey: new kms.Key(stack, 'Key') });
     // nothing before validation
     expect(warningsOf(endpoint)).toEqual([]);
     app.synth();

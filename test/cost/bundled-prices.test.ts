@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'fs';
 import * as ts from 'typescript';
-import { PRICE_TABLE_FORMAT, pricesFromBulk } from '../../packages/runtime/src/prices';
 import { BUNDLED_PRICES_FILE, renderBundledPrices } from '../../scripts/refresh-prices';
 import { PriceTable } from '../../src';
 import { BUNDLED_PRICES } from '../../src/cost/private/hosting-prices';
 import { BULK_VERSION, startBulkFilesServer } from '../support/price-bulk-files';
+import { PRICE_TABLE_FORMAT, pricesFromBulk } from 'cdk-sagemaker-mcp-runtime/prices';
 
 function evaluate(source: string): any {
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
@@ -19,7 +19,8 @@ function evaluate(source: string): any {
 }
 
 test('the committed bundled table is the generator\'s output for that table', () => {
-  const table = { ...BUNDLED_PRICES, format: PRICE_TABLE_FORMAT as typeof PRICE_TABLE_FORMAT, publicationDate: BUNDLED_PRICES.asOf, regions: BUNDLED_PRICES.regions as any };
+  const format = PRICE_TABLE_FORMAT as typeof PRICE_TABLE_FORMAT;
+  const table = { ...BUNDLED_PRICES, format, publicationDate: BUNDLED_PRICES.asOf, regions: BUNDLED_PRICES.regions as any };
   expect(readFileSync(BUNDLED_PRICES_FILE, 'utf8')).toBe(renderBundledPrices(table));
 });
 

@@ -43,7 +43,21 @@ describe('the price table', () => {
       + '  - asOf: got undefined, expected a date YYYY-MM-DD\n'
       + '  - regions: got undefined, expected region -> instance type -> { usd, usagetype }');
     expect(() => PriceTable.fromJson({ ...pricesFromOfferFile(sageMakerOfferFile()), regions: { 'us-east-1': { 'ml.m5.xlarge': { usd: -1 } } } }))
-      .toThrow("regions['us-east-1']['ml.m5.xlarge']: got {\"usd\":-1}, expected { usd: <number >= 0>, usagetype: '<REGION>-Host:ml.m5.xlarge' }");
+      .toThrow("regions['us-east-1']['ml.m5.xlarge']: got { usd: -1, usagetype: undefined }, expected { usd: <finite number of USD per hour > 0>, usagetype: '<REGION>-Host:ml.m5.xlarge' }");
+  });
+
+  test.each([
+    ['an overflowing number (JSON.parse reads it as Infinity)', '1e999', 'Infinity'],
+    ['zero', '0', '0'],
+    ['a string', '"0.23"', '"0.23"'],
+  ])('fromFile fails on a row whose usd is %s, naming the region, the type and the value', (_kind, written, shown) => {
+    const file = join(dir, 'not-a-price.json');
+    const good = JSON.stringify(pricesFromOfferFile(sageMakerOfferFile()));
+    // Written as text: 1e999 cannot be produced by JSON.stringify.
+    writeFileSync(file, good.replace('"usd":0.258,', `"usd":${written},`));
+    expect(() => PriceTable.fromFile(file)).toThrow(`Invalid PriceTable.fromFile '${file}': 1 problem:\n`
+      + `  - regions['eu-west-1']['ml.m5.xlarge']: got { usd: ${shown}, usagetype: "EU-Host:ml.m5.xlarge" }, `
+      + "expected { usd: <finite number of USD per hour > 0>, usagetype: '<REGION>-Host:ml.m5.xlarge' }");
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Case 3 of issue 25: hostile AgentCore Gateway invocations of the BUNDLED handler (assets/mcp/server.lambda) answer as
+ * Hostile AgentCore Gateway invocations of the BUNDLED handler (assets/mcp/server.lambda) answer as
  * tool errors, never as a failed invocation: arguments nested thousands deep (JSON.stringify threw RangeError), tool
  * names with CR/LF, NUL, zero-width or Cyrillic characters after `<target>___` (copied into a request header: TypeError),
  * and an event that is neither HTTP nor carries AgentCore's client context (TypeError on `requestContext`).

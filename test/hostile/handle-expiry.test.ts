@@ -1,5 +1,5 @@
 /**
- * Case 4 of issue 25: async handles outlive what their job may take. A job may queue RequestTTLSeconds and then run
+ * Async handles outlive what their job may take. A job may queue RequestTTLSeconds and then run
  * InvocationTimeoutSeconds (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointAsync.html);
  * a handle that expires earlier could never read its result, so the start is refused. The start results and the tool
  * descriptions say when handles expire; a sealed expiry beyond now + TTL (a clock running ahead) is refused.

@@ -1,5 +1,5 @@
 /**
- * Case 1 of issue 25: the cold-start read of the handle key against a Secrets Manager that accepts the connection and
+ * The cold-start read of the handle key against a Secrets Manager that accepts the connection and
  * never answers (test/support/silent-server.ts). The BUNDLED handler's `readHandleKey` with short bounds: it must end
  * with a clear error, not wait for the function timeout (the SDK's requestTimeout only warns unless
  * `throwOnRequestTimeout` is set, see packages/runtime/src/core/bounded.ts).

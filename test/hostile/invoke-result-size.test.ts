@@ -1,5 +1,5 @@
 /**
- * Case 2 of issue 25: invoke_endpoint's answer is encoded once (structuredContent plus one text block that repeats it,
+ * invoke_endpoint's answer is encoded once (structuredContent plus one text block that repeats it,
  * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#structured-content) and capped below Lambda's
  * 6 MB response payload limit (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html), through the
  * BUNDLED handler behind a stand-in function URL and a real MCP client.

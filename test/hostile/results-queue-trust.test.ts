@@ -1,5 +1,5 @@
 /**
- * Case 9 of issue 25, the trust-boundary choice: the result recorder checks the SNS envelope's TopicArn, not its
+ * The trust-boundary choice: the result recorder checks the SNS envelope's TopicArn, not its
  * signature, so the results queue's policy must make the two result topics the only senders. The SNS subscriptions
  * allow SNS to send from each topic (https://docs.aws.amazon.com/sns/latest/dg/subscribe-sqs-queue-to-sns-topic.html);
  * an explicit Deny on every other sqs:SendMessage also beats an identity policy in the account that grants it

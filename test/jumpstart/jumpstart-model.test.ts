@@ -92,7 +92,7 @@ describe('JumpStartModel resolution', () => {
     expect(beijing.imageUri).toMatch(/^727897471807\.dkr\.ecr\.cn-north-1\.amazonaws\.com\.cn\//);
   });
 
-  test('without an instance type the catalog default is used', () => {
+  test('without an instance type defaultInstanceType is used (for Llama 3 8B at fp16, JumpStart\'s default too)', () => {
     const { config, source } = synthModel(LLAMA3_8B, { version: '2.2.0', acceptEula: true });
     expect(source.defaultInstanceType.name).toBe('ml.g5.12xlarge');
     expect(config.imageUri).toContain('djl-inference');

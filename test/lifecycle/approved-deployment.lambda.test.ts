@@ -7,7 +7,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { CloudFormationServer, startCloudFormationServer } from '../support/cloudformation-server';
+import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { LIFECYCLE_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent, deploymentLogRecord, deployToken, MalformedLifecycleEventError } from 'cdk-sagemaker-mcp-runtime/lifecycle';
 
@@ -17,34 +19,65 @@ const rollbackEvent = () => JSON.parse(fs.readFileSync(path.join(EVENTS, 'stack-
 
 const GROUP = 'versionedmp-p-idy6c3e1fiqj';
 const arnOf = (version: number, group = GROUP) => `arn:aws:sagemaker:us-east-2:123456789012:model-package/${group}/${version}`;
+const GROUP_ARN = `arn:aws:sagemaker:us-east-2:123456789012:model-package-group/${GROUP}`;
 const ROLE = 'arn:aws:iam::123456789012:role/cdk-hnb659fds-cfn-exec-role-123456789012-us-east-2';
 
 /** The documented sample with the approval status, version and group changed (and the ARN kept consistent). */
-function packageEvent(opts: { status?: string; version?: number; group?: string; id?: string } = {}) {
+function packageEvent(opts: { status?: string; version?: number; group?: string; id?: string; arn?: string; updated?: string[] } = {}) {
   const e = documented();
   const version = opts.version ?? e.detail.ModelPackageVersion;
   const group = opts.group ?? e.detail.ModelPackageGroupName;
   e.detail.ModelApprovalStatus = opts.status ?? 'Approved';
   e.detail.ModelPackageVersion = version;
   e.detail.ModelPackageGroupName = group;
-  e.detail.ModelPackageArn = arnOf(version, group);
+  e.detail.ModelPackageArn = opts.arn ?? arnOf(version, group);
+  // The sample's field names a ModelLifeCycle change; an approval names the approval status.
+  e.detail.UpdatedModelPackageFields = opts.updated ?? ['ModelApprovalStatus'];
   e.resources = [e.detail.ModelPackageArn];
+  if (opts.id) e.id = opts.id;
+  return e;
+}
+
+/** A stack status change of `config`'s stack (the rollback sample with the status, token and id changed). */
+function stackEvent(status: string, opts: { token?: string; id?: string } = {}) {
+  const e = rollbackEvent();
+  e.detail['status-details'].status = status;
+  if (opts.token !== undefined) e.detail['client-request-token'] = opts.token;
   if (opts.id) e.id = opts.id;
   return e;
 }
 
 let cfn: CloudFormationServer;
 let client: CloudFormationClient;
+let control: SageMakerControlServer;
+let sagemaker: SageMakerClient;
 let n = 0;
 
 beforeAll(async () => {
   cfn = await startCloudFormationServer();
   client = new CloudFormationClient(cfn.clientConfig());
+  control = await startSageMakerControlServer();
+  sagemaker = new SageMakerClient({ ...control.clientConfig(), maxAttempts: 1 });
 });
 afterAll(async () => {
   client?.destroy();
+  sagemaker?.destroy();
   await cfn?.stop();
+  await control?.stop();
 });
+
+/** Registers `version` of the group in the SageMaker stand-in with an approval status (ListModelPackages reads it). */
+function registerVersion(version: number, status = 'Approved') {
+  control.addModelPackage(arnOf(version), {
+    ModelPackageArn: arnOf(version),
+    ModelPackageName: GROUP,
+    ModelPackageGroupName: GROUP,
+    ModelPackageVersion: version,
+    ModelApprovalStatus: status,
+    ModelPackageStatus: 'Completed',
+    CreationTime: new Date(Date.UTC(2026, 0, version)),
+  });
+}
 
 /** A fresh endpoint stack serving `version` (so tests share nothing), and the handler config for it. */
 function endpointStack(version: number, seed: { status?: string; role?: string | null } = {}): ApprovedDeploymentConfig {
@@ -56,7 +89,7 @@ function endpointStack(version: number, seed: { status?: string; role?: string |
     RoleARN: seed.role === null ? undefined : (seed.role ?? ROLE),
     Capabilities: ['CAPABILITY_IAM'],
   });
-  return { stackName, parameterName: 'ApprovedModelPackageArn', groupName: GROUP, maxWaitMs: 0 };
+  return { stackName, parameterName: 'ApprovedModelPackageArn', groupName: GROUP, groupArn: GROUP_ARN, maxWaitMs: 0 };
 }
 const updatesOf = (stackName: string) => cfn.updates.filter((u) => u.StackName === stackName);
 
@@ -91,12 +124,12 @@ describe('approved version', () => {
     expect(updatesOf(config.stackName)).toHaveLength(1);
   });
 
-  test('a duplicate of an event whose update is still running is refused as busy (and retried), never a second update', async () => {
+  test('a duplicate of an event whose update is still running is deferred, never a second update', async () => {
     const config = endpointStack(1);
     await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
     const dup = await handleApprovedDeploymentEvent(packageEvent(), { cloudformation: client, config });
-    expect(dup.outcome).toBe('refused');
-    expect(dup.error?.name).toBe('StackBusyError');
+    expect(dup.outcome).toBe('deferred');
+    expect(dup.error).toBeUndefined();
     expect(updatesOf(config.stackName)).toHaveLength(1);
   });
 
@@ -108,17 +141,39 @@ describe('approved version', () => {
     expect(updatesOf(config.stackName)).toHaveLength(0);
   });
 
-  test('a stack in UPDATE_IN_PROGRESS: waits, then refuses with a retryable error; no UpdateStack', async () => {
+  test('a stack in UPDATE_IN_PROGRESS: waits, then defers (no error, nothing dead-lettered); no UpdateStack yet', async () => {
     const config = { ...endpointStack(1, { status: 'UPDATE_IN_PROGRESS' }), maxWaitMs: 10_000 };
     let clock = 0;
     const sleeps: number[] = [];
     const outcome = await handleApprovedDeploymentEvent(packageEvent(), {
       cloudformation: client, config, now: () => clock, sleep: async (ms) => { sleeps.push(ms); clock += ms; },
     });
-    expect(outcome.outcome).toBe('refused');
-    expect(outcome.error).toMatchObject({ name: 'StackBusyError', retryable: true });
+    expect(outcome.outcome).toBe('deferred');
+    expect(outcome.reason).toMatch(/is UPDATE_IN_PROGRESS .*version 2 is deployed when the stack's operation ends/);
+    expect(outcome.error).toBeUndefined();
     expect(sleeps.length).toBeGreaterThan(0);
     expect(updatesOf(config.stackName)).toHaveLength(0);
+  });
+
+  test('an approval met by a busy stack is deployed once the stack is free (the end of the running update, whoever started it)', async () => {
+    // GIVEN a stack serving 1 in the middle of somebody else's update, and version 2 approved in the registry
+    const config = endpointStack(1, { status: 'UPDATE_IN_PROGRESS' });
+    registerVersion(2);
+    const deps = { cloudformation: client, sagemaker, config };
+    // WHEN the approval arrives, then the running update ends
+    const first = await handleApprovedDeploymentEvent(packageEvent(), deps);
+    cfn.setStatus(config.stackName, 'UPDATE_COMPLETE');
+    const freed = await handleApprovedDeploymentEvent(stackEvent('UPDATE_COMPLETE', { token: 'Console-UpdateStack-1234', id: 'freed-1' }), deps);
+    // THEN the approval was deferred, and the stack's status change deployed it: one UpdateStack
+    expect(first.outcome).toBe('deferred');
+    expect(freed).toMatchObject({ outcome: 'skipped', followUp: { outcome: 'updated', version: 2, servingVersion: 1 } });
+    expect(updatesOf(config.stackName).map((u) => u.Parameters[0].ParameterValue)).toEqual([arnOf(2)]);
+    // AND when that update completes, nothing more is deployed
+    cfn.finishUpdate(config.stackName, 'UPDATE_COMPLETE');
+    const done = await handleApprovedDeploymentEvent(stackEvent('UPDATE_COMPLETE', { token: deployToken(2, 'freed-1'), id: 'done-1' }), deps);
+    expect(done).toMatchObject({ outcome: 'deployed', version: 2 });
+    expect(done.followUp).toBeUndefined();
+    expect(updatesOf(config.stackName)).toHaveLength(1);
   });
 
   test('a stack that finishes its update while the handler waits is then updated', async () => {
@@ -182,7 +237,86 @@ describe('events that deploy nothing', () => {
   });
 });
 
+test('the end of its own update is reported even when the registry cannot be read (the catch-up fails after it, to be retried)', async () => {
+  const config = endpointStack(2);
+  control.failNext('ListModelPackages', 'AccessDeniedException', 'not authorized to perform: sagemaker:ListModelPackages');
+  const o = await handleApprovedDeploymentEvent(stackEvent('UPDATE_ROLLBACK_COMPLETE'), { cloudformation: client, sagemaker, config });
+  expect(o).toMatchObject({ outcome: 'rolled-back', version: 3, followUp: { outcome: 'refused', reason: expect.stringMatching(/AccessDeniedException/) } });
+  expect(o.followUp?.error).toBeDefined();
+});
+
+describe('approvals from elsewhere', () => {
+  test.each([
+    ['another account', 'arn:aws:sagemaker:us-east-2:210987654321:model-package/versionedmp-p-idy6c3e1fiqj/2', /in account 210987654321/],
+    ['another region', 'arn:aws:sagemaker:eu-west-1:123456789012:model-package/versionedmp-p-idy6c3e1fiqj/2', /in region eu-west-1/],
+    ['another partition', 'arn:aws-cn:sagemaker:us-east-2:123456789012:model-package/versionedmp-p-idy6c3e1fiqj/2', /in partition aws-cn/],
+  ])('a same-named group in %s: refused, no CloudFormation call', async (_where, arn, reason) => {
+    const config = endpointStack(1);
+    const before = cfn.actions.length;
+    const outcome = await handleApprovedDeploymentEvent(packageEvent({ arn }), { cloudformation: client, config });
+    expect(outcome).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(reason) });
+    expect(outcome.error).toBeUndefined();
+    expect(cfn.actions.length).toBe(before);
+  });
+});
+
+describe('a rolled-back version is never rolled out again', () => {
+  test('after the rollback of version 2: the Lambda retry, a later duplicate and a stage change deploy nothing; version 3 deploys', async () => {
+    // GIVEN version 2 deployed by its approval, then rolled back by the endpoint's alarms
+    const config = endpointStack(1);
+    const deps = { cloudformation: client, config };
+    expect((await handleApprovedDeploymentEvent(packageEvent(), deps)).outcome).toBe('updated');
+    cfn.finishUpdate(config.stackName, 'UPDATE_ROLLBACK_COMPLETE');
+    // WHEN the same event is retried, SageMaker sends it again, and a stage change of version 2 arrives
+    const retried = await handleApprovedDeploymentEvent(packageEvent(), deps);
+    const duplicate = await handleApprovedDeploymentEvent(packageEvent({ id: 'second-delivery' }), deps);
+    const stage = await handleApprovedDeploymentEvent(packageEvent({ id: 'stage-change', updated: ['ModelLifeCycle'] }), deps);
+    // THEN none is rolled out again; only the first update exists
+    expect(retried).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/^version 2 was rolled back \(UPDATE_ROLLBACK_/) });
+    expect(duplicate).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/version 2 was rolled back/) });
+    expect(retried.error).toBeUndefined();
+    expect(stage).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(/a change of ModelLifeCycle, not of the approval status/) });
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+    // AND a newer approved version still deploys
+    expect((await handleApprovedDeploymentEvent(packageEvent({ version: 3, id: 'v3' }), deps)).outcome).toBe('updated');
+    expect(updatesOf(config.stackName)).toHaveLength(2);
+  });
+
+  test('the rollback of its update does not make the stack\'s status change deploy the same version again', async () => {
+    const config = endpointStack(1);
+    registerVersion(2);
+    const deps = { cloudformation: client, sagemaker, config };
+    await handleApprovedDeploymentEvent(packageEvent(), deps);
+    cfn.finishUpdate(config.stackName, 'UPDATE_ROLLBACK_COMPLETE');
+    const rolledBack = await handleApprovedDeploymentEvent(stackEvent('UPDATE_ROLLBACK_COMPLETE', { token: deployToken(2, '844e2571-85d4-695f-b930-0153b71dcb42') }), deps);
+    expect(rolledBack.outcome).toBe('rolled-back');
+    expect(rolledBack.followUp).toBeUndefined();
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+  });
+
+  test('a stage change alone (the documented sample\'s UpdatedModelPackageFields) deploys nothing', async () => {
+    const config = endpointStack(1);
+    const before = cfn.actions.length;
+    const outcome = await handleApprovedDeploymentEvent(packageEvent({ updated: ['ModelLifeCycle'] }), { cloudformation: client, config });
+    expect(outcome.outcome).toBe('skipped');
+    expect(cfn.actions.length).toBe(before);
+  });
+});
+
 describe('stack status of its own updates', () => {
+  test.each([
+    ['UPDATE_COMPLETE', 'deployed', /completed/],
+    ['UPDATE_ROLLBACK_COMPLETE', 'rolled-back', /rolled back; the previous version still serves/],
+    ['UPDATE_ROLLBACK_FAILED', 'failed', /failed and so did its rollback \(UPDATE_ROLLBACK_FAILED\).*ContinueUpdateRollback/],
+    ['UPDATE_FAILED', 'failed', /failed and was not rolled back \(UPDATE_FAILED\).*RollbackStack/],
+    ['IMPORT_COMPLETE', 'skipped', /does not end an update/],
+  ])('%s of a handler update: %s, as AWS defines the status', async (status, outcome, reason) => {
+    const config = endpointStack(2);
+    const o = await handleApprovedDeploymentEvent(stackEvent(status), { cloudformation: client, config });
+    expect(o).toMatchObject({ outcome, version: 3, reason: expect.stringMatching(reason) });
+    if (outcome === 'failed') expect(o.reason).not.toMatch(/still serves/);
+  });
+
   test('UPDATE_ROLLBACK_COMPLETE of a handler update: rolled back, with the version from the token', async () => {
     const config = endpointStack(2);
     const outcome = await handleApprovedDeploymentEvent(rollbackEvent(), { cloudformation: client, config });
@@ -221,6 +355,7 @@ describe('bundled handler', () => {
   let stderr: jest.SpyInstance;
   beforeAll(() => {
     process.env.AWS_ENDPOINT_URL_CLOUDFORMATION = cfn.endpoint;
+    process.env.AWS_ENDPOINT_URL_SAGEMAKER = control.endpoint;
     process.env.AWS_REGION = 'us-east-1';
     process.env.AWS_ACCESS_KEY_ID = 'AKIDLOCAL';
     process.env.AWS_SECRET_ACCESS_KEY = 'local-secret';
@@ -245,6 +380,7 @@ describe('bundled handler', () => {
     process.env[LIFECYCLE_ENV.STACK_NAME] = config.stackName;
     process.env[LIFECYCLE_ENV.PARAMETER_NAME] = config.parameterName;
     process.env[LIFECYCLE_ENV.GROUP_NAME] = config.groupName;
+    process.env[LIFECYCLE_ENV.GROUP_ARN] = config.groupArn;
     process.env[LIFECYCLE_ENV.MAX_WAIT_SECONDS] = '0';
   };
 
@@ -257,11 +393,32 @@ describe('bundled handler', () => {
     expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ Outcome: 'updated', StackName: config.stackName, ModelDeploymentOutcome: 1 });
   });
 
-  test('a busy stack: reported as refused, then thrown so Lambda retries and dead-letters', async () => {
+  test('a busy stack: reported as deferred, not thrown (nothing dead-lettered); the end of its operation deploys the version', async () => {
     const config = endpointStack(1, { status: 'UPDATE_ROLLBACK_IN_PROGRESS' });
     configure(config);
-    await expect(handler(packageEvent())).rejects.toMatchObject({ name: 'StackBusyError' });
-    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ Outcome: 'refused' });
+    registerVersion(2);
+    expect((await handler(packageEvent())).outcome).toBe('deferred');
+    expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ Outcome: 'deferred' });
+    cfn.setStatus(config.stackName, 'UPDATE_ROLLBACK_COMPLETE');
+    const freed = await handler(stackEvent('UPDATE_ROLLBACK_COMPLETE', { token: 'Console-UpdateStack-1', id: 'bundled-freed' }));
+    expect(freed.followUp).toMatchObject({ outcome: 'updated', version: 2 });
+    expect(logs.slice(-2).map((l) => JSON.parse(l).Outcome)).toEqual(['skipped', 'updated']);
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+  });
+
+  test('CloudFormation\'s signature-mismatch text (the canonical request, x-amz-security-token included) is logged and thrown redacted', async () => {
+    configure(endpointStack(1));
+    const token = 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQDtestsessiontoken==';
+    cfn.failNext('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. '
+      + 'Check your AWS Secret Access Key and signing method. Consult the service documentation for details.\n\n'
+      + `The Canonical String for this request should have been\n'POST\n/\n\nhost:cloudformation.us-east-1.amazonaws.com\nx-amz-date:20261206T052000Z\nx-amz-security-token:${token}\n\nhost;x-amz-date;x-amz-security-token\n0123abcd'`);
+    const before = logs.length;
+    const error = await handler(packageEvent()).catch((e) => e);
+    expect(error.name).toBe('SignatureDoesNotMatch');
+    const written = logs.slice(before).join('\n');
+    expect(written).toContain('x-amz-security-token:<redacted>');
+    expect(written).not.toContain(token);
+    expect(`${error.message}\n${error.stack}`).not.toContain(token);
   });
 
   test('a malformed event is logged and thrown (to the dead-letter queue after the retries)', async () => {

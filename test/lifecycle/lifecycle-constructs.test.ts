@@ -8,7 +8,7 @@ import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { ApprovedModelDeployment, DeploymentOutcome, ModelPackageGroup } from '../../src/lifecycle';
 import { PipelineDefinition, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { identityStatements } from '../support/iam-reference';
+import { iamReferenceProblems, iamStatements, identityStatements } from '../support/iam-reference';
 import { expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
@@ -22,21 +22,40 @@ function statementsWith(stack: Stack, ...actions: string[]): any[] {
 }
 
 describe('ModelPackageGroup', () => {
-  test('creates the group with the given name and, for cross-account readers, AWS\'s documented read actions', () => {
+  test('creates the group with the given name and, for cross-account readers, the two statements of AWS\'s cross-account deployment page', () => {
+    // https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-deploy-xaccount.html: DescribeModelPackageGroup on
+    // the group; DescribeModelPackage, ListModelPackages, UpdateModelPackage and CreateModel on model-package/<group>/*.
     const stack = newStack();
     new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn', crossAccountReaders: ['210987654321'] });
-    Template.fromStack(stack).hasResourceProperties('AWS::SageMaker::ModelPackageGroup', {
+    const template = Template.fromStack(stack);
+    const principal = { AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::210987654321:root']] } };
+    template.hasResourceProperties('AWS::SageMaker::ModelPackageGroup', {
       ModelPackageGroupName: 'churn',
       ModelPackageGroupPolicy: {
-        Statement: [{
-          Sid: 'CrossAccountRead',
-          Effect: 'Allow',
-          Principal: { AWS: Match.anyValue() },
-          Action: ['sagemaker:DescribeModelPackageGroup', 'sagemaker:DescribeModelPackage', 'sagemaker:ListModelPackages'],
-          Resource: [Match.anyValue(), Match.anyValue()],
-        }],
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Sid: 'AddPermModelPackageGroup',
+            Effect: 'Allow',
+            Principal: principal,
+            Action: 'sagemaker:DescribeModelPackageGroup',
+            Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:model-package-group/churn']] },
+          },
+          {
+            Sid: 'AddPermModelPackageVersion',
+            Effect: 'Allow',
+            Principal: principal,
+            Action: ['sagemaker:DescribeModelPackage', 'sagemaker:ListModelPackages', 'sagemaker:UpdateModelPackage', 'sagemaker:CreateModel'],
+            Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:model-package/churn/*']] },
+          },
+        ],
       },
     });
+    // AND every action exists and every ARN fits a resource type of its statement (the Service Authorization Reference)
+    expect(iamReferenceProblems(template.toJSON())).toEqual([]);
+    expect(iamStatements(template.toJSON()).map((s) => s.where)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/\(AWS::SageMaker::ModelPackageGroup\) ModelPackageGroupPolicy\.Statement\.1$/),
+    ]));
   });
 
   test('fails naming every bad prop at once', () => {
@@ -118,12 +137,14 @@ describe('ApprovedModelDeployment', () => {
     t.hasResourceProperties('AWS::SageMaker::Model', { Containers: [{ ModelPackageName: { Ref: 'ApprovedModelPackageArn' } }] });
   });
 
-  test('rules: approvals of this group, and the final status of its own updates of this stack', () => {
+  test('rules: approvals of this group in its own account and region, and the end of every update of this stack', () => {
     const { stack } = deployment();
     const t = Template.fromStack(stack);
     t.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
         'source': ['aws.sagemaker'],
+        'account': ['123456789012'],
+        'region': ['us-east-1'],
         'detail-type': ['SageMaker Model Package State Change'],
         'detail': { ModelPackageGroupName: [{ 'equals-ignore-case': 'churn' }], ModelApprovalStatus: ['Approved'] },
       },
@@ -134,16 +155,76 @@ describe('ApprovedModelDeployment', () => {
         'detail-type': ['CloudFormation Stack Status Change'],
         'resources': [{ Ref: 'AWS::StackId' }],
         'detail': {
-          'status-details': { status: ['UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED'] },
-          'client-request-token': [{ prefix: 'approved-model-v' }],
+          'status-details': { status: ['UPDATE_COMPLETE', 'UPDATE_FAILED', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_COMPLETE'] },
         },
       },
     });
     t.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ DEPLOY_STACK_NAME: 'Endpoint', DEPLOY_MODEL_PACKAGE_PARAMETER: 'ApprovedModelPackageArn', DEPLOY_MODEL_PACKAGE_GROUP: 'churn', DEPLOY_MAX_WAIT_SECONDS: '300' }) },
+      Environment: {
+        Variables: Match.objectLike({
+          DEPLOY_STACK_NAME: 'Endpoint',
+          DEPLOY_MODEL_PACKAGE_PARAMETER: 'ApprovedModelPackageArn',
+          DEPLOY_MODEL_PACKAGE_GROUP: 'churn',
+          DEPLOY_MAX_WAIT_SECONDS: '300',
+          DEPLOY_MODEL_PACKAGE_GROUP_ARN: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:model-package-group/churn']] },
+        }),
+      },
       DeadLetterConfig: { TargetArn: Match.anyValue() },
       Timeout: 360,
     });
+  });
+
+  test('a group imported from a central registry account: approvals are routed from that account and region only', () => {
+    const stack = newStack();
+    const group = ModelPackageGroup.fromModelPackageGroupArn(stack, 'Central', 'arn:aws:sagemaker:eu-west-1:210987654321:model-package-group/churn');
+    new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: 'arn:aws:sagemaker:eu-west-1:210987654321:model-package/churn/1' });
+    Template.fromStack(stack).hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.sagemaker'], account: ['210987654321'], region: ['eu-west-1'] }),
+    });
+  });
+
+  test('an environment-agnostic stack: approvals from the account and region it is deployed to', () => {
+    const stack = new Stack(new App(), 'Agnostic');
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1 });
+    Template.fromStack(stack).hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.sagemaker'], account: [{ Ref: 'AWS::AccountId' }], region: [{ Ref: 'AWS::Region' }] }),
+    });
+  });
+
+  test('alarms: a rolled-back update, and a failed one that needs a person (UPDATE_ROLLBACK_FAILED, UPDATE_FAILED)', () => {
+    const stack = newStack();
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    const d = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1 });
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ModelDeploymentOutcome',
+      Dimensions: Match.arrayWith([{ Name: 'Outcome', Value: 'failed' }]),
+      AlarmDescription: Match.stringLikeRegexp('needs a person'),
+    });
+    expect(d.failedAlarm).toBeDefined();
+  });
+
+  test('a group imported from a central registry account: approvals are routed from that account and region only', () => {
+    const stack = newStack();
+    const group = ModelPackageGroup.fromModelPackageGroupArn(stack, 'Central', 'arn:aws:sagemaker:eu-west-1:210987654321:model-package-group/churn');
+    new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: 'arn:aws:sagemaker:eu-west-1:210987654321:model-package/churn/1' });
+    Template.fromStack(stack).hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.sagemaker'], account: ['210987654321'], region: ['eu-west-1'] }),
+    });
+  });
+
+  test('alarms: a rolled-back update, and a failed one that needs a person (UPDATE_ROLLBACK_FAILED, UPDATE_FAILED)', () => {
+    const stack = newStack();
+    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
+    const d = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1 });
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ModelDeploymentOutcome',
+      Dimensions: Match.arrayWith([{ Name: 'Outcome', Value: 'failed' }]),
+      AlarmDescription: Match.stringLikeRegexp('needs a person'),
+    });
+    expect(d.failedAlarm).toBeDefined();
   });
 
   describe('grants', () => {
@@ -153,11 +234,13 @@ describe('ApprovedModelDeployment', () => {
       const topic = new sns.Topic(stack, 'Topic');
       new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1, notificationTopic: topic });
       expect(statementsWith(stack, 'cloudformation:UpdateStack')).toEqual([{
-        Action: ['cloudformation:DescribeStacks', 'cloudformation:UpdateStack'],
+        Action: ['cloudformation:DescribeStacks', 'cloudformation:DescribeStackEvents', 'cloudformation:UpdateStack'],
         Effect: 'Allow',
         Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudformation:us-east-1:123456789012:stack/Endpoint/*']] },
       }]);
       expect(statementsWith(stack, 'sns:Publish')).toHaveLength(1);
+      // The newest approved version after a busy stack frees: ListModelPackages, which IAM authorizes on * only.
+      expect(statementsWith(stack, 'sagemaker:ListModelPackages')).toEqual([{ Action: 'sagemaker:ListModelPackages', Effect: 'Allow', Resource: '*' }]);
       expect(statementsWith(stack, 'iam:PassRole')).toEqual([]);
     });
   });
@@ -221,5 +304,19 @@ describe('the lifecycle example', () => {
     const stack = new Stack(new App(), 'Lifecycle', { env: ENV });
     addLifecycleExample(stack);
     expectValidTemplate(stack);
+  });
+
+  test('its pipeline role may start the training job its first step runs (the integ app, test/lifecycle.integ.ts, is this example)', () => {
+    const stack = new Stack(new App(), 'Lifecycle', { env: ENV });
+    const { pipeline } = addLifecycleExample(stack);
+    const roleId = stack.resolve((pipeline.role.node.defaultChild as iam.CfnRole).logicalId);
+    const template = Template.fromStack(stack).toJSON();
+    const roleStatements = Object.values<any>(template.Resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleId))
+      .flatMap((r) => r.Properties.PolicyDocument.Statement);
+    expect(roleStatements).toEqual(expect.arrayContaining([expect.objectContaining({
+      Action: expect.arrayContaining(['sagemaker:CreateTrainingJob', 'sagemaker:DescribeTrainingJob']),
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:training-job/*']] },
+    })]));
   });
 });

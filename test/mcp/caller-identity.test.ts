@@ -1,5 +1,5 @@
 /**
- * Issue 13, finding 6: two callers passing the same `sessionId` to `start_training` must not share a run. The bundled
+ * Two callers passing the same `sessionId` to `start_training` must not share a run. The bundled
  * Lambda handler (assets/mcp/server.lambda, after `npx projen bundle`) behind a stand-in function URL: the stand-in puts
  * the principal it "authenticated" into `requestContext.authorizer.iam`, as a function URL with AWS_IAM auth does
  * (https://docs.aws.amazon.com/lambda/latest/dg/urls-invocation.html: "requestContext.authorizer.iam ... userArn"),

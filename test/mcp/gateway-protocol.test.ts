@@ -14,7 +14,7 @@ import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/contrac
 
 /** "AgentCore Gateway supports the following MCP versions: 2026-07-28, 2025-11-25, 2025-06-18, and 2025-03-26" (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-using.html) */
 const AGENTCORE_GATEWAY_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
-/** The revision the server's createMcpHandler serves natively (test/mcp/mcp-http.test.ts negotiates it). */
+/** The revision the server's createMcpHandler serves natively (packages/runtime/test/mcp/http.test.ts negotiates it). */
 const MODERN = '2026-07-28';
 
 function serverStack(protocolConfiguration?: agentcore.IGatewayProtocolConfig) {
@@ -48,8 +48,8 @@ test('a gateway on aws-cdk-lib\'s default (2025-03-26 only) gets a warning namin
     /lists MCP versions 2025-03-26 only, so it refuses clients on 2026-07-28, 2025-11-25, 2025-06-18.*McpGatewayProtocol\.configuration\(\)/)]);
 });
 
-test('the mcp integ app\'s gateway lists every supported version', () => {
+test('the mcp integ app\'s gateways (the Lambda target\'s and the MCP server target\'s) list every supported version', () => {
   const template = JSON.parse(readFileSync(join(__dirname, '..', 'mcp.integ.snapshot', 'CdkSageMakerMcpInteg.template.json'), 'utf8'));
   const gateways = Object.values<any>(template.Resources).filter((r) => r.Type === 'AWS::BedrockAgentCore::Gateway');
-  expect(gateways.map((g) => g.Properties.ProtocolConfiguration.Mcp.SupportedVersions)).toEqual([AGENTCORE_GATEWAY_VERSIONS]);
+  expect(gateways.map((g) => g.Properties.ProtocolConfiguration.Mcp.SupportedVersions)).toEqual([AGENTCORE_GATEWAY_VERSIONS, AGENTCORE_GATEWAY_VERSIONS]);
 });

@@ -1,10 +1,10 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { specTextOf } from './spec-of';
 import { FeatureGroup, Feature, OnlineStoreStorageType } from '../../src/feature-store';
 import { McpToolServer } from '../../src/mcp';
 import { userKeyedSchema } from '../feature-store/fixtures';
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 // The store type reaches the runtime through the schema, and the server may call UpdateRecord only where the tool will.
@@ -68,9 +68,7 @@ test('UpdateRecord is granted for writable Standard_V2 and InMemory groups only'
 });
 
 function specOf(stack: Stack): any {
-  const fn = Object.values<any>(Template.fromStack(stack).findResources('AWS::Lambda::Function'))
-    .find((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC]);
-  return parseMcpServerSpec<any>(stack.resolve(fn.Properties.Environment.Variables[MCP_ENV.SPEC]));
+  return parseMcpServerSpec<any>(specTextOf(Template.fromStack(stack).toJSON()));
 }
 
 test('the spec hands each group\'s online store type to the runtime', () => {

@@ -74,6 +74,21 @@ describe('addToGateway with targetKind MCP_SERVER', () => {
     ]);
   });
 
+  test('the target depends on the gateway role\'s policy: AgentCore lists the server\'s tools with that role as it creates the target', () => {
+    // GIVEN
+    const { stack, server, gateway } = gatewayStack();
+    // WHEN
+    server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER });
+    // THEN
+    const template = Template.fromStack(stack).toJSON();
+    const roleId = stack.resolve((gateway.role.node.defaultChild as iam.CfnRole).logicalId);
+    const [policyId] = Object.keys(template.Resources).filter((id) => template.Resources[id].Type === 'AWS::IAM::Policy'
+      && template.Resources[id].Properties.Roles.some((x: any) => x.Ref === roleId));
+    expect(template.Resources[policyId].Properties.PolicyDocument.Statement.map((s: any) => s.Action)).toEqual(['lambda:InvokeFunctionUrl', 'lambda:InvokeFunction']);
+    const [targetId] = Object.keys(template.Resources).filter((id) => template.Resources[id].Type === 'AWS::BedrockAgentCore::GatewayTarget');
+    expect(template.Resources[targetId].DependsOn).toEqual(expect.arrayContaining([policyId]));
+  });
+
   test('the stack passes the CloudFormation schema checks and cdk-nag', () => {
     const { app, stack, server, gateway } = gatewayStack();
     server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER, responseStreaming: true });

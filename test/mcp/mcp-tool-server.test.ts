@@ -4,6 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import { specTextOf } from './spec-of';
 import { addAsyncExample } from '../../examples/async';
 import { addFeatureStoreExample } from '../../examples/feature-store';
 import { addMcpExample, mcpExampleToolNames } from '../../examples/mcp-server';
@@ -98,15 +99,16 @@ describe('McpToolServer', () => {
     }
   });
 
-  test('passes the spec through MCP_SERVER_SPEC and only the ARN of the handle key secret', () => {
+  test('passes the spec through its secret and only the ARNs of the spec and handle key secrets', () => {
     // GIVEN
     const { stack, props } = importedStack();
     // WHEN
     const server = new McpToolServer(stack, 'Mcp', props);
     // THEN
+    const template = Template.fromStack(stack).toJSON();
     const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
     const env = Object.values<any>(fn)[0].Properties.Environment.Variables;
-    const spec = parseMcpServerSpec<any>(env[MCP_ENV.SPEC]);
+    const spec = parseMcpServerSpec<any>(specTextOf(template));
     expect(spec).toEqual({
       realtimeEndpoints: [
         { name: 'churn-xgb', description: 'churn' },
@@ -118,9 +120,10 @@ describe('McpToolServer', () => {
       modelProvenance: false,
     });
     // Only the secret's ARN: the handler reads the key at cold start (see test/mcp/handle-key.test.ts).
-    expect(Object.keys(env).sort()).toEqual(['AWS_NODEJS_CONNECTION_REUSE_ENABLED', MCP_ENV.HANDLE_KEY_SECRET_ARN, MCP_ENV.SPEC, 'POWERTOOLS_SERVICE_NAME']);
+    expect(Object.keys(env).sort()).toEqual(['AWS_NODEJS_CONNECTION_REUSE_ENABLED', MCP_ENV.HANDLE_KEY_SECRET_ARN, MCP_ENV.SPEC_DIGEST, MCP_ENV.SPEC_SECRET_ARN, 'POWERTOOLS_SERVICE_NAME']);
     expect(JSON.stringify(env)).not.toContain('resolve:secretsmanager');
     expect(env[MCP_ENV.HANDLE_KEY_SECRET_ARN]).toEqual({ Ref: expect.stringMatching(/^McpHandleKey/) });
+    expect(env[MCP_ENV.SPEC_SECRET_ARN]).toEqual({ Ref: expect.stringMatching(/^McpSpec/) });
     expect(server.toolNames).toEqual(['invoke_endpoint', 'describe_endpoint', 'get_online_features', 'start_training', 'get_training_status', 'wait_for_training_run']);
   });
 
@@ -145,9 +148,7 @@ describe('McpToolServer', () => {
       serverlessEndpoints: [{ endpoint: serverless }],
     });
     // THEN the entry's own choice wins; tei has no prompt builder, so the tool's default applies
-    const fn = Object.values<any>(Template.fromStack(stack).findResources('AWS::Lambda::Function'))
-      .find((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC]);
-    const spec = parseMcpServerSpec<any>(fn.Properties.Environment.Variables[MCP_ENV.SPEC]);
+    const spec = parseMcpServerSpec<any>(specTextOf(Template.fromStack(stack).toJSON()));
     expect(spec.realtimeEndpoints.map((e: any) => e.modelFamily)).toEqual(['openai', 'llama3', undefined, 'mistral']);
   });
 
@@ -208,8 +209,7 @@ describe('McpToolServer', () => {
     // WHEN
     new McpToolServer(stack, 'Mcp', { featureGroups: [{ featureGroup }] });
     // THEN
-    const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
-    const spec = parseMcpServerSpec<any>(Object.values<any>(fn)[0].Properties.Environment.Variables[MCP_ENV.SPEC]);
+    const spec = parseMcpServerSpec<any>(specTextOf(Template.fromStack(stack).toJSON()));
     expect(spec.featureGroups).toEqual([{ schema: USERS, allowWrites: false }]);
   });
 
@@ -258,7 +258,9 @@ describe('grants', () => {
       pair(stack, 'sagemaker:StartPipelineExecution', pipelineArn),
       pair(stack, 'sagemaker:DescribePipelineExecution', `${pipelineArn}/execution/*`),
       pair(stack, 'sagemaker:ListPipelineExecutionSteps', `${pipelineArn}/execution/*`),
+      pair(stack, 'sagemaker:StopPipelineExecution', `${pipelineArn}/execution/*`),
       pair(stack, 'secretsmanager:GetSecretValue', server.handleKey.secretArn),
+      pair(stack, 'secretsmanager:GetSecretValue', server.specSecret.secretArn),
     ].sort());
   });
 
@@ -287,9 +289,15 @@ describe('grants', () => {
     featureGroup.grantGetRecord(expected);
     featureGroup.grantPutRecord(expected);
     pipelines.pipeline.grantStartExecution(expected);
-    pipelines.pipeline.grantReadExecutions(expected);
+    const readExecutions = pipelines.pipeline.grantReadExecutions(expected);
     pipelines.router.grantReadResultsByExecution(expected);
-    iam.Grant.addToPrincipal({ grantee: expected, actions: ['secretsmanager:GetSecretValue'], resourceArns: [server.handleKey.secretArn] });
+    // tasks/cancel of a start_training task: the same executions the server reads.
+    iam.Grant.addToPrincipal({
+      grantee: expected,
+      actions: ['sagemaker:StopPipelineExecution'],
+      resourceArns: readExecutions.principalStatements.flatMap((st) => st.resources),
+    });
+    iam.Grant.addToPrincipal({ grantee: expected, actions: ['secretsmanager:GetSecretValue'], resourceArns: [server.handleKey.secretArn, server.specSecret.secretArn] });
     const expectedPairs = policyPairs(stack, { serverFunction: { role: expected } } as unknown as McpToolServer);
     const actual = policyPairs(stack, server);
     expect(new Set(actual)).toEqual(new Set(expectedPairs));
@@ -320,9 +328,7 @@ describe('grants', () => {
     expect(pairs).toContain(`dynamodb:GetItem ${JSON.stringify(tableArn)}`);
     expect(pairs).toContain(`kms:Decrypt ${JSON.stringify(keyArn)}`);
     expect(pairs.filter((p) => p.startsWith('dynamodb:'))).toEqual([`dynamodb:GetItem ${JSON.stringify(tableArn)}`]);
-    const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
-    const spec = JSON.stringify(Object.values<any>(fn).map((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC]));
-    expect(spec).toContain('pipeline-results');
+    expect(specTextOf(Template.fromStack(stack).toJSON())).toContain('pipeline-results');
   });
 
   test('modelProvenance adds the lineage reads (ListAssociations cannot be scoped) and registers the tool', () => {
@@ -360,7 +366,7 @@ describe('grants', () => {
     const pairs = policyPairs(stack, server);
     expect(pairs.map((p) => p.split(' ')[0])).toEqual([
       'dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject',
-      'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync', 'secretsmanager:GetSecretValue',
+      'sagemaker:DescribeEndpoint', 'sagemaker:InvokeEndpointAsync', 'secretsmanager:GetSecretValue', 'secretsmanager:GetSecretValue',
     ]);
     expect(server.toolNames).toEqual(['describe_endpoint', 'start_async_inference', 'get_async_inference_result', 'wait_for_async_inference']);
   });

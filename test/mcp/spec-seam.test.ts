@@ -15,6 +15,7 @@ import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { z } from 'zod';
+import { specTextOf } from './spec-of';
 import { addFeatureStoreExample } from '../../examples/feature-store';
 import { addJumpStartExample } from '../../examples/jumpstart';
 import { addLifecycleExample } from '../../examples/lifecycle';
@@ -52,7 +53,7 @@ const SERVER: AllFields<McpServerSpec> = {
   deployments: true,
 };
 const REALTIME: AllFields<McpRealtimeEndpointSpec> = {
-  name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true, targetModels: true,
+  name: true, description: true, inferenceComponents: true, modelFamily: true, componentModelFamilies: true, targetModels: true, openAiRoute: true,
 };
 const ASYNC: AllFields<McpAsyncEndpointSpec> = {
   name: true, description: true, inputBucket: true, inputPrefix: true, jobTableName: true, invocationTimeoutSeconds: true, requestTtlSeconds: true,
@@ -110,7 +111,7 @@ function buildAllKinds() {
   const server = new McpToolServer(stack, 'Mcp', {
     serverName: 'seam',
     realtimeEndpoints: [
-      { endpoint: realtime, description: 'chat', modelFamily: ModelFamily.LLAMA3 },
+      { endpoint: realtime, description: 'chat', modelFamily: ModelFamily.LLAMA3, openAiRoute: true },
       { endpoint: jumpStart, description: 'mistral from JumpStart', modelFamily: ModelFamily.MISTRAL },
       { endpoint: mme, description: 'one churn model per tenant', targetModels: multiModel.targetModels },
     ],
@@ -129,12 +130,14 @@ function buildAllKinds() {
   const template = Template.fromStack(stack).toJSON();
   const fnId = stack.resolve((server.serverFunction.node.defaultChild as any).logicalId);
   const env: Record<string, unknown> = template.Resources[fnId].Properties.Environment.Variables;
-  return { stack, server, asyncEndpoint, pipelines, env, serverless, mme };
+  // The spec as the template writes it into the spec secret, unpacked (CloudFormation resolves its names at deploy time).
+  const specText = specTextOf(template, fnId, resolveForTest);
+  return { stack, server, asyncEndpoint, pipelines, env, specText, serverless, mme };
 }
 
 describe('construct -> runtime spec', () => {
   const built = buildAllKinds();
-  const spec = mcpServerConfigFromEnv({ [MCP_ENV.SPEC]: resolveForTest(built.env[MCP_ENV.SPEC]) }) as McpServerSpec;
+  const spec = mcpServerConfigFromEnv({ [MCP_ENV.SPEC]: built.specText }) as McpServerSpec;
 
   test('the runtime parses what the construct wrote and registers the tools the construct announced', () => {
     expect(toolNamesForSpec(spec)).toEqual(built.server.toolNames);
@@ -199,7 +202,7 @@ describe('construct -> runtime: every contract parsed with the runtime\'s zod sc
   const built = buildAllKinds();
 
   test('the MCP spec parses strictly, every section and field present (the seam kinds: realtime, JumpStart, shared-GPU with components, async with a job table, feature group read/write, pipeline, event router)', () => {
-    const { parsed, absent } = parseStrict(McpServerSpecSchema, JSON.parse(resolveForTest(built.env[MCP_ENV.SPEC])));
+    const { parsed, absent } = parseStrict(McpServerSpecSchema, JSON.parse(built.specText));
     expect(absent).toEqual([]);
     const spec = parsed as McpServerSpec;
     expect(spec.realtimeEndpoints!.some((e) => e.inferenceComponents?.length)).toBe(true);
@@ -233,7 +236,7 @@ describe('construct -> runtime: every contract parsed with the runtime\'s zod sc
   });
 
   test('the detector works: a spec missing a required field or carrying an unknown one fails to parse, naming the field', () => {
-    const spec = JSON.parse(resolveForTest(built.env[MCP_ENV.SPEC]));
+    const spec = JSON.parse(built.specText);
     const { inputBucket: _dropped, ...broken } = spec.asyncEndpoints[0];
     expect(() => parseStrict(McpServerSpecSchema, { ...spec, asyncEndpoints: [broken] })).toThrow(/asyncEndpoints.*inputBucket|inputBucket/s);
     const { handleTtlSeconds: _ttl, ...withoutTtl } = spec;
@@ -249,7 +252,7 @@ describe('through an MCP session: the endpoint\'s 30-minute timeout reaches Invo
 
   beforeAll(async () => {
     const built = buildAllKinds();
-    const spec = mcpServerConfigFromEnv({ [MCP_ENV.SPEC]: resolveForTest(built.env[MCP_ENV.SPEC]) });
+    const spec = mcpServerConfigFromEnv({ [MCP_ENV.SPEC]: built.specText });
     local = await startLocalEnv();
     // The synthesized async entry, with the deploy-time names mapped to the local bucket, table and endpoint.
     const asyncEntry = { ...spec.asyncEndpoints![0], name: 'doc-summarizer', inputBucket: BUCKET, jobTableName: JOB_TABLE };

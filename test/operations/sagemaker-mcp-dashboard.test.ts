@@ -50,6 +50,31 @@ describe('SageMakerMcpDashboard', () => {
     expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/backlog \(Average\) and oldest request/), expect.stringMatching(/backlog without capacity; result dead letters/)]));
   });
 
+  test('each async endpoint: only metrics of AWS\'s async list, instances from CPUUtilization SampleCount per minute', () => {
+    // AWS's list is exhaustive (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html): the
+    // common and async tables, with InvocationsProcesssed as AWS spells it and the spelling without the third s, since
+    // which one SageMaker emits is unconfirmed; plus the host-level CPUUtilization the troubleshooting page counts.
+    const asyncList = new Set(['Invocation4XXErrors', 'Invocation5XXErrors', 'ModelLatency', 'ApproximateBacklogSize',
+      'ApproximateBacklogSizePerInstance', 'ApproximateAgeOfOldestRequest', 'HasBacklogWithoutCapacity', 'RequestDownloadFailures',
+      'ResponseUploadFailures', 'NotificationFailures', 'RequestDownloadLatency', 'ResponseUploadLatency', 'ExpiredRequests',
+      'InvocationFailures', 'InvocationsProcesssed', 'InvocationsProcessed', 'TimeInBacklog', 'TotalProcessingTime']);
+    const rows = widgets.filter((w) => w.properties.title?.startsWith('DocProcessor: '));
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    const named = rows.flatMap((w) => (w.properties.metrics as any[][]).filter((m) => typeof m[0] === 'string' && m.length > 2));
+    const sageMaker = named.filter((m) => m[0] === 'AWS/SageMaker').map((m) => m[1]);
+    for (const metricName of sageMaker) expect(asyncList).toContain(metricName);
+    expect(new Set(sageMaker)).toEqual(new Set(['InvocationsProcesssed', 'InvocationsProcessed', 'InvocationFailures', 'ExpiredRequests', 'ModelLatency',
+      'ApproximateBacklogSize', 'ApproximateAgeOfOldestRequest', 'HasBacklogWithoutCapacity']));
+    const instances = rows.find((w) => /instances/.test(w.properties.title));
+    expect(instances.properties.title).toBe('DocProcessor: instances (CPUUtilization SampleCount, 1 min)');
+    expect(instances.properties.period).toBe(60);
+    const [expression, cpu] = instances.properties.metrics;
+    expect(expression[0]).toEqual({ expression: 'FILL(cpuSamples, 0)', label: 'instances', period: 60 });
+    expect(cpu.slice(0, 6)).toEqual(['/aws/sagemaker/Endpoints', 'CPUUtilization', 'EndpointName', '<Fn::GetAtt>', 'VariantName', 'AllTraffic']);
+    expect(cpu[6]).toEqual(expect.objectContaining({ stat: 'SampleCount', period: 60, id: 'cpuSamples', visible: false }));
+    expect(instances.properties.annotations.horizontal.map((a: any) => a.value)).toEqual([0, 4]);
+  });
+
   test('each serverless endpoint: invocations, latency, 4xx/5xx, cold starts, concurrency, memory, provisioned concurrency against its range', () => {
     const name = 'LeadScoring';
     for (const suffix of ['invocations (Sum)', 'model latency p50 / p99 (µs)', 'errors (Sum)', 'cold starts (ModelSetupTime SampleCount) and setup time (Maximum, µs)',

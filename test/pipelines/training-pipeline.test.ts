@@ -5,6 +5,7 @@ import { App, CfnParameter, Stack, Token } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { PipelineDefinition, PipelineParameterType, TrainingPipeline } from '../../src/pipelines';
+import { identityStatements } from '../support/iam-reference';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
@@ -124,6 +125,28 @@ describe('TrainingPipeline', () => {
   });
 
   describe('grants', () => {
+    test('the pipeline\'s role may run the definition\'s Training steps: create, describe, stop and tag training-job/* of this account and region', () => {
+      // GIVEN
+      const { stack, role } = setup();
+      // WHEN
+      new TrainingPipeline(stack, 'Pipeline', { definition: PipelineDefinition.fromFile(FIXTURE), role, pipelineName: 'churn' });
+      // THEN
+      const statements = identityStatements(Template.fromStack(stack).toJSON()).filter((st: any) => [st.Action].flat().includes('sagemaker:CreateTrainingJob'));
+      expect(statements).toEqual([{
+        Effect: 'Allow',
+        Action: ['sagemaker:CreateTrainingJob', 'sagemaker:DescribeTrainingJob', 'sagemaker:StopTrainingJob', 'sagemaker:AddTags'],
+        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sagemaker:us-east-1:123456789012:training-job/*']] },
+      }]);
+    });
+
+    test('no training-job grant for a definition without a Training step', () => {
+      const { stack, role } = setup();
+      const definition = PipelineDefinition.fromObject({ Version: '2020-12-01', Steps: [{ Name: 'Gate', Type: 'Fail', Arguments: { ErrorMessage: 'stop' } }] });
+      new TrainingPipeline(stack, 'Pipeline', { definition, role, pipelineName: 'gate' });
+      const actions = identityStatements(Template.fromStack(stack).toJSON()).flatMap((st: any) => [st.Action].flat());
+      expect(actions).not.toContain('sagemaker:CreateTrainingJob');
+    });
+
     test('grantStartExecution: StartPipelineExecution on the pipeline ARN only', () => {
       // GIVEN
       const { stack, role } = setup();

@@ -77,7 +77,8 @@ describe('RealtimeEndpoint instance pools', () => {
 
   test('fails if neither or both of instanceType and instancePools are given', () => {
     expect(errorOf(() => endpoint(stack(), { instancePools: undefined })))
-      .toContain('instanceType: got nothing, expected exactly one of instanceType (one instance type) and instancePools (1-5 instance types in priority order)');
+      .toContain('instanceType: got none, expected an InstanceType (e.g. InstanceType.ML_G5_2XLARGE, or the model\'s defaultInstanceType) '
+        + 'or instancePools (1-5 instance types in priority order): exactly one of the two');
     expect(errorOf(() => endpoint(stack(), { instanceType: G5 })))
       .toContain("instancePools: got 3 pool(s) and instanceType 'ml.g5.2xlarge' too, expected exactly one of instanceType and instancePools");
   });

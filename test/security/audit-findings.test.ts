@@ -101,3 +101,46 @@ test('every AgentCore Gateway accepts the four MCP versions the server and the G
   expect(gateways.length).toBeGreaterThan(0);
   for (const [where, versions] of gateways) expect([where, versions]).toEqual([where, ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']]);
 });
+
+test('the integ snapshots hold an MCP-server Gateway target and a streaming function URL (RESPONSE_STREAM)', () => {
+  const targets = templates.flatMap(([d, t]) => ofType(t, 'AWS::BedrockAgentCore::GatewayTarget')
+    .filter(([, r]) => r.Properties.TargetConfiguration?.Mcp?.McpServer !== undefined).map(([id]) => `${d} ${id}`));
+  expect(targets.length).toBeGreaterThan(0);
+  const streamed = templates.flatMap(([d, t]) => ofType(t, 'AWS::Lambda::Url')
+    .filter(([, r]) => r.Properties.InvokeMode === 'RESPONSE_STREAM').map(([id]) => `${d} ${id}`));
+  expect(streamed.length).toBeGreaterThan(0);
+});
+
+test('every MCP-server Gateway target depends on the policy that lets its gateway role call the server (AgentCore lists its tools on create)', () => {
+  const checked: string[] = [];
+  const missing: string[] = [];
+  for (const [d, t] of templates) {
+    for (const [id, target] of ofType(t, 'AWS::BedrockAgentCore::GatewayTarget').filter(([, r]) => r.Properties.TargetConfiguration?.Mcp?.McpServer)) {
+      const gateway = t.Resources[refId(target.Properties.GatewayIdentifier) ?? ''];
+      const roleId = refId(gateway?.Properties?.RoleArn);
+      const grants = ofType(t, 'AWS::IAM::Policy').filter(([, p]) => list(p.Properties.Roles).some((r) => refId(r) === roleId)
+        && list(p.Properties.PolicyDocument.Statement).some((s: Json) => list(s.Action).includes('lambda:InvokeFunctionUrl')));
+      checked.push(`${d} ${id}`);
+      if (grants.length === 0 || !grants.every(([policyId]) => list(target.DependsOn).includes(policyId))) missing.push(`${d} ${id}`);
+    }
+  }
+  expect(checked.length).toBeGreaterThan(0);
+  expect(missing).toEqual([]);
+});
+
+test('the role of every pipeline with a Training step may create training jobs', () => {
+  const checked: string[] = [];
+  const missing: string[] = [];
+  for (const [d, t] of templates) {
+    for (const [id, pipeline] of ofType(t, 'AWS::SageMaker::Pipeline')) {
+      const body = pipeline.Properties.PipelineDefinition?.PipelineDefinitionBody;
+      const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+      if (!/\\?"Type\\?":\\?"Training\\?"/.test(text)) continue;
+      checked.push(`${d} ${id}`);
+      const statements = statementsOfRole(t, refId(pipeline.Properties.RoleArn) ?? '');
+      if (!statements.some((s) => s.Effect === 'Allow' && list(s.Action).includes('sagemaker:CreateTrainingJob'))) missing.push(`${d} ${id}`);
+    }
+  }
+  expect(checked.length).toBeGreaterThanOrEqual(2);
+  expect(missing).toEqual([]);
+});

@@ -48,6 +48,13 @@ export const CONTROL_TOWER_EXCEPTIONS: ControlTowerException[] = [
       + '`vpc` (docs/network.md), and test/vpc.integ.ts runs the same functions in isolated subnets with `SageMakerVpcEndpoints`, '
       + 'where this control passes (the approved-model deployment handler takes the same options but is not in that app).',
   },
+  {
+    control: 'CT.LAMBDA.PR.3',
+    resources: /^StreamingMcpToolServer\/Resource\/Resource$/,
+    covers: 'the mcp integ app\'s streaming MCP server (`responseStreaming`)',
+    reason: 'Its function URL streams (InvokeMode RESPONSE_STREAM), and Lambda function URLs do not stream from a function in a VPC '
+      + '(https://docs.aws.amazon.com/lambda/latest/dg/configuration-response-streaming.html): synth refuses `responseStreaming` with `vpc`.',
+  },
 ];
 
 /** The markdown table docs/checks.md carries (kept identical by control-tower.test.ts). */

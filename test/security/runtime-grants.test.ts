@@ -103,6 +103,7 @@ function resourcesOf({ op, input }: SentOperation): string[] {
       return [arn('sagemaker', `pipeline/${input.PipelineName}`)];
     case 'SageMaker.DescribePipelineExecution':
     case 'SageMaker.ListPipelineExecutionSteps':
+    case 'SageMaker.StopPipelineExecution':
       return [input.PipelineExecutionArn];
     case 'SageMaker.ListAssociations':
       return ['*'];
@@ -121,6 +122,7 @@ function resourcesOf({ op, input }: SentOperation): string[] {
       return [arn('sagemaker', `model/${String(input.ModelName).toLowerCase()}`)];
     // Stack ARNs end in the id CloudFormation assigns at creation (resource type stack: stack/<name>/<id>).
     case 'CloudFormation.DescribeStacks':
+    case 'CloudFormation.DescribeStackEvents':
     case 'CloudFormation.UpdateStack':
       return [String(input.StackName).startsWith('arn:') ? input.StackName : arn('cloudformation', `stack/${input.StackName}/0f3a3a70-0000-4000-8000-000000000000`)];
     case 'SageMakerFeatureStoreRuntime.BatchGetRecord':
@@ -487,7 +489,7 @@ describe('MCP lifecycle tools: list_model_versions and get_deployment_status, gr
 });
 
 describe('the approved-model deployment handler: every operation is allowed by its role', () => {
-  test('DescribeStacks and UpdateStack on its own stack, nothing else', async () => {
+  test('DescribeStacks, DescribeStackEvents and UpdateStack on its own stack, ListModelPackages after a busy stack frees, nothing else', async () => {
     const stack = new Stack(new App(), 'ChurnServing', { env: ENV });
     const group = ModelPackageGroup.fromModelPackageGroupName(stack, 'Group', 'churn');
     const deployment = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: arn('sagemaker', 'model-package/churn/1') });
@@ -502,11 +504,17 @@ describe('the approved-model deployment handler: every operation is allowed by i
         'source': 'aws.sagemaker',
         'detail': { ModelPackageGroupName: 'churn', ModelPackageVersion: 2, ModelPackageArn: arn('sagemaker', 'model-package/churn/2'), ModelApprovalStatus: 'Approved' },
       };
-      const config = { stackName: 'ChurnServing', parameterName: stack.resolve(deployment.parameter.logicalId), groupName: 'churn', maxWaitMs: 0 };
+      const config = { stackName: 'ChurnServing', parameterName: stack.resolve(deployment.parameter.logicalId), groupName: 'churn', groupArn: arn('sagemaker', 'model-package-group/churn'), maxWaitMs: 0 };
+      const sagemaker = new SageMakerClient(env.control.clientConfig());
       const ops = await operationsOf(async () => {
-        expect((await handleApprovedDeploymentEvent(event, { cloudformation, config })).outcome).toBe('updated');
+        expect((await handleApprovedDeploymentEvent(event, { cloudformation, sagemaker, config })).outcome).toBe('updated');
+        // The end of that update: the handler looks for an approved version a busy stack held back.
+        cfn.finishUpdate('ChurnServing', 'UPDATE_COMPLETE');
+        const ended = { 'id': 'e-2', 'detail-type': 'CloudFormation Stack Status Change', 'source': 'aws.cloudformation', 'detail': { 'stack-id': 'ChurnServing', 'status-details': { status: 'UPDATE_COMPLETE' } } };
+        await handleApprovedDeploymentEvent(ended, { cloudformation, sagemaker, config });
       });
-      expect(opNames(ops)).toEqual(['CloudFormation.DescribeStacks', 'CloudFormation.UpdateStack']);
+      sagemaker.destroy();
+      expect(opNames(ops)).toEqual(['CloudFormation.DescribeStackEvents', 'CloudFormation.DescribeStacks', 'CloudFormation.UpdateStack', 'SageMaker.ListModelPackages']);
       expect(await ungranted(ops, statements)).toEqual([]);
       // Another stack is refused by the policy.
       expect(await ungranted([{ op: 'CloudFormation.UpdateStack', input: { StackName: 'Other' } }], statements)).toHaveLength(1);

@@ -1,8 +1,8 @@
 /**
  * A local stand-in for the CloudFormation API (protocol awsQuery) that the REAL `@aws-sdk/client-cloudformation` talks
- * to over HTTP on 127.0.0.1 (random port). Only what the approved-model deployment handler calls: DescribeStacks and
- * UpdateStack, following https://docs.aws.amazon.com/AWSCloudFormation/latest/APIReference/API_UpdateStack.html and
- * .../API_DescribeStacks.html.
+ * to over HTTP on 127.0.0.1 (random port). Only what the approved-model deployment handler calls: DescribeStacks,
+ * DescribeStackEvents and UpdateStack, following https://docs.aws.amazon.com/AWSCloudFormation/latest/APIReference/API_UpdateStack.html,
+ * .../API_DescribeStacks.html and .../API_DescribeStackEvents.html.
  *
  * ```ts
  * const cfn = await startCloudFormationServer();
@@ -37,6 +37,12 @@
  *   exists.", API_UpdateStack.html Errors).
  * - An accepted update returns the `StackId` and leaves the stack `UPDATE_IN_PROGRESS` until the test finishes it
  *   (`finishUpdate`), with the new parameter values.
+ * - DescribeStackEvents "Returns all stack related events for a specified stack in reverse chronological order", paged
+ *   by NextToken; each stack status the stand-in passes through is one stack-level event (`ResourceType`
+ *   `AWS::CloudFormation::Stack`, `LogicalResourceId` the stack name) carrying the `ClientRequestToken` of the operation
+ *   ("All events triggered by a given stack operation are assigned the same client request token", API_StackEvent.html).
+ * - `failNext(code, message)`: the next request answers that error (e.g. the `SignatureDoesNotMatch` text of
+ *   https://docs.aws.amazon.com/IAM/latest/UserGuide/signature-v4-troubleshooting.html, which quotes the canonical request).
  */
 import { randomUUID } from 'crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'http';
@@ -71,6 +77,10 @@ interface StackState {
   Capabilities: string[];
   CreationTime: Date;
   tokens: Set<string>;
+  /** The token of the operation running or last run. */
+  token?: string;
+  /** Stack-level events, oldest first. */
+  events: Array<{ EventId: string; Timestamp: Date; ResourceStatus: string; ClientRequestToken?: string }>;
 }
 
 export interface RecordedUpdate {
@@ -97,8 +107,14 @@ export interface CloudFormationServer {
   clientConfig(): { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string }; maxAttempts: number };
   addStack(seed: StackSeed): string;
   setStatus(stackName: string, status: string): void;
-  /** Ends the running update: UPDATE_COMPLETE keeps the new values, a rollback restores the previous ones. */
-  finishUpdate(stackName: string, status: 'UPDATE_COMPLETE' | 'UPDATE_ROLLBACK_COMPLETE'): void;
+  /**
+   * Ends the running update: UPDATE_COMPLETE keeps the new values, a rollback restores the previous ones
+   * (UPDATE_ROLLBACK_FAILED keeps the new ones: the rollback did not finish). Rollbacks record UPDATE_ROLLBACK_IN_PROGRESS
+   * first, as CloudFormation does.
+   */
+  finishUpdate(stackName: string, status: 'UPDATE_COMPLETE' | 'UPDATE_ROLLBACK_COMPLETE' | 'UPDATE_ROLLBACK_FAILED' | 'UPDATE_FAILED'): void;
+  /** The next request answers this error instead. */
+  failNext(code: string, message: string): void;
   parameters(stackName: string): Record<string, string>;
   /** Runs once before the next UpdateStack is processed (e.g. another update that lands first, a race). */
   beforeNextUpdate(fn: () => void): void;
@@ -137,6 +153,12 @@ export async function startCloudFormationServer(): Promise<CloudFormationServer>
   const updates: RecordedUpdate[] = [];
   const actions: string[] = [];
   let nextUpdateHook: (() => void) | undefined;
+  let nextFailure: CfnError | undefined;
+  const record = (s: StackState, status: string) => {
+    s.StackStatus = status;
+    s.events.push({ EventId: randomUUID(), Timestamp: new Date(Date.now() + s.events.length), ResourceStatus: status, ClientRequestToken: s.token });
+  };
+  const EVENTS_PAGE = 100;
 
   const find = (nameOrId: string | null): StackState => {
     const s = nameOrId ? [...stacks.values()].find((x) => x.StackName === nameOrId || x.StackId === nameOrId) : undefined;
@@ -149,6 +171,18 @@ export async function startCloudFormationServer(): Promise<CloudFormationServer>
       const name = form.get('StackName');
       const list = name ? [find(name)] : [...stacks.values()];
       return `<DescribeStacksResult><Stacks>${list.map(stackXml).join('')}</Stacks></DescribeStacksResult>`;
+    },
+    DescribeStackEvents: (form) => {
+      const s = find(form.get('StackName'));
+      const newestFirst = [...s.events].reverse();
+      const start = Number(form.get('NextToken') ?? 0);
+      const page = newestFirst.slice(start, start + EVENTS_PAGE);
+      const next = start + EVENTS_PAGE < newestFirst.length ? `<NextToken>${start + EVENTS_PAGE}</NextToken>` : '';
+      const items = page.map((e) => `<member><StackId>${esc(s.StackId)}</StackId><EventId>${e.EventId}</EventId><StackName>${esc(s.StackName)}</StackName>`
+        + `<LogicalResourceId>${esc(s.StackName)}</LogicalResourceId><PhysicalResourceId>${esc(s.StackId)}</PhysicalResourceId>`
+        + `<ResourceType>AWS::CloudFormation::Stack</ResourceType><Timestamp>${e.Timestamp.toISOString()}</Timestamp>`
+        + `<ResourceStatus>${e.ResourceStatus}</ResourceStatus>${e.ClientRequestToken ? `<ClientRequestToken>${esc(e.ClientRequestToken)}</ClientRequestToken>` : ''}</member>`).join('');
+      return `<DescribeStackEventsResult><StackEvents>${items}</StackEvents>${next}</DescribeStackEventsResult>`;
     },
     UpdateStack: (form) => {
       const hook = nextUpdateHook;
@@ -202,7 +236,8 @@ export async function startCloudFormationServer(): Promise<CloudFormationServer>
       });
       previous.set(s.StackName, s.Parameters);
       s.Parameters = next;
-      s.StackStatus = 'UPDATE_IN_PROGRESS';
+      s.token = token;
+      record(s, 'UPDATE_IN_PROGRESS');
       return `<UpdateStackResult><StackId>${esc(s.StackId)}</StackId></UpdateStackResult>`;
     },
   };
@@ -220,6 +255,9 @@ export async function startCloudFormationServer(): Promise<CloudFormationServer>
         res.end(`<?xml version="1.0" encoding="UTF-8"?>\n${xml}`);
       };
       try {
+        const failure = nextFailure;
+        nextFailure = undefined;
+        if (failure) throw failure;
         const op = ops[action];
         if (!op) throw new CfnError('InvalidAction', `The action ${action} is not valid for this web service.`);
         if (form.get('Version') !== '2010-05-15') throw new CfnError('InvalidParameterValue', `Version: got ${form.get('Version')}, expected 2010-05-15`);
@@ -250,7 +288,9 @@ export async function startCloudFormationServer(): Promise<CloudFormationServer>
         Capabilities: seed.Capabilities ?? [],
         CreationTime: new Date(),
         tokens: new Set(),
+        events: [],
       });
+      record(stacks.get(seed.StackName)!, seed.StackStatus ?? 'CREATE_COMPLETE');
       return StackId;
     },
     setStatus: (name, status) => {
@@ -258,8 +298,12 @@ export async function startCloudFormationServer(): Promise<CloudFormationServer>
     },
     finishUpdate: (name, status) => {
       const s = find(name);
+      if (status.startsWith('UPDATE_ROLLBACK')) record(s, 'UPDATE_ROLLBACK_IN_PROGRESS');
       if (status === 'UPDATE_ROLLBACK_COMPLETE') s.Parameters = previous.get(name) ?? s.Parameters;
-      s.StackStatus = status;
+      record(s, status);
+    },
+    failNext: (code, message) => {
+      nextFailure = new CfnError(code, message);
     },
     parameters: (name) => ({ ...find(name).Parameters }),
     beforeNextUpdate: (fn) => {

@@ -6,7 +6,8 @@
  * API
  * - `iamStatements(template) => IamStatementAt[]`: every statement of every policy document in a template: identity
  *   policies (AWS::IAM::Policy, ManagedPolicy, Role inline policies) and resource policies (KMS key, SNS topic, SQS
- *   queue, S3 bucket, VPC endpoint, Secrets Manager, ECR repository, Lambda layer-less ones), with where it is.
+ *   queue, S3 bucket, VPC endpoint, Secrets Manager, ECR repository, SageMaker model package group, Lambda layer-less
+ *   ones), with where it is.
  * - `statementProblems(statement, resources) => string[]`: what the reference data refutes in one statement:
  *     1. every action exists in its service (a wildcard matches at least one action), NotAction likewise;
  *     2. every condition key is a global one or valid for an action of the statement (through the action's own
@@ -266,6 +267,7 @@ const DOCUMENTS: Record<string, string[]> = {
   'AWS::ECR::Repository': ['RepositoryPolicyText'],
   'AWS::Logs::ResourcePolicy': ['PolicyDocument'],
   'AWS::Events::EventBusPolicy': ['Statement'],
+  'AWS::SageMaker::ModelPackageGroup': ['ModelPackageGroupPolicy'],
 };
 
 function documentsAt(props: Json, path: string): Array<[string, Json]> {

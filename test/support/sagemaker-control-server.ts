@@ -26,12 +26,14 @@
  *   description (<= 3072) and display name (`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,81}$`); the same `ClientRequestToken` for
  *   the same pipeline returns the first execution's ARN and starts nothing.
  * - DescribePipelineExecution; ListPipelineExecutionSteps (NextToken paging, `pageSize` or `MaxResults`).
+ * - StopPipelineExecution: an `Executing` execution becomes `Stopping` (the test moves it on with `updateExecution`);
+ *   one already final is refused with `ValidationException` (the API reference does not say what SageMaker answers).
  * - ListAssociations (filters SourceArn / DestinationArn / SourceType / DestinationType / AssociationType; paging).
  * - DescribeArtifact, DescribeModelPackage, DescribeTrainingJob, DescribeEndpoint: from tables you fill
  *   (`addArtifact`, `addModelPackage`, `addTrainingJob`, `setEndpoint`); unknown names answer `ResourceNotFound` (as
  *   SageMaker does for artifacts) or `ValidationException` (as it does for "Could not find endpoint").
  * - ListModelPackages (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListModelPackages.html): the model
- *   packages added with `addModelPackage`, filtered by ModelPackageGroupName, ModelApprovalStatus and ModelPackageType
+ *   packages added with `addModelPackage`, filtered by ModelPackageGroupName (a name or a group ARN), ModelApprovalStatus and ModelPackageType
  *   (`Versioned` = those with a group), sorted by SortBy (`CreationTime` default, or `Name`) and SortOrder (`Ascending`
  *   default), MaxResults 1-100 (else ValidationException), NextToken paging; each summary carries the API's
  *   ModelPackageSummary fields (ModelPackageName, ModelPackageGroupName, ModelPackageVersion, ModelPackageArn,
@@ -209,6 +211,19 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
       const { ClientRequestToken: _token, ...exec } = execOf(input);
       return exec;
     }],
+    // https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_StopPipelineExecution.html: "Stops a pipeline
+    // execution" (it first reports Stopping, then Stopped); ClientRequestToken is required (32-128 characters).
+    ['StopPipelineExecution', (input) => {
+      const exec = execOf(input);
+      if (typeof input.ClientRequestToken !== 'string' || input.ClientRequestToken.length < 32 || input.ClientRequestToken.length > 128) {
+        throw new ControlPlaneError('ValidationException', 'ClientRequestToken must be 32-128 characters.');
+      }
+      if (exec.PipelineExecutionStatus !== 'Executing') {
+        throw new ControlPlaneError('ValidationException', `Pipeline execution is ${exec.PipelineExecutionStatus}; only an Executing one can be stopped.`);
+      }
+      exec.PipelineExecutionStatus = 'Stopping';
+      return { PipelineExecutionArn: exec.PipelineExecutionArn };
+    }],
     ['ListPipelineExecutionSteps', (input) => {
       execOf(input);
       const all = steps.get(String(input.PipelineExecutionArn)) ?? [];
@@ -234,7 +249,8 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
       }
       const time = (p: Json) => (p.CreationTime instanceof Date ? p.CreationTime.getTime() : Number(p.CreationTime ?? 0));
       const matches = [...modelPackages.values()]
-        .filter((p) => input.ModelPackageGroupName === undefined || p.ModelPackageGroupName === input.ModelPackageGroupName)
+        // ModelPackageGroupName takes a name or a group ARN (its Pattern: `(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]{9,16}:[0-9]{12}:[a-z\-]*\/)?([a-zA-Z0-9]([a-zA-Z0-9-]){0,62})(?<!-)$`).
+        .filter((p) => input.ModelPackageGroupName === undefined || p.ModelPackageGroupName === String(input.ModelPackageGroupName).split('/').pop())
         .filter((p) => input.ModelApprovalStatus === undefined || p.ModelApprovalStatus === input.ModelApprovalStatus)
         .filter((p) => input.ModelPackageType === undefined || input.ModelPackageType === 'Both'
           || (input.ModelPackageType === 'Versioned') === (p.ModelPackageGroupName !== undefined))

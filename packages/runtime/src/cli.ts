@@ -1,5 +1,5 @@
 /**
- * `cdk-sagemaker-mcp` command line (bundled with its dependencies, the AWS SDK included, into assets/runtime/cli):
+ * `cdk-sagemaker-mcp` command line (run by the package's bin/cdk-sagemaker-mcp.js, with its dependencies, the AWS SDK included):
  *
  *   cdk-sagemaker-mcp mcp --config <file>                  serve the MCP tools over stdio (for MCP clients that spawn servers)
  *   cdk-sagemaker-mcp mcp --config <file> --http <port>    serve stateless streamable HTTP on 127.0.0.1:<port>/mcp

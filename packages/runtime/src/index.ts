@@ -3,7 +3,8 @@
  * aws-cdk-lib. Uses AWS SDK v3 clients (this package's dependencies; bundled Lambda handlers may leave them external:
  * the Lambda Node.js runtime provides them). One folder per capability, each also a subpath export
  * (`cdk-sagemaker-mcp-runtime/invoke`, `/async`, `/features`, `/pipelines`, `/lineage`, `/lifecycle`, `/prices`,
- * `/contract`, `/core`; the MCP server is `/mcp` and the Lambda handlers `/lambda`, which this root does not load).
+ * `/contract`, `/core`; the MCP server is `/mcp`, SageMaker's OpenAI-compatible route `/openai` and the Lambda handlers
+ * `/lambda`, which this root does not load).
  */
 export * from './core';
 export * from './invoke';

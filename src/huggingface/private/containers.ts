@@ -10,12 +10,12 @@ export const EMBEDDING_TASKS = ['feature-extraction', 'sentence-similarity'];
 
 /**
  * The payload family of each container (what the MCP tool server's invoke builders read): none for TEI and transformers,
- * whose bodies the invoke tool does not build (packages/runtime/src/invoke/invoke/payloads.ts).
+ * whose bodies the invoke tool does not build (packages/runtime/src/invoke/payloads.ts).
  */
 export const MODEL_FAMILY: Record<HubContainer, ModelFamily | undefined> = {
   tgi: ModelFamily.TGI,
   // vLLM's SageMaker server takes OpenAI completion bodies, not TGI's `inputs` (see openAiCompletionPayload in
-  // packages/runtime/src/invoke/invoke/payloads.ts).
+  // packages/runtime/src/invoke/payloads.ts).
   vllm: ModelFamily.OPENAI,
   tei: undefined,
   transformers: undefined,

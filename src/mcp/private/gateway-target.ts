@@ -162,7 +162,7 @@ function lambdaTarget(source: McpGatewayTargetSource, id: string, common: Common
  * `GatewayCredentialProvider.fromIamRole({ service })` only from 2.262.0, above this library's floor (2.258.0), whose
  * `fromIamRole()` takes no argument. The role gets what AWS documents for an IAM-authenticated function URL
  * (https://docs.aws.amazon.com/lambda/latest/dg/urls-auth.html): `lambda:InvokeFunctionUrl` and
- * `lambda:InvokeFunction` via the URL, on this function only.
+ * `lambda:InvokeFunction` via the URL, on this function only, and the target depends on that grant.
  */
 function mcpServerTarget(source: McpGatewayTargetSource, id: string, common: CommonTargetProps): agentcore.GatewayTarget {
   const { server, functionUrl } = source;
@@ -181,7 +181,9 @@ function mcpServerTarget(source: McpGatewayTargetSource, id: string, common: Com
     Service: 'lambda',
     Region: Stack.of(server).region,
   });
-  source.grantInvokeUrl(common.gateway.role);
+  // AgentCore lists the server's tools (tools/list) while it creates the target, signed with the gateway role: the
+  // role's policy must exist first, or creation meets a 403.
+  source.grantInvokeUrl(common.gateway.role).applyBefore(target);
   return target;
 }
 

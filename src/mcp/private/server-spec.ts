@@ -1,15 +1,17 @@
 import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { AsyncEndpoint } from '../../async/async-endpoint';
 import { IAM_ACTION, iamActionsFor } from '../../core/iam-actions';
 import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec } from '../../private/contract.generated';
+import { OpenAiRouteSupport, openAiRouteSupportOf } from '../../private/openai-route';
 import { RealtimeEndpoint } from '../../realtime/realtime-endpoint';
 import { ServerlessEndpoint } from '../../serverless/serverless-endpoint';
 import { SharedGpuEndpoint } from '../../shared-gpu/shared-gpu-endpoint';
 import { McpToolServerProps } from '../mcp-tool-server-props';
+import { grantStopOfRead } from './task-grants';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 
@@ -19,6 +21,17 @@ interface SharedEndpointSpec {
   description?: string;
   inferenceComponents: string[];
   componentModelFamilies: Array<{ component: string; modelFamily: string }>;
+  openAiRoute?: boolean;
+}
+
+/**
+ * Whether `invoke_endpoint` sends chat-shaped calls to this entry through the OpenAI-compatible route: as the entry
+ * says, else when AWS lists the model's container as serving it (vLLM, SGLang). Never for a multi-model entry (the route
+ * takes no target model).
+ */
+function usesOpenAiRoute(entry: { openAiRoute?: boolean; targetModels?: string[] }, construct: IConstruct): boolean {
+  if (entry.targetModels?.length) return false;
+  return entry.openAiRoute ?? openAiRouteSupportOf(construct) === OpenAiRouteSupport.LISTED;
 }
 
 export function buildServerSpec(props: McpToolServerProps, v: PropValidator): McpServerSpec {
@@ -44,13 +57,19 @@ export function buildServerSpec(props: McpToolServerProps, v: PropValidator): Mc
     const targetModels = e.targetModels && e.targetModels.length > 0 ? [...e.targetModels] : undefined;
     // The entry's family, else the endpoint's own.
     const modelFamily = (e.modelFamily ?? e.endpoint.modelFamily)?.name;
-    return { name: e.endpoint.endpointName, description: e.description, modelFamily, targetModels };
+    // Left out unless true: the spec shares Lambda's 4 KB of environment with everything else.
+    const openAiRoute = usesOpenAiRoute(e, e.endpoint) || undefined;
+    return { name: e.endpoint.endpointName, description: e.description, modelFamily, targetModels, openAiRoute };
   });
   const byEndpoint = new Map<string, SharedEndpointSpec>();
   (props.inferenceComponents ?? []).forEach((c) => {
+    const first = !byEndpoint.has(c.component.endpointName);
     const entry: SharedEndpointSpec = byEndpoint.get(c.component.endpointName)
       ?? { name: c.component.endpointName, inferenceComponents: [], componentModelFamilies: [] };
     entry.inferenceComponents.push(c.component.inferenceComponentName);
+    // The entry's flag covers all its components: set only when every one serves the route.
+    const route = usesOpenAiRoute(c, c.component);
+    entry.openAiRoute = (first || entry.openAiRoute === true) && route ? true : undefined;
     const family = (c.modelFamily ?? c.component.modelFamily)?.name;
     if (family) entry.componentModelFamilies.push({ component: c.component.inferenceComponentName, modelFamily: family });
     if (c.description) entry.description = [entry.description, `${c.component.inferenceComponentName}: ${c.description}`].filter(Boolean).join('; ');
@@ -119,6 +138,14 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
     else e.endpoint.grantInvoke(fn);
     e.endpoint.grant(fn, IAM_ACTION.sagemaker.DescribeEndpoint);
   }
+  // The OpenAI-compatible route also needs sagemaker:CallWithBearerToken, which takes no resource but `*` (AWS:
+  // https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html); InvokeEndpoint on each
+  // endpoint or component is granted above and below.
+  const routed = [
+    ...[...props.realtimeEndpoints ?? [], ...props.serverlessEndpoints ?? []].filter((e) => usesOpenAiRoute(e, e.endpoint)),
+    ...(props.inferenceComponents ?? []).filter((c) => usesOpenAiRoute(c, c.component)),
+  ];
+  if (routed.length > 0) iam.Grant.addToPrincipal({ grantee: fn, actions: [IAM_ACTION.sagemaker.CallWithBearerToken], resourceArns: ['*'] });
   const describedEndpoints = new Set<string>();
   for (const c of props.inferenceComponents ?? []) {
     c.component.grantInvoke(fn);
@@ -143,7 +170,7 @@ export function grantExposed(scope: Construct, fn: lambda.IFunction, props: McpT
   }
   for (const p of props.pipelines ?? []) {
     p.pipeline.grantStartExecution(fn);
-    p.pipeline.grantReadExecutions(fn);
+    grantStopOfRead(fn, p.pipeline.grantReadExecutions(fn));
   }
   props.trainingResults?.grantReadResultsByExecution(fn);
   for (const g of props.modelPackageGroups ?? []) g.group.grantReadVersions(fn);

@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { endpointArnForName } from '../../core/endpoint-base';
 import { iamActionsFor } from '../../core/iam-actions';
 import { ModelFamily } from '../../core/model-family.generated';
+import { grantOpenAiRoute, openAiBaseUrl, warnIfRouteNotServed } from '../../private/openai-route';
 import { IInferenceComponent, InferenceComponentAttributes } from '../inference-component-interface';
 
 /**
@@ -18,6 +19,20 @@ export abstract class InferenceComponentBase extends Resource implements IInfere
   public abstract readonly endpointName: string;
   public abstract readonly endpointArn: string;
   public abstract readonly modelFamily?: ModelFamily;
+  /** `.../endpoints/{endpoint}/inference-components/{component}/openai/v1`: AWS addresses the component in the path. */
+  public get openAiBaseUrl(): string {
+    warnIfRouteNotServed(this);
+    return openAiBaseUrl(this, this.endpointName, this.inferenceComponentName);
+  }
+
+  /**
+   * `sagemaker:InvokeEndpoint` on the component's endpoint and on the component (the resources `grantInvoke` uses) and
+   * `sagemaker:CallWithBearerToken` on `*`.
+   */
+  public grantInvokeOpenAi(grantee: iam.IGrantable): iam.Grant {
+    warnIfRouteNotServed(this);
+    return grantOpenAiRoute(grantee, [this.endpointArn, this.inferenceComponentArn]);
+  }
 
   public grantInvoke(grantee: iam.IGrantable): iam.Grant {
     return iam.Grant.addToPrincipal({

@@ -38,7 +38,7 @@ export const FeatureGroupSchemaSchema = z.object({
     .optional().describe([
       'The online store\'s `StorageType` (`Standard`, `Standard_V2` or `InMemory`), or `None` when the group has no online',
       'store. It decides how a write of some features keeps the others: UpdateRecord on `Standard_V2` and `InMemory`,',
-      'GetRecord + merge + PutRecord on `Standard`, and a partial record is refused with `None` (see docs/feature-store.md).',
+      'GetRecord + merge + PutRecord on `Standard`, and a partial record is refused with `None` (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/feature-store.md).',
       'Set `Standard_V2` here for a group migrated with UpdateFeatureGroup (CloudFormation cannot create one).',
       '',
       '@default - unknown: treated as `Standard` (GetRecord + merge + PutRecord, which works on every online store)',

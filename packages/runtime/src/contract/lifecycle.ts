@@ -14,9 +14,11 @@ export const LIFECYCLE_ENV = {
   PARAMETER_NAME: 'DEPLOY_MODEL_PACKAGE_PARAMETER',
   /** Only versions of this model package group are deployed. */
   GROUP_NAME: 'DEPLOY_MODEL_PACKAGE_GROUP',
+  /** The group's ARN: a version whose partition, region or account differ from it is refused. */
+  GROUP_ARN: 'DEPLOY_MODEL_PACKAGE_GROUP_ARN',
   /** SNS topic every outcome is published to (unset: log line and metric only). */
   TOPIC_ARN: 'DEPLOY_NOTIFICATION_TOPIC_ARN',
-  /** How long the handler waits for a stack operation in progress before it refuses (and the event is retried). */
+  /** How long the handler waits for a stack operation in progress before it defers the version to the operation's end. */
   MAX_WAIT_SECONDS: 'DEPLOY_MAX_WAIT_SECONDS',
 } as const;
 
@@ -25,6 +27,8 @@ export const ApprovedDeploymentEnvSchema = z.object({
   [LIFECYCLE_ENV.STACK_NAME]: z.string().min(1),
   [LIFECYCLE_ENV.PARAMETER_NAME]: z.string().min(1),
   [LIFECYCLE_ENV.GROUP_NAME]: z.string().min(1),
+  [LIFECYCLE_ENV.GROUP_ARN]: z.string().regex(/^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package-group\/[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/,
+    'expected arn:<partition>:sagemaker:<region>:<account>:model-package-group/<name>'),
   [LIFECYCLE_ENV.TOPIC_ARN]: z.string().min(1).optional(),
   [LIFECYCLE_ENV.MAX_WAIT_SECONDS]: z.string().regex(/^\d+$/, 'expected whole seconds'),
 });
@@ -36,12 +40,17 @@ export const STACK_STATUS_CHANGE_DETAIL_TYPE = 'CloudFormation Stack Status Chan
 
 /**
  * Prefix of the `ClientRequestToken` of every stack update the handler starts (`approved-model-v<version>-<event id>`):
- * CloudFormation copies it into the stack's status change events, so the rollback rule matches only these updates.
+ * CloudFormation gives it to every event of that update (stack status changes and DescribeStackEvents), so the handler
+ * tells its own updates from others and reads back which versions it deployed and which were rolled back.
  */
 export const DEPLOY_TOKEN_PREFIX = 'approved-model-v';
 
-/** Stack statuses after one of the handler's updates that end it: reported as deployed or rolled back. */
-export const DEPLOY_FINAL_STACK_STATUSES = ['UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED'] as const;
+/**
+ * Stack statuses that end an update (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/view-stack-events.html#cfn-console-view-stack-data-resources-status-codes):
+ * routed to the handler whoever started the update. After one of its own updates it reports the outcome; after any of
+ * them, once the stack takes updates again, it deploys the newest approved version the busy stack held back.
+ */
+export const DEPLOY_FINAL_STACK_STATUSES = ['UPDATE_COMPLETE', 'UPDATE_FAILED', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_COMPLETE'] as const;
 
 /** CloudWatch namespace and metric the handler writes one data point of per outcome (embedded metric format). */
 export const DEPLOY_METRIC_NAMESPACE = 'CdkSageMakerMcp/ModelLifecycle';
@@ -52,7 +61,10 @@ export const DEPLOY_METRIC_OUTCOME_DIMENSION = 'Outcome';
 
 /**
  * What the handler did with one event: `updated` (UpdateStack started), `skipped` (nothing to do: another group, not
- * approved, already serving), `refused` (older than the serving version, stack busy or not updatable), `deployed`
- * (its update completed), `rolled-back` (its update was rolled back, e.g. by the endpoint's rollback alarms).
+ * an approval, already serving), `refused` (older than the serving version, rolled back before, from another
+ * account/region/partition, or the stack not updatable), `deferred` (the stack is busy: the version is deployed when
+ * the stack's operation ends), `deployed` (its update completed), `rolled-back` (its update was rolled back, e.g. by
+ * the endpoint's rollback alarms: the previous version serves), `failed` (its update ended in UPDATE_FAILED or
+ * UPDATE_ROLLBACK_FAILED: the stack needs a person).
  */
-export const DEPLOY_OUTCOMES = ['updated', 'skipped', 'refused', 'deployed', 'rolled-back'] as const;
+export const DEPLOY_OUTCOMES = ['updated', 'skipped', 'refused', 'deferred', 'deployed', 'rolled-back', 'failed'] as const;

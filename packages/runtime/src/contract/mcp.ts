@@ -8,10 +8,24 @@ import * as z from 'zod';
 import { lines } from './describe';
 import { FeatureGroupSchemaSchema } from './feature-store';
 
-/** Env vars the construct sets on the server function. */
+/** Env vars of the server function (`McpToolServer` sets the secret ARNs and the digest, never the spec itself). */
 export const MCP_ENV = {
-  /** JSON `McpServerSpec`: what the tools expose and what they may do. */
+  /**
+   * JSON `McpServerSpec` inline: what the tools expose and what they may do. For a function configured by hand (tests,
+   * a small spec): `McpToolServer` never sets it, since Lambda caps a function's environment at 4 KB in total.
+   */
   SPEC: 'MCP_SERVER_SPEC',
+  /**
+   * ARN of the Secrets Manager secret whose `SecretString` is the spec as a `McpPackedSpec` (what `McpToolServer`
+   * sets). The bundled handler reads it once per cold start; CloudFormation resolves the deploy-time names in it. Set
+   * exactly one of this and `MCP_SERVER_SPEC`.
+   */
+  SPEC_SECRET_ARN: 'MCP_SERVER_SPEC_SECRET_ARN',
+  /**
+   * A digest of the spec as the template writes it. The handler does not read it: it changes the function's
+   * configuration whenever the spec changes, so Lambda retires the environments that read the previous one.
+   */
+  SPEC_DIGEST: 'MCP_SERVER_SPEC_DIGEST',
   /**
    * ARN of the Secrets Manager secret holding the key the tool handles (async jobs, training runs) are sealed with. The
    * bundled handler reads it once per cold start: the key itself never appears in the function's configuration, where
@@ -54,13 +68,23 @@ export const AGENTCORE_CONTEXT_KEYS = {
  * (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-using.html), and a gateway accepts only the
  * versions its `supportedVersions` lists (aws-cdk-lib's `Gateway` defaults to 2025-03-26 alone). The server
  * (`@modelcontextprotocol/server` 2.4) serves 2026-07-28 through `createMcpHandler` and the 2025-era revisions of its
- * `SUPPORTED_PROTOCOL_VERSIONS` statelessly; test/contract/mcp-protocol-versions.test.ts checks this list against the
+ * `SUPPORTED_PROTOCOL_VERSIONS` statelessly; test/mcp/protocol-revisions.test.ts checks this list against the
  * SDK. `McpGatewayProtocol.configuration()` puts it on a Gateway; clients pinned to each revision test it.
  */
 export const GATEWAY_MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
-/** Lambda caps all env vars of a function at 4 KB together; the construct warns above this many spec characters. */
-export const MCP_SPEC_WARN_LENGTH = 3_000;
+/**
+ * "Function environment variables: 4 KB, for all environment variables associated with the function, in aggregate"
+ * (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html). The construct refuses an environment whose
+ * names and values alone exceed it.
+ */
+export const LAMBDA_ENV_LIMIT_BYTES = 4_096;
+
+/**
+ * "Maximum length of a secret: 65,536 bytes" (https://docs.aws.amazon.com/secretsmanager/latest/userguide/reference_limits.html):
+ * the largest spec the server's spec secret holds. The construct refuses a spec whose synth-time text alone exceeds it.
+ */
+export const MCP_SPEC_SECRET_LIMIT_BYTES = 65_536;
 
 /** Handles live a week unless configured otherwise (`handleTtlSeconds`, `McpToolServerProps.handleTtl`). */
 export const DEFAULT_HANDLE_TTL_SECONDS = 7 * 24 * 3600;
@@ -69,13 +93,13 @@ export const HANDLE_TTL_RANGE = { min: 3600, max: 365 * 24 * 3600 } as const;
 const HANDLE_TTL_EXPECTED = `expected whole seconds from ${HANDLE_TTL_RANGE.min} (1 hour) to ${HANDLE_TTL_RANGE.max} (365 days)`;
 
 /**
- * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/invoke/invoke/payloads.ts): the request
+ * The payload families of the `prompt` payload format (`ModelFamily` in packages/runtime/src/invoke/payloads.ts): the request
  * shape the invoke tool builds, and the `modelFamily` values a construct may configure.
  */
 export const MODEL_FAMILIES = ['tgi', 'llama3', 'mistral', 'falcon', 'openai'] as const;
 
 /**
- * What each payload family's request body is (packages/runtime/src/invoke/invoke/payloads.ts `payloadForFamily`). The construct
+ * What each payload family's request body is (packages/runtime/src/invoke/payloads.ts `payloadForFamily`). The construct
  * library's `ModelFamily` class and the family table of docs/realtime.md are generated from these two constants
  * (`npx projen contract:generate`).
  */
@@ -100,6 +124,9 @@ export const McpRealtimeEndpointSpecSchema = z.object({
   targetModels: z.array(z.string()).optional().describe(lines(
     'Target models (paths under the prefix) the agent may name on a multi-model endpoint. When set, a call must name one',
     'of them; an endpoint without them must not be called with one.')),
+  openAiRoute: z.boolean().optional().describe(lines(
+    'The container(s) serve SageMaker\'s OpenAI-compatible route (`/openai/v1/chat/completions`: vLLM, SGLang): `prompt` and',
+    'Chat Completions `json` payloads go through it (streamed as progress when asked). Default false: InvokeEndpoint.')),
 }).meta({ id: 'McpRealtimeEndpointSpec', description: 'A realtime or shared-GPU endpoint the `invoke_endpoint` and `describe_endpoint` tools may call.' });
 export type McpRealtimeEndpointSpec = z.infer<typeof McpRealtimeEndpointSpecSchema>;
 
@@ -189,6 +216,24 @@ export const McpServerSpecSchema = z.object({
   .meta({ id: 'McpServerSpec', description: 'Everything the MCP server exposes. Absent sections register no tools.' });
 export type McpServerSpec = z.infer<typeof McpServerSpecSchema>;
 
+/**
+ * The markers that stand for `values[i]` of a `McpPackedSpec` in its packed spec: `{"$deployTimeValue": i}` for a
+ * string, `{"$deployTimeNumber": i}` for a number (CloudFormation resolves every value to text).
+ */
+export const MCP_PACKED_SPEC_SLOT = { STRING: '$deployTimeValue', NUMBER: '$deployTimeNumber' } as const;
+
+/**
+ * The spec as `McpToolServer` writes it into its secret. The spec's text is mostly static (descriptions, feature
+ * schemas) and repetitive, so it travels gzipped; the names CloudFormation resolves at deploy time cannot be
+ * compressed at synth, so each one is replaced by `{"$deployTimeValue": i}` and travels in `values[i]`. A 100-endpoint,
+ * 20x50-feature spec of about 70 KB packs into a few KB, well inside Secrets Manager's 64 KB.
+ */
+export const McpPackedSpecSchema = z.object({
+  specGzipBase64: z.string().min(1).describe('The spec\'s JSON text, deploy-time values replaced by slots, gzipped, base64-encoded.'),
+  values: z.array(z.string()).describe('The deploy-time values, in slot order, as CloudFormation resolved them.'),
+}).meta({ id: 'McpPackedSpec', description: 'The spec as McpToolServer writes it into its secret: the static part gzipped, the deploy-time values beside it.' });
+export type McpPackedSpec = z.infer<typeof McpPackedSpecSchema>;
+
 /** An env var holding JSON text: parsed, then checked with `schema` (its problems keep the variable's name in the path). */
 const jsonEnv = <S extends z.ZodType>(schema: S, what: string) =>
   z.string(`expected ${what} as JSON text`).transform((text, ctx) => {
@@ -202,18 +247,34 @@ const jsonEnv = <S extends z.ZodType>(schema: S, what: string) =>
 
 /**
  * The whole environment of the bundled MCP server function (src/mcp/server.lambda.ts), read in one parse at its cold
- * start: what `McpToolServer` sets (the spec, the handle key's secret) and what `addToGateway` adds (the targets it
- * serves). Every problem is reported at once, each naming its variable and what is expected.
+ * start: what `McpToolServer` sets (the spec's secret and digest, the handle key's secret) and what `addToGateway` adds
+ * (the targets it serves); or the spec inline (`MCP_SERVER_SPEC`) for a function configured by hand. Every problem is
+ * reported at once, each naming its variable and what is expected. The spec secret's text is parsed with
+ * `McpServerSpecSchema` once it is read.
  */
 export const McpServerFunctionEnvSchema = z.object({
-  [MCP_ENV.SPEC]: jsonEnv(McpServerSpecSchema, 'the server spec (McpToolServer sets it)'),
+  [MCP_ENV.SPEC]: jsonEnv(McpServerSpecSchema, 'the server spec (inline)').optional(),
+  [MCP_ENV.SPEC_SECRET_ARN]: z.string()
+    .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'expected a Secrets Manager secret ARN (arn:<partition>:secretsmanager:<region>:<account>:secret:<name>)')
+    .optional(),
+  [MCP_ENV.SPEC_DIGEST]: z.string().optional(),
   [MCP_ENV.HANDLE_KEY_SECRET_ARN]: z.string('expected the ARN of the Secrets Manager secret holding the handle key (McpToolServer sets it); '
     + 'the server does not start without a key: handles sealed with a per-instance key would not open on any other instance')
     .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'expected a Secrets Manager secret ARN (arn:<partition>:secretsmanager:<region>:<account>:secret:<name>)'),
   [MCP_GATEWAY_ENV.TARGET_NAMES]: jsonEnv(z.array(z.string().min(1, 'expected a non-empty target name')), 'an array of gateway target names (addToGateway sets it)')
     .optional(),
-});
-
+}).check(z.superRefine((env, ctx) => {
+  const inline = env[MCP_ENV.SPEC] !== undefined;
+  const secret = env[MCP_ENV.SPEC_SECRET_ARN] !== undefined;
+  if (inline === secret) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [MCP_ENV.SPEC_SECRET_ARN],
+      message: `expected the ARN of the Secrets Manager secret holding the server spec (McpToolServer sets it) or the spec inline in ${MCP_ENV.SPEC}, `
+        + (inline ? 'got both' : 'got neither'),
+    });
+  }
+}, { when: (payload) => typeof payload.value === 'object' && payload.value !== null }));
 
 /** Problems with a configured handle lifetime (empty when valid); shared by the construct and the runtime. */
 export function handleTtlProblems(field: string, value: unknown): string[] {

@@ -252,8 +252,6 @@ export function toToolError(err: unknown, context: ErrorContext = {}): ToolError
 
 /** `arn:partition:service:region:account:resource` (region and account may be empty, e.g. IAM and S3). */
 const ARN = /\barn:aws[a-z-]*:([a-z0-9-]+):[a-z0-9-]*:(\d{12})?:[^\s"'`,;()<>\]}]+/gi;
-/** SigV4 pieces: header parameters (`Credential=`, `Signature=`, `SignedHeaders=`) and presigned-URL query parameters. */
-const SIGNING = /\b(X-Amz-(?:Security-Token|Credential|Signature|SignedHeaders)|Credential|Signature|SignedHeaders|Security-Token)([=:]\s*)[^\s&"',;]+/gi;
 /** An ARN percent-encoded in a URL or form body (`arn%3Aaws%3Aiam%3A%3A123456789012%3Arole%2FName`; `%253A` twice encoded). */
 const ENCODED_ARN = /\barn%(?:25)?3Aaws[a-z-]*%(?:25)?3A([a-z0-9-]+)%(?:25)?3A[a-z0-9-]*%(?:25)?3A(?:\d{12})?%(?:25)?3A[^\s"'`,;()<>\]}&]+/gi;
 /**
@@ -273,28 +271,58 @@ const ACCOUNT_ID = /(?<![\d.])\d{12}(?!\d|\.\d)/g;
  * tokens by `<redacted>`. The server logs the original under a correlation id (see mcp-tools/guard).
  */
 export function redactForAgent(text: string): string {
-  return redactSigning(text)
+  return redactSecrets(text)
     .replace(ARN, (_m, service: string) => `<${service.toLowerCase()} ARN>`)
     .replace(ENCODED_ARN, (_m, service: string) => `<${service.toLowerCase()} ARN>`)
     .replace(ACCESS_KEY_ID, '<access key id>')
     .replace(ACCOUNT_ID, '<account>');
 }
 
-/** Secret access keys and session tokens by name, as SDK configs, credential files and JSON spell them. */
-const SECRET_KEY = /\b(aws_secret_access_key|secret_?access_?key|aws_session_token|session_?token)(["']?\s*[=:]\s*["']?)[^\s"'&,;]+/gi;
+/**
+ * A secret by its name, in every spelling a message or log line brings it: SDK configs and credential files
+ * (`aws_secret_access_key = …`), JSON (`"SecretAccessKey":"…"`), JSON inside a JSON string (`\\"SessionToken\\":\\"…`),
+ * Java properties (`aws.secretKey=…`, `aws.sessionToken:…`), botocore's repr (`secret_key='…'`), a canonical request
+ * (`x-amz-security-token:…`) and URL-encoded forms (`X-Amz-Security-Token%3D…`, `%22SessionToken%22%3A%22…`).
+ */
+const SECRET_BY_NAME = new RegExp(
+  // Not inside a longer word, but right after a digit (the `%22` of URL-encoded JSON).
+  '(?<![A-Za-z])((?:aws[_.-]?)?(?:secret[_-]?(?:access[_-]?)?key|session[_-]?token|security[_-]?token|password)'
+  + '|X-Amz-(?:Credential|Signature|SignedHeaders)|Credential|Signature|SignedHeaders)'
+  + '((?:\\\\*["\']|%22|%27)?\\s*(?:[=:]|%3[DdAa])\\s*(?:\\\\*["\']|%22|%27)?)'
+  + '[^\\s"\'&,;<>\\\\]+', 'gi');
+/** The same names as XML elements (an STS answer: `<SecretAccessKey>…</SecretAccessKey><SessionToken>…`). */
+const SECRET_ELEMENT = /<((?:[A-Za-z]+:)?(?:SecretAccessKey|SecretKey|SessionToken|SecurityToken|Password))>[^<]*<\/\1>/gi;
+/** botocore's `Credentials(access_key='…', secret_key='…', token='…')`: a bare `token=` followed by a quote. */
+const QUOTED_TOKEN = /(?<![\w-])(token\s*=\s*)(['"])[^'"]*\2/gi;
+/** `Authorization: Bearer <token>` (RFC 6750 b64token). */
+const BEARER = /\b(Bearer)(\s+)[A-Za-z0-9\-._~+/]+=*/g;
+/**
+ * A SageMaker bearer token: `sagemaker-api-key-` and a base64-encoded presigned URL, the key of the OpenAI-compatible
+ * route (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html; made by
+ * aws/sagemaker-python-sdk `sagemaker-core/src/sagemaker/core/token_generator/token_generator.py`), wherever it appears.
+ */
+const SAGEMAKER_API_KEY = /\bsagemaker-api-key-[A-Za-z0-9+/_-]+=*/gi;
 
 /**
- * The text an operator's log may keep: ARNs and account ids stay (operators need them to act), but signing material
- * never: SigV4 signatures, credentials and security tokens (AWS echoes the canonical request, `x-amz-security-token`
- * included, in an `InvalidSignatureException`), secret access keys and session tokens become `<redacted>`.
+ * The one redaction of every handler, for what it logs and what it returns. It removes credentials, never identifiers:
+ * ARNs and account ids stay (operators need them to act), but signing material and secrets become `<redacted>`:
+ * SigV4 credentials, signatures and security tokens (AWS echoes the canonical request, `x-amz-security-token` included,
+ * in a signature-mismatch error), secret access keys and session tokens in each spelling above, passwords, `Bearer`
+ * tokens and SageMaker bearer tokens (`sagemaker-api-key-…`). `redactForAgent` applies it and then hides identifiers.
  */
-export function redactSigning(text: string): string {
+export function redactSecrets(text: string): string {
   return text
-    .replace(SIGNING, (_m, name: string, sep: string) => `${name}${sep}<redacted>`)
-    .replace(SECRET_KEY, (_m, name: string, sep: string) => `${name}${sep}<redacted>`);
+    .replace(SAGEMAKER_API_KEY, '<redacted sagemaker-api-key>')
+    .replace(SECRET_ELEMENT, (_m, name: string) => `<${name}><redacted></${name}>`)
+    .replace(SECRET_BY_NAME, (_m, name: string, sep: string) => `${name}${sep}<redacted>`)
+    .replace(QUOTED_TOKEN, (_m, name: string, quote: string) => `${name}${quote}<redacted>${quote}`)
+    .replace(BEARER, (_m, name: string, space: string) => `${name}${space}<redacted>`);
 }
+
+/** @deprecated the same function as `redactSecrets` (kept for callers of the earlier name). */
+export const redactSigning = redactSecrets;
 
 /** An ARN that stays useful to an agent (e.g. a log stream) with its account id masked. */
 export function maskAccount(arn: string): string {
-  return arn.replace(ACCOUNT_ID, '<account>').replace(SIGNING, (_m, name: string, sep: string) => `${name}${sep}<redacted>`);
+  return redactSecrets(arn.replace(ACCOUNT_ID, '<account>'));
 }

@@ -34,8 +34,11 @@ export function awsLambdaStreaming(): AwsLambdaStreaming | undefined {
 
 /**
  * Writes `response` to the function URL's response stream: status, headers and cookies as the prelude, then the body
- * chunk by chunk as the Response produces it; resolves when the stream has ended. A client that goes away ends the
- * pipeline with an error, which cancels the Response body (and with it the MCP exchange).
+ * chunk by chunk as the Response produces it; resolves when the stream has ended. A client that disconnects does not
+ * end it: "streamed responses are not interrupted or stopped when the invoking client connection is broken", and the
+ * function is billed for its full duration (https://docs.aws.amazon.com/lambda/latest/dg/configuration-response-streaming.html).
+ * The exchange runs on to its result, bounded by the tools' deadlines and the function timeout. Only a failure of the
+ * response stream itself ends the pipeline with an error, which cancels the Response body.
  */
 export async function writeResponseToStream(response: Response, responseStream: Writable, lambda: AwsLambdaStreaming): Promise<void> {
   const headers: Record<string, string> = {};

@@ -3,7 +3,7 @@
  * of the constructs re-exports one of them, and esbuild bundles it with what it uses. One logger (Powertools Logger,
  * ./logger) and one metrics writer (Powertools Metrics, ./metrics) for all of them. Not loaded by the package root.
  */
-export { handler as mcpServerHandler, streamingHandler as mcpServerStreamingHandler, readHandleKey, HANDLE_KEY_READ_BOUNDS } from './mcp-server';
+export { handler as mcpServerHandler, streamingHandler as mcpServerStreamingHandler, readHandleKey, readServerSpec, HANDLE_KEY_READ_BOUNDS } from './mcp-server';
 export { handler as asyncResultRecorderHandler, notificationOf, recordBatch, recorderOptionsFromEnv } from './result-recorder';
 export type { RecorderOptions } from './result-recorder';
 export { handler as pipelineRouterHandler } from './pipeline-router';

@@ -3,8 +3,8 @@
  * Gateway REST API (Lambda proxy, payload 1.0 events) and/or Amazon Bedrock AgentCore Gateway Lambda targets (the tool's
  * arguments as the event, its name in the client context): each event shape is answered in its own result shape. Stateless streamable HTTP: each
  * request builds a fresh MCP server around AWS clients shared by the warm container. What is exposed comes from the
- * env vars of ../contract/mcp.ts (set by `McpToolServer`, read in one parse), and the handle key from the Secrets
- * Manager secret they name; the AWS SDK is the one Lambda provides.
+ * env vars of ../contract/mcp.ts (set by `McpToolServer`, read in one parse), and the spec and the handle key from the
+ * Secrets Manager secrets they name; the AWS SDK is the one Lambda provides.
  */
 import type { Writable } from 'stream';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
@@ -15,10 +15,10 @@ import { functionUrlEventToRequest, responseToFunctionUrlResult } from './functi
 import { awsLambdaStreaming, writeResponseToStream } from './function-url-stream';
 import { handlerLogger } from './logger';
 import { emitToolCall } from './metrics';
-import { MCP_ENV } from '../contract/mcp';
+import { MCP_ENV, McpServerSpec } from '../contract/mcp';
 import { secretsManagerSdk } from '../core/aws-sdk';
 import { boundedRequestHandler } from '../core/bounded';
-import { McpServerFunctionConfig, mcpServerFunctionConfigFromEnv } from '../mcp/config';
+import { McpServerFunctionConfig, mcpServerFunctionConfigFromEnv, mcpServerSpecFromSecretText } from '../mcp/config';
 import { createSageMakerMcpHandler } from '../mcp/server';
 
 const log = () => handlerLogger('sagemaker-mcp');
@@ -32,18 +32,14 @@ function functionConfig(): McpServerFunctionConfig {
 }
 
 /**
- * Bounds of the one cold-start read: a slow or silent Secrets Manager fails the start instead of holding it. The request
- * handler is ../core/bounded.ts's, like every other client's: without `throwOnRequestTimeout` the SDK's
- * NodeHttpHandler only warns when `requestTimeout` passes and the read never ends.
+ * Bounds of each cold-start read (the handle key, the spec): a slow or silent Secrets Manager fails the start instead of
+ * holding it. The request handler is ../core/bounded.ts's, like every other client's: without `throwOnRequestTimeout`
+ * the SDK's NodeHttpHandler only warns when `requestTimeout` passes and the read never ends.
  */
 export const HANDLE_KEY_READ_BOUNDS = { connectionTimeoutMs: 3_000, requestTimeoutMs: 5_000, maxAttempts: 3 };
 
-/**
- * The handle key, read once per cold start from the secret named by MCP_HANDLE_KEY_SECRET_ARN, never from the
- * environment, where lambda:GetFunctionConfiguration would reveal it. Without the ARN the server does not start (the
- * environment's parse says so): a per-process random key would make every instance refuse the handles another issued.
- */
-export async function readHandleKey(secretId: string, bounds: typeof HANDLE_KEY_READ_BOUNDS = HANDLE_KEY_READ_BOUNDS): Promise<string> {
+/** One secret's `SecretString`, read with `bounds`; a failure names `envName` and what the function needs. */
+async function readSecretString(secretId: string, envName: string, what: string, bounds: typeof HANDLE_KEY_READ_BOUNDS): Promise<string> {
   // Loaded here, not at module load: the cold `require` of this bundle loads no AWS SDK client module (each tool loads
   // its own on first use, see ../core/aws-sdk.ts); test/mcp/cold-load.test.ts checks it.
   const { GetSecretValueCommand, SecretsManagerClient } = secretsManagerSdk();
@@ -55,7 +51,7 @@ export async function readHandleKey(secretId: string, bounds: typeof HANDLE_KEY_
   } catch (err) {
     const e = err as Error;
     const silent = e.name === 'TimeoutError' || /timed? ?out|timeout/i.test(e.message);
-    throw new Error(`Cannot read the handle key secret named by ${MCP_ENV.HANDLE_KEY_SECRET_ARN} (${e.name}: ${e.message}); `
+    throw new Error(`Cannot read the ${what} secret named by ${envName} (${e.name}: ${e.message}); `
       + (silent
         ? `Secrets Manager did not answer within ${bounds.requestTimeoutMs} ms per attempt (${bounds.maxAttempts} attempts): check the `
           + 'function\'s network path to it (a VPC endpoint for secretsmanager, or a NAT route)'
@@ -65,17 +61,42 @@ export async function readHandleKey(secretId: string, bounds: typeof HANDLE_KEY_
   }
 }
 
-/** Builds the server once per container: its environment in one parse, the handle key from Secrets Manager. */
+/**
+ * The handle key, read once per cold start from the secret named by MCP_HANDLE_KEY_SECRET_ARN, never from the
+ * environment, where lambda:GetFunctionConfiguration would reveal it. Without the ARN the server does not start (the
+ * environment's parse says so): a per-process random key would make every instance refuse the handles another issued.
+ */
+export async function readHandleKey(secretId: string, bounds: typeof HANDLE_KEY_READ_BOUNDS = HANDLE_KEY_READ_BOUNDS): Promise<string> {
+  return readSecretString(secretId, MCP_ENV.HANDLE_KEY_SECRET_ARN, 'handle key', bounds);
+}
+
+/**
+ * The server spec, read once per cold start from the secret named by MCP_SERVER_SPEC_SECRET_ARN (where `McpToolServer`
+ * writes it, packed: Lambda caps the environment at 4 KB), unpacked and parsed with the contract's schema: a missing or
+ * malformed spec fails the start with every problem at once.
+ */
+export async function readServerSpec(secretId: string, bounds: typeof HANDLE_KEY_READ_BOUNDS = HANDLE_KEY_READ_BOUNDS): Promise<McpServerSpec> {
+  const text = await readSecretString(secretId, MCP_ENV.SPEC_SECRET_ARN, 'server spec', bounds);
+  return mcpServerSpecFromSecretText(text, `the server spec (the secret named by ${MCP_ENV.SPEC_SECRET_ARN})`);
+}
+
+/**
+ * Builds the server once per container: its environment in one parse, then the spec (unless inline) and the handle key
+ * from Secrets Manager, read side by side.
+ */
 async function startServer(): Promise<McpHttpHandler> {
   const config = functionConfig();
-  const handleKey = await readHandleKey(config.handleKeySecretArn);
+  const [spec, handleKey] = await Promise.all([
+    config.spec ? Promise.resolve(config.spec) : readServerSpec(config.specSecretArn!),
+    readHandleKey(config.handleKeySecretArn),
+  ]);
   // One JSON body, unless the request carries a progressToken (then an SSE stream, in which a wait_for_* tool sends
   // its progress notifications), for 2026-07-28 and 2025-era requests alike (../mcp/http.ts;
   // test/mcp/protocol-revisions.test.ts checks both); the stream that a buffered function URL or API Gateway delivers whole, once the
   // result is in: the client gets every notification, but only with the result, not live (docs/mcp.md).
   // Failed tool calls are logged whole here; the agent gets them redacted with the same correlation id.
   // Each tool call's outcome becomes EMF metrics on stdout (../contract/metrics.ts: tool name and outcome, nothing else).
-  return createSageMakerMcpHandler({ ...config.spec, handleKey, log: (entry) => log().error('MCP tool call failed', entry), onToolCall: emitToolCall }, {
+  return createSageMakerMcpHandler({ ...spec, handleKey, log: (entry) => log().error('MCP tool call failed', entry), onToolCall: emitToolCall }, {
     onerror: (error) => log().warn('MCP request rejected or failed out of band', { error }),
   });
 }

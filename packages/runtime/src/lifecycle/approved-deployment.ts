@@ -4,15 +4,21 @@
  * as the new value of one parameter and every other parameter `UsePreviousValue`, so the endpoint's rollout (canary or
  * linear, rolled back on its alarms) does the deploy and nothing changes outside CloudFormation. See docs/lifecycle.md.
  *
- * Every outcome is reported (`reportDeploymentOutcome`): updated, skipped (another group, not approved, already
- * serving), refused (older than the serving version, stack busy past the wait, stack not updatable), deployed and
- * rolled back (the stack status events of its own updates).
+ * Every outcome is reported (`reportDeploymentOutcome`): updated, skipped (another group, not an approval, already
+ * serving), refused (older than the serving version, rolled back before, from another account, region or partition,
+ * stack not updatable), deferred (stack busy), and the end of its own updates (deployed, rolled back, failed).
+ *
+ * State it reads back rather than keeps: which versions its updates deployed and which were rolled back are the stack's
+ * own events (DescribeStackEvents: every event of an update carries the update's ClientRequestToken, which names the
+ * version), and which version is newest approved is the registry's (ListModelPackages).
  */
-import type { CloudFormationClient, Stack } from '@aws-sdk/client-cloudformation';
-import { deployToken, LifecycleEvent, ModelPackageChange, parseLifecycleEvent, parseModelPackageArn, StackStatusChange } from './lifecycle-events';
+import type { CloudFormationClient, Stack, StackEvent } from '@aws-sdk/client-cloudformation';
+import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { deployToken, LifecycleEvent, ModelPackageArnParts, ModelPackageChange, parseLifecycleEvent, parseModelPackageArn, StackStatusChange, versionOfToken } from './lifecycle-events';
 import { ApprovedDeploymentEnvSchema, DEPLOY_OUTCOMES, LIFECYCLE_ENV } from '../contract/lifecycle';
 import { ContractConfigError, parseContract } from '../contract/parse';
-import { cloudFormationSdk } from '../core/aws-sdk';
+import { cloudFormationSdk, sageMakerSdk } from '../core/aws-sdk';
+import { redactSecrets } from '../core/errors';
 
 export type DeploymentOutcomeName = (typeof DEPLOY_OUTCOMES)[number];
 
@@ -25,6 +31,8 @@ export interface DeploymentOutcome {
   readonly version?: number;
   /** The version the stack's parameter named before (when it names one of the group). */
   readonly servingVersion?: number;
+  /** What the handler did next on the same event: after a stack update ended, the deploy of a version it held back. */
+  readonly followUp?: DeploymentOutcome;
   /** Set when the event must be retried and then dead-lettered: the handler throws it after reporting. */
   readonly error?: Error;
 }
@@ -33,6 +41,8 @@ export interface ApprovedDeploymentConfig {
   readonly stackName: string;
   readonly parameterName: string;
   readonly groupName: string;
+  /** `arn:<partition>:sagemaker:<region>:<account>:model-package-group/<name>`: versions elsewhere are refused. */
+  readonly groupArn: string;
   readonly topicArn?: string;
   /** How long to wait for a stack operation in progress (ms). */
   readonly maxWaitMs: number;
@@ -47,12 +57,13 @@ export function approvedDeploymentConfigFromEnv(env: Record<string, string | und
     stackName: parsed[LIFECYCLE_ENV.STACK_NAME],
     parameterName: parsed[LIFECYCLE_ENV.PARAMETER_NAME],
     groupName: parsed[LIFECYCLE_ENV.GROUP_NAME],
+    groupArn: parsed[LIFECYCLE_ENV.GROUP_ARN],
     topicArn: parsed[LIFECYCLE_ENV.TOPIC_ARN],
     maxWaitMs: Number(parsed[LIFECYCLE_ENV.MAX_WAIT_SECONDS]) * 1000,
   };
 }
 
-/** A stack operation is still running past the wait: retried by Lambda, then dead-lettered. */
+/** A stack operation is still running: kept for callers; the handler now defers instead of throwing it. */
 export class StackBusyError extends Error {
   public readonly retryable = true;
   constructor(message: string) {
@@ -72,6 +83,8 @@ export class StackNotDeployableError extends Error {
 
 export interface ApprovedDeploymentDeps {
   readonly cloudformation: CloudFormationClient;
+  /** Reads the newest approved version after a stack update ends (ListModelPackages). @default no catch-up */
+  readonly sagemaker?: SageMakerClient;
   readonly config: ApprovedDeploymentConfig;
   /** Waits between DescribeStacks polls while the stack is busy. @default setTimeout */
   readonly sleep?: (ms: number) => Promise<void>;
@@ -91,46 +104,137 @@ const POLL_MS = 5_000;
 /** Decides and acts on one event; throws only `MalformedLifecycleEventError` (before anything is reported). */
 export async function handleApprovedDeploymentEvent(event: unknown, deps: ApprovedDeploymentDeps): Promise<DeploymentOutcome> {
   const parsed: LifecycleEvent = parseLifecycleEvent(event);
-  return parsed.kind === 'model-package' ? deployPackage(parsed, deps) : stackFinished(parsed, deps.config);
+  const outcome = parsed.kind === 'model-package' ? await approvalChanged(parsed, deps) : await stackFinished(parsed, deps);
+  return redactOutcome(outcome);
 }
 
-function stackFinished(e: StackStatusChange, config: ApprovedDeploymentConfig): DeploymentOutcome {
-  const base = { stackName: config.stackName, version: e.version };
-  if (e.version === undefined) return { ...base, outcome: 'skipped', reason: `stack status ${e.status} of an update this handler did not start` };
-  if (e.status === 'UPDATE_COMPLETE') return { ...base, outcome: 'deployed', reason: `the stack update deploying version ${e.version} completed` };
-  if (e.status.startsWith('UPDATE_ROLLBACK')) {
-    return { ...base, outcome: 'rolled-back', reason: `the stack update deploying version ${e.version} was rolled back (${e.status}${e.statusReason ? `: ${e.statusReason}` : ''}); the previous version still serves` };
+/** CloudFormation's and SageMaker's messages are quoted in reasons: no credential they echo leaves the handler. */
+function redactOutcome(o: DeploymentOutcome): DeploymentOutcome {
+  if (o.error) o.error.message = redactSecrets(o.error.message);
+  return { ...o, reason: redactSecrets(o.reason), ...(o.followUp ? { followUp: redactOutcome(o.followUp) } : {}) };
+}
+
+/**
+ * What each status that ends an update means, as AWS's stack status codes define it
+ * (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/view-stack-events.html#cfn-console-view-stack-data-resources-status-codes):
+ * - UPDATE_COMPLETE: "Successful update of one or more stacks": the version serves.
+ * - UPDATE_ROLLBACK_COMPLETE: "Successful return of one or more stacks to a previous working state after a failed
+ *   stack update": the previous version serves.
+ * - UPDATE_ROLLBACK_FAILED: "Unsuccessful return of one or more stacks to a previous working state after a failed stack
+ *   update": neither version is known to serve, and the stack takes no update until a person continues the rollback
+ *   (`ContinueUpdateRollback`, https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/troubleshooting.html#troubleshooting-errors-update-rollback-failed).
+ * - UPDATE_FAILED: "Unsuccessful update of one or more stacks" (an update with rollback disabled): the stack holds a
+ *   partial update until a person rolls it back (`RollbackStack`) or updates it again.
+ * Statuses of creation, deletion and import do not end an update of this handler.
+ */
+const UPDATE_ENDS: Record<string, { outcome: DeploymentOutcomeName; says: (v: number) => string }> = {
+  UPDATE_COMPLETE: { outcome: 'deployed', says: (v) => `the stack update deploying version ${v} completed` },
+  UPDATE_ROLLBACK_COMPLETE: { outcome: 'rolled-back', says: (v) => `the stack update deploying version ${v} was rolled back; the previous version still serves` },
+  UPDATE_ROLLBACK_FAILED: {
+    outcome: 'failed',
+    says: (v) => `the stack update deploying version ${v} failed and so did its rollback (UPDATE_ROLLBACK_FAILED): which version serves is not known, `
+      + 'and the stack takes no update until a person fixes the cause and runs ContinueUpdateRollback',
+  },
+  UPDATE_FAILED: {
+    outcome: 'failed',
+    says: (v) => `the stack update deploying version ${v} failed and was not rolled back (UPDATE_FAILED): the stack holds a partial update `
+      + 'until a person rolls it back (RollbackStack) or updates it',
+  },
+};
+
+async function stackFinished(e: StackStatusChange, deps: ApprovedDeploymentDeps): Promise<DeploymentOutcome> {
+  const base = { stackName: deps.config.stackName, version: e.version };
+  const end = UPDATE_ENDS[e.status];
+  const detail = e.statusReason ? ` (CloudFormation: ${e.statusReason})` : '';
+  const report: DeploymentOutcome = e.version === undefined
+    ? { ...base, outcome: 'skipped', reason: `stack status ${e.status} of an update this handler did not start` }
+    : end ? { ...base, outcome: end.outcome, reason: end.says(e.version) + detail }
+      : { ...base, outcome: 'skipped', reason: `stack status ${e.status} does not end an update` };
+  // Once the stack takes updates again, deploy what a busy stack held back.
+  if (!UPDATABLE.has(e.status) || !deps.sagemaker) return report;
+  try {
+    const followUp = await catchUp(e, deps);
+    return followUp ? { ...report, followUp } : report;
+  } catch (err) {
+    // The status is still reported; the catch-up failure is thrown after it, so Lambda retries and then dead-letters.
+    const reason = `could not deploy a version the busy stack held back: ${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)}`;
+    return { ...report, followUp: { stackName: deps.config.stackName, outcome: 'refused', reason, error: err instanceof Error ? err : new Error(reason) } };
   }
-  return { ...base, outcome: 'skipped', reason: `stack status ${e.status} is not final` };
 }
 
-async function deployPackage(e: ModelPackageChange, deps: ApprovedDeploymentDeps): Promise<DeploymentOutcome> {
+/** The newest approved version of the group, deployed when it is newer than what serves (and never rolled back). */
+async function catchUp(e: StackStatusChange, deps: ApprovedDeploymentDeps): Promise<DeploymentOutcome | undefined> {
+  const { ListModelPackagesCommand } = sageMakerSdk();
+  const page = await deps.sagemaker!.send(new ListModelPackagesCommand({
+    // A group ARN names the group in the account that owns it (a group shared from a central registry).
+    ModelPackageGroupName: deps.config.groupArn,
+    ModelPackageType: 'Versioned',
+    ModelApprovalStatus: 'Approved',
+    SortBy: 'CreationTime',
+    SortOrder: 'Descending',
+    MaxResults: 1,
+  }));
+  const newest = page.ModelPackageSummaryList?.[0];
+  const parts = parseModelPackageArn(newest?.ModelPackageArn);
+  if (!newest?.ModelPackageArn || !parts || (newest.ModelPackageStatus !== undefined && newest.ModelPackageStatus !== 'Completed')) return undefined;
+  const outcome = await deployVersion(newest.ModelPackageArn, parts, deployToken(parts.version, e.eventId), deps);
+  // Nothing held back (already serving, older, rolled back before): only a deploy, a deferral or a stack that needs a
+  // person is worth a report.
+  return outcome.outcome === 'updated' || outcome.outcome === 'deferred' || outcome.error ? outcome : undefined;
+}
+
+async function approvalChanged(e: ModelPackageChange, deps: ApprovedDeploymentDeps): Promise<DeploymentOutcome> {
   const { config } = deps;
   const base = { stackName: config.stackName, modelPackageArn: e.modelPackageArn, version: e.version };
   if (e.groupName.toLowerCase() !== config.groupName.toLowerCase()) {
     return { ...base, outcome: 'skipped', reason: `version of group ${e.groupName}, not ${config.groupName}` };
   }
+  const parts = parseModelPackageArn(e.modelPackageArn)!;
+  const elsewhere = foreignTo(parts, config.groupArn);
+  // A decision, not a failure: reported, not retried.
+  if (elsewhere) return { ...base, outcome: 'refused', reason: `version ${e.version} is of a group named ${e.groupName} ${elsewhere}, not the configured ${config.groupArn}` };
   if (e.approvalStatus !== 'Approved') return { ...base, outcome: 'skipped', reason: `approval status is ${e.approvalStatus}, not Approved` };
+  if (e.updatedFields && !e.updatedFields.includes('ModelApprovalStatus')) {
+    return { ...base, outcome: 'skipped', reason: `a change of ${e.updatedFields.join(', ') || 'no field'}, not of the approval status: only an approval deploys` };
+  }
   if (e.packageStatus !== undefined && e.packageStatus !== 'Completed') {
     return { ...base, outcome: 'skipped', reason: `model package status is ${e.packageStatus}, not Completed` };
   }
+  return deployVersion(e.modelPackageArn, parts, deployToken(e.version, e.eventId), deps);
+}
 
+/** Where a version lives when that is not where the configured group lives ("in account 2222…"), or undefined. */
+function foreignTo(v: ModelPackageArnParts, groupArn: string): string | undefined {
+  const [, partition, , region, account] = groupArn.split(':');
+  if (v.partition !== partition) return `in partition ${v.partition}`;
+  if (v.region !== region) return `in region ${v.region}`;
+  if (v.account !== account) return `in account ${v.account}`;
+  return undefined;
+}
+
+async function deployVersion(arn: string, v: ModelPackageArnParts, token: string, deps: ApprovedDeploymentDeps): Promise<DeploymentOutcome> {
+  const { config } = deps;
+  const base = { stackName: config.stackName, modelPackageArn: arn, version: v.version };
+  const deferred = (why: string, servingVersion?: number): DeploymentOutcome => ({
+    ...base,
+    servingVersion,
+    outcome: 'deferred',
+    reason: `${why}; version ${v.version} is deployed when the stack's operation ends (its status change runs this handler again)`,
+  });
   const stack = await settledStack(deps);
-  if ('busy' in stack) {
-    return { ...base, outcome: 'refused', reason: stack.busy, error: new StackBusyError(stack.busy) };
-  }
+  if ('busy' in stack) return deferred(stack.busy);
   const current = stack.Parameters?.find((p) => p.ParameterKey === config.parameterName)?.ParameterValue;
   const refuse = (reason: string, servingVersion?: number): DeploymentOutcome =>
     ({ ...base, servingVersion, outcome: 'refused', reason, error: new StackNotDeployableError(reason) });
   if (current === undefined) return refuse(`stack ${config.stackName} has no parameter ${config.parameterName}`);
   const serving = parseModelPackageArn(current);
-  const servingVersion = serving && serving.group === e.groupName.toLowerCase() ? serving.version : undefined;
-  if (current === e.modelPackageArn || servingVersion === e.version) {
-    return { ...base, servingVersion, outcome: 'skipped', reason: `version ${e.version} already serves` };
+  const servingVersion = serving && serving.group === v.group ? serving.version : undefined;
+  if (current === arn || servingVersion === v.version) {
+    return { ...base, servingVersion, outcome: 'skipped', reason: `version ${v.version} already serves` };
   }
-  if (servingVersion !== undefined && servingVersion > e.version) {
+  if (servingVersion !== undefined && servingVersion > v.version) {
     // A decision, not a failure: reported, not retried.
-    return { ...base, servingVersion, outcome: 'refused', reason: `version ${e.version} is older than version ${servingVersion}, which serves` };
+    return { ...base, servingVersion, outcome: 'refused', reason: `version ${v.version} is older than version ${servingVersion}, which serves` };
   }
   if (!UPDATABLE.has(stack.StackStatus ?? '')) {
     return refuse(`stack ${config.stackName} is ${stack.StackStatus}, which UpdateStack does not accept`, servingVersion);
@@ -139,6 +243,16 @@ async function deployPackage(e: ModelPackageChange, deps: ApprovedDeploymentDeps
     // Without a service role CloudFormation would act with this handler's own (deliberately narrow) credentials.
     return refuse(`stack ${config.stackName} has no CloudFormation service role: deploy it with one (cdk deploy uses the bootstrap's cfn-exec role) so the update needs no rights of this handler`, servingVersion);
   }
+  const rollback = await rollbackOf(v.version, stack.StackId ?? config.stackName, deps);
+  if (rollback) {
+    // A decision, not a failure: a duplicate, a retry or a stage change of a rejected version never rolls it out again.
+    return {
+      ...base,
+      servingVersion,
+      outcome: 'refused',
+      reason: `version ${v.version} was rolled back (${rollback.ResourceStatus} at ${rollback.Timestamp?.toISOString() ?? 'an unknown time'}): it is not rolled out again; approve a newer version`,
+    };
+  }
 
   try {
     const { UpdateStackCommand } = cloudFormationSdk();
@@ -146,28 +260,52 @@ async function deployPackage(e: ModelPackageChange, deps: ApprovedDeploymentDeps
       StackName: config.stackName,
       UsePreviousTemplate: true,
       Parameters: (stack.Parameters ?? []).map((p) => (p.ParameterKey === config.parameterName
-        ? { ParameterKey: p.ParameterKey, ParameterValue: e.modelPackageArn }
+        ? { ParameterKey: p.ParameterKey, ParameterValue: arn }
         : { ParameterKey: p.ParameterKey, UsePreviousValue: true })),
       Capabilities: stack.Capabilities,
-      ClientRequestToken: deployToken(e.version, e.eventId),
+      ClientRequestToken: token,
     }));
-    return { ...base, servingVersion, outcome: 'updated', reason: `UpdateStack started (${out.StackId ?? config.stackName}): version ${e.version} replaces ${servingVersion ?? current}; the endpoint's rollout deploys it` };
+    return { ...base, servingVersion, outcome: 'updated', reason: `UpdateStack started (${out.StackId ?? config.stackName}): version ${v.version} replaces ${servingVersion ?? current}; the endpoint's rollout deploys it` };
   } catch (err) {
     const { name, message } = err as { name?: string; message?: string };
     // "No updates are to be performed." (ValidationError, https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/troubleshooting.html):
     // the parameter already has this value.
     if (name === 'ValidationError' && /No updates are to be performed/.test(message ?? '')) {
-      return { ...base, servingVersion, outcome: 'skipped', reason: `version ${e.version} already serves (CloudFormation: ${message})` };
+      return { ...base, servingVersion, outcome: 'skipped', reason: `version ${v.version} already serves (CloudFormation: ${message})` };
     }
     // A retried invocation of the same event whose first UpdateStack went through.
     if (name === 'TokenAlreadyExistsException') {
       return { ...base, servingVersion, outcome: 'skipped', reason: `this event's update was already started (${message})` };
     }
-    if (name === 'ValidationError' && /IN_PROGRESS state/.test(message ?? '')) {
-      return { ...base, servingVersion, outcome: 'refused', reason: message!, error: new StackBusyError(message!) };
-    }
+    // Another operation started between DescribeStacks and UpdateStack.
+    if (name === 'ValidationError' && /IN_PROGRESS state/.test(message ?? '')) return deferred(`CloudFormation: ${message}`, servingVersion);
     throw err;
   }
+}
+
+/** Stack-level statuses that mean an update was undone or failed (the version it carried must not be rolled out again). */
+const ROLLED_BACK = new Set(['UPDATE_ROLLBACK_IN_PROGRESS', 'UPDATE_ROLLBACK_COMPLETE', 'UPDATE_ROLLBACK_FAILED', 'UPDATE_FAILED']);
+/** DescribeStackEvents pages read (100 events each, newest first) before the search gives up. */
+const MAX_EVENT_PAGES = 20;
+
+/**
+ * The stack event that shows one of the handler's updates deploying `version` was rolled back (or failed), if any.
+ * DescribeStackEvents "Returns all stack related events for a specified stack in reverse chronological order"
+ * (https://docs.aws.amazon.com/AWSCloudFormation/latest/APIReference/API_DescribeStackEvents.html), and every event of
+ * an operation carries its ClientRequestToken (API_StackEvent.html), which names the version.
+ */
+async function rollbackOf(version: number, stackId: string, deps: ApprovedDeploymentDeps): Promise<StackEvent | undefined> {
+  const { DescribeStackEventsCommand } = cloudFormationSdk();
+  let token: string | undefined;
+  for (let pages = 0; pages < MAX_EVENT_PAGES; pages++) {
+    const out = await deps.cloudformation.send(new DescribeStackEventsCommand({ StackName: stackId, NextToken: token }));
+    const hit = (out.StackEvents ?? []).find((ev) => ev.ResourceType === 'AWS::CloudFormation::Stack'
+      && ROLLED_BACK.has(ev.ResourceStatus ?? '') && versionOfToken(ev.ClientRequestToken) === version);
+    if (hit) return hit;
+    if (!out.NextToken || out.NextToken === token) return undefined;
+    token = out.NextToken;
+  }
+  return undefined;
 }
 
 /** The stack once no operation runs on it, or why it is still busy after `maxWaitMs`. */
@@ -182,7 +320,7 @@ async function settledStack(deps: ApprovedDeploymentDeps): Promise<Stack | { bus
     if (!stack) throw new StackNotDeployableError(`DescribeStacks returned no stack ${deps.config.stackName}`);
     if (!stack.StackStatus?.endsWith('_IN_PROGRESS')) return stack;
     if (now() + POLL_MS > until) {
-      return { busy: `stack ${deps.config.stackName} is ${stack.StackStatus} (waited ${Math.round(deps.config.maxWaitMs / 1000)} s); the event is retried` };
+      return { busy: `stack ${deps.config.stackName} is ${stack.StackStatus} (waited ${Math.round(deps.config.maxWaitMs / 1000)} s)` };
     }
     await sleep(POLL_MS);
   }

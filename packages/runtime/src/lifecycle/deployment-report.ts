@@ -8,6 +8,7 @@ import type { SNSClient } from '@aws-sdk/client-sns';
 import type { DeploymentOutcome } from './approved-deployment';
 import { DEPLOY_METRIC_NAME, DEPLOY_METRIC_NAMESPACE, DEPLOY_METRIC_OUTCOME_DIMENSION, DEPLOY_METRIC_STACK_DIMENSION } from '../contract/lifecycle';
 import { snsSdk } from '../core/aws-sdk';
+import { redactSecrets } from '../core/errors';
 
 /** The log line of an outcome, with its embedded metric. */
 export function deploymentLogRecord(o: DeploymentOutcome, now: Date = new Date()): Record<string, unknown> {
@@ -23,7 +24,7 @@ export function deploymentLogRecord(o: DeploymentOutcome, now: Date = new Date()
     [DEPLOY_METRIC_STACK_DIMENSION]: o.stackName,
     [DEPLOY_METRIC_OUTCOME_DIMENSION]: o.outcome,
     [DEPLOY_METRIC_NAME]: 1,
-    reason: o.reason,
+    reason: redactSecrets(o.reason),
     ...(o.modelPackageArn ? { modelPackageArn: o.modelPackageArn } : {}),
     ...(o.version !== undefined ? { version: o.version } : {}),
     ...(o.servingVersion !== undefined ? { servingVersion: o.servingVersion } : {}),
@@ -48,7 +49,7 @@ export async function reportDeploymentOutcome(o: DeploymentOutcome, options: Rep
       Subject: `Model deployment ${o.outcome}: ${o.stackName}`.replace(/[^ -~]/g, '?').slice(0, 100),
       Message: JSON.stringify({
         outcome: o.outcome,
-        reason: o.reason,
+        reason: redactSecrets(o.reason),
         stackName: o.stackName,
         modelPackageArn: o.modelPackageArn,
         version: o.version,

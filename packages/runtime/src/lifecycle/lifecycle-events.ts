@@ -21,13 +21,23 @@ export class MalformedLifecycleEventError extends Error {
  * (ModelPackageArn pattern of https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_DescribeModelPackage.html;
  * group names `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`).
  */
-const VERSIONED_PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/([a-zA-Z0-9](?:-*[a-zA-Z0-9]){0,62})\/(\d+)$/;
+const VERSIONED_PACKAGE_ARN = /^arn:(aws[a-z-]*):sagemaker:([a-z0-9-]+):(\d{12}):model-package\/([a-zA-Z0-9](?:-*[a-zA-Z0-9]){0,62})\/(\d+)$/;
 
-/** The group and version a versioned model package ARN names (the group lowercased, as SageMaker writes ARNs), or undefined. */
-export function parseModelPackageArn(arn: unknown): { group: string; version: number } | undefined {
+/** What a versioned model package ARN names. */
+export interface ModelPackageArnParts {
+  readonly partition: string;
+  readonly region: string;
+  readonly account: string;
+  /** The group, lowercased (as SageMaker writes ARNs). */
+  readonly group: string;
+  readonly version: number;
+}
+
+/** The parts of a versioned model package ARN, or undefined. */
+export function parseModelPackageArn(arn: unknown): ModelPackageArnParts | undefined {
   if (typeof arn !== 'string') return undefined;
   const m = VERSIONED_PACKAGE_ARN.exec(arn);
-  return m ? { group: m[1].toLowerCase(), version: Number(m[2]) } : undefined;
+  return m ? { partition: m[1], region: m[2], account: m[3], group: m[4].toLowerCase(), version: Number(m[5]) } : undefined;
 }
 
 export interface ModelPackageChange {
@@ -39,10 +49,17 @@ export interface ModelPackageChange {
   readonly approvalStatus: string;
   /** `ModelPackageStatus` when the event carries it. */
   readonly packageStatus?: string;
+  /**
+   * `UpdatedModelPackageFields` when the event carries it: which fields this change updated. A ModelLifeCycle stage
+   * change arrives as the same detail type with the approval status unchanged
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-staging-construct-event-bridge.html).
+   */
+  readonly updatedFields?: string[];
 }
 
 export interface StackStatusChange {
   readonly kind: 'stack-status';
+  readonly eventId: string;
   readonly stackId: string;
   readonly status: string;
   readonly statusReason?: string;
@@ -62,7 +79,7 @@ export function parseLifecycleEvent(event: unknown): LifecycleEvent {
   const detail = event.detail;
   if (!isObject(detail)) throw new MalformedLifecycleEventError(`detail: expected an object, got ${describe(detail)}`);
   if (detailType === MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE) return parsePackageChange(event, detail);
-  if (detailType === STACK_STATUS_CHANGE_DETAIL_TYPE) return parseStackChange(detail);
+  if (detailType === STACK_STATUS_CHANGE_DETAIL_TYPE) return parseStackChange(event, detail);
   throw new MalformedLifecycleEventError(`detail-type: expected "${MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE}" or "${STACK_STATUS_CHANGE_DETAIL_TYPE}", got ${describe(detailType)}`);
 }
 
@@ -92,21 +109,36 @@ function parsePackageChange(event: Record<string, unknown>, detail: Record<strin
     version: version as number,
     approvalStatus: approval as string,
     packageStatus: typeof detail.ModelPackageStatus === 'string' ? detail.ModelPackageStatus : undefined,
+    updatedFields: Array.isArray(detail.UpdatedModelPackageFields) ? detail.UpdatedModelPackageFields.map(String) : undefined,
   };
 }
 
-function parseStackChange(detail: Record<string, unknown>): StackStatusChange {
+function parseStackChange(event: Record<string, unknown>, detail: Record<string, unknown>): StackStatusChange {
   const stackId = detail['stack-id'];
   const statusDetails = detail['status-details'];
   const status = isObject(statusDetails) ? statusDetails.status : undefined;
   const problems: string[] = [];
   if (typeof stackId !== 'string' || stackId.length === 0) problems.push(`detail.stack-id: expected the stack id, got ${describe(stackId)}`);
   if (typeof status !== 'string') problems.push(`detail.status-details.status: expected a stack status, got ${describe(status)}`);
+  const id = event.id;
+  if (typeof id !== 'string' || id.length === 0) problems.push(`id: expected the event id, got ${describe(id)}`);
   if (problems.length > 0) throw new MalformedLifecycleEventError(`Malformed "${STACK_STATUS_CHANGE_DETAIL_TYPE}" event:\n  - ${problems.join('\n  - ')}`);
   const token = detail['client-request-token'];
-  const m = typeof token === 'string' && token.startsWith(DEPLOY_TOKEN_PREFIX) ? /^(\d+)-/.exec(token.slice(DEPLOY_TOKEN_PREFIX.length)) : null;
   const reason = isObject(statusDetails) && typeof statusDetails['status-reason'] === 'string' ? statusDetails['status-reason'] : undefined;
-  return { kind: 'stack-status', stackId: stackId as string, status: status as string, statusReason: reason, version: m ? Number(m[1]) : undefined };
+  return {
+    kind: 'stack-status',
+    eventId: id as string,
+    stackId: stackId as string,
+    status: status as string,
+    statusReason: reason,
+    version: versionOfToken(token),
+  };
+}
+
+/** The version one of the handler's own update tokens deploys, or undefined for any other token. */
+export function versionOfToken(token: unknown): number | undefined {
+  const m = typeof token === 'string' && token.startsWith(DEPLOY_TOKEN_PREFIX) ? /^(\d+)-/.exec(token.slice(DEPLOY_TOKEN_PREFIX.length)) : null;
+  return m ? Number(m[1]) : undefined;
 }
 
 /**

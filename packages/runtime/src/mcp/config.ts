@@ -1,11 +1,12 @@
 /**
- * Reading an MCP server configuration: the spec a construct wrote into `MCP_SERVER_SPEC`, a CLI config file, or an
- * object given in code. Every one is parsed with the zod schemas of ./contract/mcp (the spec) extended by the fields
+ * Reading an MCP server configuration: the spec a construct wrote into its spec secret (or one given inline in
+ * `MCP_SERVER_SPEC`), a CLI config file, or an object given in code. Every one is parsed with the zod schemas of ./contract/mcp (the spec) extended by the fields
  * only a configuration has (region, endpoints, deadlines, ...), and every problem is reported at once, each naming the
  * field path and what was expected.
  */
+import { gunzipSync } from 'zlib';
 import * as z from 'zod';
-import { MCP_GATEWAY_ENV, McpServerFunctionEnvSchema, McpServerSpec, McpServerSpecSchema, MCP_ENV } from '../contract/mcp';
+import { MCP_GATEWAY_ENV, McpPackedSpecSchema, MCP_PACKED_SPEC_SLOT, McpServerFunctionEnvSchema, McpServerSpec, McpServerSpecSchema, MCP_ENV } from '../contract/mcp';
 import { contractProblems, parseContract, parseJsonText } from '../contract/parse';
 import type { SageMakerMcpServerConfig, ToolCallOutcome } from './tools/context';
 
@@ -73,24 +74,80 @@ export function parseMcpServerSpec<T extends McpServerSpec>(input: unknown, sour
 }
 
 /**
- * The spec a construct passed to its function (`MCP_ENV.SPEC`), parsed with the contract's schema. The handle key is
- * not in the environment: the bundled handler reads it from the secret named by `MCP_ENV.HANDLE_KEY_SECRET_ARN` (see
+ * A spec given as JSON text (`MCP_SERVER_SPEC`, or the `SecretString` of the secret `MCP_SERVER_SPEC_SECRET_ARN` names),
+ * parsed with the contract's schema: every problem at once, each prefixed with `source`.
+ */
+export function mcpServerSpecFromText(text: string, source: string): McpServerSpec {
+  const value = parseJsonText(text, source);
+  if (value.problem) throw new McpConfigError([value.problem]);
+  const problems = contractProblems(McpServerSpecSchema, value.value, { source });
+  if (problems.length > 0) throw new McpConfigError(problems);
+  return value.value as McpServerSpec;
+}
+
+/**
+ * The spec as `McpToolServer` writes it into its secret (a `McpPackedSpec`: the static part gzipped, the deploy-time
+ * values beside it), unpacked and parsed with the contract's schema: every problem at once, each prefixed with `source`.
+ */
+export function mcpServerSpecFromSecretText(text: string, source: string): McpServerSpec {
+  const envelope = parseJsonText(text, source);
+  if (envelope.problem) throw new McpConfigError([envelope.problem]);
+  const envelopeProblems = contractProblems(McpPackedSpecSchema, envelope.value, { source });
+  if (envelopeProblems.length > 0) throw new McpConfigError(envelopeProblems);
+  const packed = envelope.value as z.infer<typeof McpPackedSpecSchema>;
+  let staticText: string;
+  try {
+    staticText = gunzipSync(Buffer.from(packed.specGzipBase64, 'base64')).toString('utf8');
+  } catch (err) {
+    throw new McpConfigError([`${source}.specGzipBase64: expected gzipped JSON in base64, got data that does not decompress (${(err as Error).message})`]);
+  }
+  const staticValue = parseJsonText(staticText, `${source}.specGzipBase64`);
+  if (staticValue.problem) throw new McpConfigError([staticValue.problem]);
+  const slotProblems: string[] = [];
+  const used = new Set<number>();
+  const fill = (value: unknown, path: string): unknown => {
+    if (Array.isArray(value)) return value.map((v, i) => fill(v, `${path}[${i}]`));
+    if (!value || typeof value !== 'object') return value;
+    const keys = Object.keys(value);
+    const slot = keys.length === 1 ? keys[0] : undefined;
+    if (slot === MCP_PACKED_SPEC_SLOT.STRING || slot === MCP_PACKED_SPEC_SLOT.NUMBER) {
+      const i = (value as Record<string, unknown>)[slot];
+      if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= packed.values.length) {
+        slotProblems.push(`${path}: expected a slot index from 0 to ${packed.values.length - 1} (values), got ${JSON.stringify(i)}`);
+        return undefined;
+      }
+      used.add(i);
+      // A number resolves to its decimal text; anything else is left for the spec's schema to refuse.
+      const resolved = packed.values[i];
+      return slot === MCP_PACKED_SPEC_SLOT.NUMBER && /^-?\d+(\.\d+)?$/.test(resolved) ? Number(resolved) : resolved;
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, path ? `${path}.${k}` : k)]));
+  };
+  const spec = fill(staticValue.value, '');
+  if (used.size !== packed.values.length) slotProblems.push(`${source}.values: got ${packed.values.length} values, of which ${used.size} are used by the spec`);
+  if (slotProblems.length > 0) throw new McpConfigError(slotProblems.map((p) => (p.startsWith(source) ? p : `${source}.${p}`)));
+  const problems = contractProblems(McpServerSpecSchema, spec, { source });
+  if (problems.length > 0) throw new McpConfigError(problems);
+  return spec as McpServerSpec;
+}
+
+/**
+ * The spec given inline to a function (`MCP_ENV.SPEC`), parsed with the contract's schema. The handle key is not in the
+ * environment: the bundled handler reads it from the secret named by `MCP_ENV.HANDLE_KEY_SECRET_ARN` (see
  * ../lambda/mcp-server.ts, which reads its whole environment with `mcpServerFunctionConfigFromEnv`).
  */
 export function mcpServerConfigFromEnv(env: Record<string, string | undefined> = process.env): SageMakerMcpServerConfig {
   const raw = env[MCP_ENV.SPEC];
   if (!raw) throw new McpConfigError([`${MCP_ENV.SPEC}: not set, expected the JSON server spec`]);
-  const value = parseJsonText(raw, MCP_ENV.SPEC);
-  if (value.problem) throw new McpConfigError([value.problem]);
-  const problems = contractProblems(McpServerSpecSchema, value.value, { source: MCP_ENV.SPEC });
-  if (problems.length > 0) throw new McpConfigError(problems);
-  return value.value as McpServerSpec;
+  return mcpServerSpecFromText(raw, MCP_ENV.SPEC);
 }
 
 /** What the bundled server function reads from its environment at a cold start. */
 export interface McpServerFunctionConfig {
-  /** The server spec (`MCP_SERVER_SPEC`). */
-  readonly spec: McpServerSpec;
+  /** The server spec given inline (`MCP_SERVER_SPEC`); none when it is in a secret. */
+  readonly spec?: McpServerSpec;
+  /** The secret holding the server spec (`MCP_SERVER_SPEC_SECRET_ARN`, what `McpToolServer` sets); none when inline. */
+  readonly specSecretArn?: string;
   /** The secret holding the handle key (`MCP_HANDLE_KEY_SECRET_ARN`). */
   readonly handleKeySecretArn: string;
   /** The AgentCore Gateway targets it serves (`MCP_GATEWAY_TARGET_NAMES`); none when it is on no gateway. */
@@ -105,7 +162,8 @@ export interface McpServerFunctionConfig {
 export function mcpServerFunctionConfigFromEnv(env: Record<string, string | undefined> = process.env): McpServerFunctionConfig {
   const parsed = parseContract(McpServerFunctionEnvSchema, env, { fail: (problems) => new McpConfigError(problems, 'the server function\'s environment') });
   return {
-    spec: parsed[MCP_ENV.SPEC],
+    ...(parsed[MCP_ENV.SPEC] !== undefined ? { spec: parsed[MCP_ENV.SPEC] } : {}),
+    ...(parsed[MCP_ENV.SPEC_SECRET_ARN] !== undefined ? { specSecretArn: parsed[MCP_ENV.SPEC_SECRET_ARN] } : {}),
     handleKeySecretArn: parsed[MCP_ENV.HANDLE_KEY_SECRET_ARN],
     gatewayTargetNames: parsed[MCP_GATEWAY_ENV.TARGET_NAMES] ?? [],
   };

@@ -54,6 +54,33 @@ async function readBounded(request: Request, maxBytes: number): Promise<string |
   }
 }
 
+/**
+ * JSON-RPC batches. MCP 2025-06-18 removed them ("Remove support for JSON-RPC batching",
+ * https://modelcontextprotocol.io/specification/2025-06-18/changelog), so an array body is refused (400, -32600) under
+ * every revision from then on. 2025-03-26 still has them, and a server that sees no `MCP-Protocol-Version` header
+ * "SHOULD assume protocol version 2025-03-26" (2025-06-18 transports, "Protocol Version Header"): those batches are
+ * served, bounded as a whole, because every answer of a batch travels in one response and a Lambda response holds
+ * at most 6 MB, while one tool answer may be 5 MB.
+ */
+export const MAX_BATCH_MESSAGES = 10;
+/** At most this many `tools/call` requests in one (2025-03-26) batch. */
+export const MAX_BATCH_TOOL_CALLS = 1;
+
+/** Why an array body is refused, or undefined when it may be served. */
+export function batchRefusal(body: unknown, protocolVersionHeader: string | null): string | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const version = protocolVersionHeader?.trim();
+  if (version && version !== '2025-03-26') {
+    return `Invalid Request: JSON-RPC batches are not part of MCP ${version.slice(0, 40)} (removed in 2025-06-18); send one message per request`;
+  }
+  const calls = body.filter((m) => (m as { method?: unknown } | null)?.method === 'tools/call').length;
+  if (body.length > MAX_BATCH_MESSAGES || calls > MAX_BATCH_TOOL_CALLS) {
+    return `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages and ${MAX_BATCH_TOOL_CALLS} tools/call `
+      + `(got ${body.length} and ${calls}): every answer travels in one response; send the rest in further requests`;
+  }
+  return undefined;
+}
+
 /** Whether a (2025-era) message or batch asks for progress notifications. */
 export function wantsProgress(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
@@ -148,6 +175,8 @@ export function statelessMcpHttpHandler(factory: Factory, options: CreateMcpHand
       }
       if (parsedBody === undefined) return jsonRpcError(400, -32700, 'Parse error: Invalid JSON');
     }
+    const refusal = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version'));
+    if (refusal) return jsonRpcError(400, -32600, refusal);
     return (await isLegacyRequest(request, parsedBody))
       ? legacy(request, parsedBody, authInfo)
       : modern.fetch(request, { ...requestOptions, parsedBody });

@@ -8,6 +8,8 @@ import { CreateMcpHandlerOptions, McpHttpHandler, McpServer, SUPPORTED_PROTOCOL_
 import { serveStdio, ServeStdioOptions, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { parseMcpServerSpec } from './config';
 import { statelessMcpHttpHandler } from './http';
+import { createTaskService, serveTaskMethods, taskAwareTools, TaskService } from './tasks';
+import { sageMakerTaskTools } from './tasks/sagemaker-tasks';
 import { McpServerSpec, toolNamesForSpec } from '../contract/mcp';
 import { validateToolArguments } from './tools/arguments';
 import { registerAsyncTools } from './tools/async-tools';
@@ -23,7 +25,7 @@ import { registerTrainingTools } from './tools/training-tools';
 export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials, ToolCallOutcome } from './tools/context';
 export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from '../contract/mcp';
 export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from '../contract/mcp';
-export { McpConfigError, mcpServerConfigFromEnv, mcpServerFunctionConfigFromEnv, parseMcpServerSpec, SageMakerMcpServerConfigSchema } from './config';
+export { McpConfigError, mcpServerConfigFromEnv, mcpServerFunctionConfigFromEnv, mcpServerSpecFromSecretText, mcpServerSpecFromText, parseMcpServerSpec, SageMakerMcpServerConfigSchema } from './config';
 export type { McpServerFunctionConfig } from './config';
 export { boundedRequestHandler } from '../core/bounded';
 export { createHandleCodec, DEFAULT_HANDLE_TTL_SECONDS, HandleExpiredError, InvalidHandleError, MissingHandleKeyError } from './tools/handles';
@@ -101,14 +103,26 @@ function withErrorShape(server: ToolRegistrar, structuredErrors: boolean): ToolR
   };
 }
 
-function buildServer(shared: ToolContext, served: readonly string[], build: McpServerBuildContext = {}, defaultCaller?: string): McpServer {
+function buildServer(shared: ToolContext, served: readonly string[], tasks: TaskService, build: McpServerBuildContext = {},
+  defaultCaller?: string): McpServer {
   const ctx: ToolContext = { ...shared, caller: callerIdentity(build.authInfo) ?? defaultCaller };
-  const server = new McpServer({ name: ctx.config.serverName ?? 'cdk-sagemaker-mcp', version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
-  const structuredErrors = build.era === 'modern';
-  const wrapped = validateToolArguments(guardTools(withErrorShape(withCachedSchemas(server as unknown as ToolRegistrar), structuredErrors), ctx));
+  // tools/list: the same tools in the same (registration) order on every request, so a client may cache it a while.
+  const server = new McpServer({ name: ctx.config.serverName ?? 'cdk-sagemaker-mcp', version: MCP_SERVER_VERSION },
+    { capabilities: { tools: {} }, cacheHints: { 'tools/list': TOOLS_LIST_CACHE } });
+  const modern = build.era === 'modern';
+  // The Tasks extension is a 2026-07-28 one ("not defined" under the 2025 revisions): only modern instances serve it.
+  let registrar = server as unknown as ToolRegistrar;
+  if (modern) {
+    serveTaskMethods(server, tasks, ctx.caller);
+    registrar = taskAwareTools(registrar, tasks, ctx.caller, build.requestInfo?.headers.get('mcp-method') === 'tools/call');
+  }
+  const wrapped = validateToolArguments(guardTools(withErrorShape(withCachedSchemas(registrar), modern), ctx));
   register(onlyTool(wrapped, onlyToolOf(build, served)), ctx);
   return server;
 }
+
+/** Caching hints of `tools/list` on 2026-07-28 (the tool set changes only with a redeployment). */
+const TOOLS_LIST_CACHE = { ttlMs: 300_000, cacheScope: 'private' } as const;
 
 /**
  * A server factory sharing one set of AWS clients and one handle key across the instances it builds. Pass it to
@@ -118,7 +132,8 @@ export function sageMakerMcpServerFactory(config: SageMakerMcpServerConfig, defa
   parseMcpServerSpec(config);
   const ctx = createToolContext(config);
   const served = toolNamesForSpec(config);
-  return (build) => buildServer(ctx, served, build, defaultCaller);
+  const tasks = createTaskService({ codec: ctx.handles, tools: sageMakerTaskTools(ctx), pollIntervalMs: 30_000 });
+  return (build) => buildServer(ctx, served, tasks, build, defaultCaller);
 }
 
 /**

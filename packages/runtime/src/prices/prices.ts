@@ -67,14 +67,28 @@ export interface PriceFilter {
 type Json = Record<string, unknown>;
 const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 
+/**
+ * A Price List price: a plain decimal string such as "0.1150000000" (`pricePerUnit.USD` of
+ * https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/reading-an-offer.html). `Number()` alone would read "0x10"
+ * as 16, "0b11" as 3, "" as 0 and "1e999" as Infinity, so only digits with an optional fraction pass.
+ */
+const DECIMAL_PRICE = /^\d+(?:\.\d+)?$/;
+
 /** The USD price per hour of an `OnDemand` entry (sku → offer term → priceDimensions), or why there is none. */
 function onDemandHourlyUsd(terms: unknown): number | string {
   if (!isObject(terms)) return 'no OnDemand term';
   const dims = Object.values(terms).flatMap((term) => (isObject(term) && isObject(term.priceDimensions) ? Object.values(term.priceDimensions) : []));
   const hourly = dims.filter((d): d is Json => isObject(d) && /^hrs?$/i.test(String(d.unit ?? 'Hrs')));
-  const prices = [...new Set(hourly.map((d) => Number((d.pricePerUnit as Json | undefined)?.USD)))];
-  if (prices.length !== 1 || !Number.isFinite(prices[0])) return `${prices.length === 0 ? 'no' : 'more than one'} hourly USD price dimension`;
-  return prices[0];
+  const prices = new Set<number>();
+  for (const d of hourly) {
+    const usd = (d.pricePerUnit as Json | undefined)?.USD;
+    if (typeof usd !== 'string' || !DECIMAL_PRICE.test(usd)) {
+      return `pricePerUnit.USD: got ${JSON.stringify(usd)}, expected a decimal price such as "0.1150000000"`;
+    }
+    prices.add(Number(usd));
+  }
+  if (prices.size !== 1) return `${prices.size === 0 ? 'no' : 'more than one'} hourly USD price dimension`;
+  return [...prices][0];
 }
 
 /** One product of the price data with its on-demand terms, as the readers of each source hand them over. */

@@ -1,5 +1,5 @@
 /**
- * Item 3 of issue 25: the CLI, finding no credentials, says a spawning client may have dropped the environment (the MCP
+ * The CLI, finding no credentials, says a spawning client may have dropped the environment (the MCP
  * SDK's and Strands' stdio transports pass only HOME, LOGNAME, PATH, SHELL, TERM and USER unless given `env`).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'fs';

@@ -1,6 +1,6 @@
 /**
  * `unknownFields` (packages/runtime/src/contract/parse.ts): every field a schema does not know, at any depth, with the
- * known name it is closest to. The CLI refuses a config file that has one (test/mcp/cli-lifecycle.test.ts runs it).
+ * known name it is closest to. The CLI refuses a config file that has one (packages/runtime/test/cli/lifecycle.test.ts runs it).
  */
 import * as z from 'zod';
 import { unknownFields } from 'cdk-sagemaker-mcp-runtime/contract';

@@ -121,6 +121,8 @@ describe('invokeEndpoint: the deadline holds where the SDK ignores the abort', (
     expect(outcome.error).toMatchObject({ code: 'DeadlineExceeded', retryable: true });
     expect(handler.signalsSeen).toHaveLength(1);
     expect(handler.signalsSeen[0]?.aborted).toBe(true);
+    // The ignored request still goes out (on a loaded machine it may reach the stand-in after the deadline ended the call).
+    await waitUntil(() => sm.requestsFor('deaf', 'invoke').length > 0);
     expect(sm.requestsFor('deaf', 'invoke')).toHaveLength(1);
   });
 
@@ -263,4 +265,9 @@ async function abortAfterFirstPart(client: NonNullable<Parameters<typeof invokeE
     }
   }, GIVE_UP_MS);
   return { outcome, chunks, reason };
+}
+
+/** Resolves once `condition` holds, checking every 10 ms up to 500 times. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }

@@ -24,6 +24,12 @@ test('a well-formed environment: the spec, the key secret and the gateway target
   expect(mcpServerFunctionConfigFromEnv({ [MCP_ENV.SPEC]: '{}', [MCP_ENV.HANDLE_KEY_SECRET_ARN]: ARN }).gatewayTargetNames).toEqual([]);
 });
 
+test('the spec in a secret (what McpToolServer sets): its ARN and digest, no inline spec', () => {
+  const specArn = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:mcp-spec-AbCdEf';
+  expect(mcpServerFunctionConfigFromEnv({ [MCP_ENV.SPEC_SECRET_ARN]: specArn, [MCP_ENV.SPEC_DIGEST]: 'abc', [MCP_ENV.HANDLE_KEY_SECRET_ARN]: ARN }))
+    .toEqual({ specSecretArn: specArn, handleKeySecretArn: ARN, gatewayTargetNames: [] });
+});
+
 test('every problem at once, each naming the variable, what is expected and (unless secret) what was there', () => {
   const problems = (env: Record<string, string>) => {
     try {
@@ -35,8 +41,8 @@ test('every problem at once, each naming the variable, what is expected and (unl
     throw new Error('parsed');
   };
   expect(problems({})).toEqual([
-    expect.stringMatching(/^MCP_SERVER_SPEC: expected the server spec \(McpToolServer sets it\) as JSON text, but it is not set$/),
     expect.stringMatching(/^MCP_HANDLE_KEY_SECRET_ARN: expected the ARN of the Secrets Manager secret holding the handle key .*, but it is not set$/),
+    expect.stringMatching(/^MCP_SERVER_SPEC_SECRET_ARN: expected the ARN of the Secrets Manager secret holding the server spec \(McpToolServer sets it\) or the spec inline in MCP_SERVER_SPEC, got neither$/),
   ]);
   expect(problems({
     [MCP_ENV.SPEC]: JSON.stringify({ realtimeEndpoints: [{ name: 5 }] }),

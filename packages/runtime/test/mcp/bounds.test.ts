@@ -1,5 +1,5 @@
 /**
- * Every tool is bounded (issue 13, finding 3): against services that accept the connection and never answer, each tool
+ * Every tool is bounded: against services that accept the connection and never answer, each tool
  * answers within its deadline with a retryable error, and pagination stops when a service repeats its NextToken.
  * Real MCP client sessions over stateless HTTP; real AWS SDK clients against the local stand-ins and a silent server.
  */

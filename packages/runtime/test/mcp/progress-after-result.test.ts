@@ -1,5 +1,5 @@
 /**
- * Case 8 of issue 25: when the tool deadline cuts a wait short, the call answers at the deadline
+ * When the tool deadline cuts a wait short, the call answers at the deadline
  * (packages/runtime/src/core/bounded.ts withDeadline) while a check that ignored the abort signal may still be running; when
  * it returns, no progress notification may follow the result
  * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress: notifications belong to a request

@@ -1,5 +1,5 @@
 /**
- * Cases 5, 6 and 7 of issue 25, over real MCP client sessions (stateless HTTP) against the local stand-ins:
+ * Redaction and result shapes, over real MCP client sessions (stateless HTTP) against the local stand-ins:
  * - failure reasons inside SUCCESSFUL results (describe_endpoint, get_training_status / get_training_result,
  *   get_async_inference_result) are redacted as error messages are;
  * - URL-encoded ARNs and access key ids glued to a word (`key_ASIA…`) are redacted;

@@ -1,5 +1,5 @@
 /**
- * Issue 13, finding 6: what reaches the agent. AWS error messages are redacted (account ids, ARNs, signatures) and kept
+ * What reaches the agent. AWS error messages are redacted (account ids, ARNs, signatures) and kept
  * whole in the server's log under the correlation id the agent gets; get_model_provenance describes only what the
  * server exposes. Real MCP client sessions over stateless HTTP against the local stand-ins.
  */

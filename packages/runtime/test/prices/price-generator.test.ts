@@ -52,6 +52,44 @@ describe('pricesFromOfferFile', () => {
   });
 });
 
+describe('prices are decimals', () => {
+  /** The test offer with the m5.xlarge hosting price written as `usd`. */
+  const withPrice = (usd: string) => sageMakerOfferFile(OFFER_PRODUCTS.map((p) => (p.sku === 'H1M5XL' ? { ...p, usd } : p)));
+
+  test.each([
+    ['hexadecimal', '0x10'],
+    ['binary', '0b11'],
+    ['octal', '0o7'],
+    ['empty', ''],
+    ['not a number', 'abc'],
+    ['exponent', '1e999'],
+    ['negative', '-0.23'],
+    ['padded', ' 0.23'],
+  ])('fails on a %s price (%j), naming the SKU and the value', (_kind, usd) => {
+    expect(() => pricesFromOfferFile(withPrice(usd)))
+      .toThrow(`terms.OnDemand["H1M5XL"] (USE1-Host:ml.m5.xlarge): pricePerUnit.USD: got ${JSON.stringify(usd)}, expected a decimal price such as "0.1150000000"`);
+  });
+
+  test('a zero price (a free-tier row) is left out; a plain decimal is read as written', () => {
+    expect(pricesFromOfferFile(withPrice('0.0000000000')).regions['us-east-1']['ml.m5.xlarge']).toBeUndefined();
+    expect(pricesFromOfferFile(withPrice('12')).regions['us-east-1']['ml.m5.xlarge'].usd).toBe(12);
+  });
+
+  test('the CLI exits 2 on an empty price instead of dropping the row', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'prices-')), 'index.json');
+    writeFileSync(file, JSON.stringify(withPrice('')));
+    const err: string[] = [];
+    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    jest.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+    try {
+      expect(await main(['prices', '--offer-file', file])).toBe(2);
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(err.join('')).toContain('pricePerUnit.USD: got "", expected a decimal price');
+  });
+});
+
 describe('pricesFromApi (GetProducts through the Pricing stand-in)', () => {
   let server: PricingServer;
   let client: PricingClient;

@@ -21,22 +21,32 @@ export interface LagSampler {
   stop(): number;
 }
 
+/**
+ * The lag counted from tick times (ms): each gap longer than the tick plus `JITTER_MS` adds what is beyond the tick.
+ * Pure, so its rule is tested on given times rather than on the machine's timers.
+ */
+export function lagCounter(start: number): { readonly lagMs: number; note(now: number): void } {
+  let last = start;
+  let lag = 0;
+  return {
+    get lagMs() { return lag; },
+    note(now: number) {
+      const late = now - last - TICK_MS;
+      if (late > JITTER_MS) lag += late;
+      last = now;
+    },
+  };
+}
+
 /** Starts measuring event-loop lag: time the loop was blocked for longer than timer jitter. */
 export function sampleEventLoopLag(): LagSampler {
-  let last = performance.now();
-  let lag = 0;
-  const note = () => {
-    const now = performance.now();
-    const late = now - last - TICK_MS;
-    if (late > JITTER_MS) lag += late;
-    last = now;
-  };
-  const timer = setInterval(note, TICK_MS);
+  const counter = lagCounter(performance.now());
+  const timer = setInterval(() => counter.note(performance.now()), TICK_MS);
   return {
     stop() {
       clearInterval(timer);
-      note();
-      return lag;
+      counter.note(performance.now());
+      return counter.lagMs;
     },
   };
 }

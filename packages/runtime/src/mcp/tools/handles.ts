@@ -15,7 +15,7 @@ const VERSION = 2;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-const toolThatIssues = (kind: string) => (kind === 'async' ? 'start_async_inference' : 'start_training');
+const toolThatIssues = (kind: string) => (kind === 'async' ? 'start_async_inference' : kind === 'task' ? 'tools/call' : 'start_training');
 
 /** A handle that does not open: forged, truncated, of another kind, or sealed with another key. */
 export class InvalidHandleError extends Error {
@@ -45,7 +45,8 @@ export class MissingHandleKeyError extends Error {
   }
 }
 
-export type HandleKind = 'async' | 'training';
+/** `task`: an MCP task id (../tasks), sealed like a handle and bound to its caller. */
+export type HandleKind = 'async' | 'training' | 'task';
 
 /**
  * How far a sealed expiry may lie beyond now + TTL and still open: the clock skew tolerated between the instance that

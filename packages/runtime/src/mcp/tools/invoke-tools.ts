@@ -1,16 +1,21 @@
 /**
  * `invoke_endpoint` (allow-listed realtime / shared-GPU endpoints and components; JSON, CSV, text or prompt payloads)
- * and `describe_endpoint` (DescribeEndpoint of an allow-listed endpoint, reduced to what an agent can act on).
+ * and `describe_endpoint` (DescribeEndpoint of an allow-listed endpoint, reduced to what an agent can act on). On an
+ * endpoint whose spec entry says `openAiRoute`, chat-shaped calls (`prompt`, or a Chat Completions `json` body) go
+ * through SageMaker's OpenAI-compatible route instead of InvokeEndpoint, streamed as progress when the client asked.
  */
 import * as z from 'zod';
 import type { ToolContext } from './context';
 import { ERROR_NOTE, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
+import type { WaitRequestContext } from './waiting';
 import { MCP_TOOL_NAMES, MODEL_FAMILIES } from '../../contract/mcp';
 import { sageMakerSdk } from '../../core/aws-sdk';
 import { currentDeadline } from '../../core/bounded';
 import { CSV_CONTENT_TYPE, csvLines, EncodedBody, jsonBody, parseCsv } from '../../invoke/codecs';
-import { invokeEndpoint } from '../../invoke/invoke';
+import { DEFAULT_DEADLINE_MS, invokeEndpoint } from '../../invoke/invoke';
 import { ModelFamily, parseGeneratedText, payloadForFamily } from '../../invoke/payloads';
+import { bearerTokenProvider } from '../../openai/bearer-token';
+import { ChatCompletionRequest, SageMakerChatClient } from '../../openai/chat';
 
 /**
  * The largest `invoke_endpoint` result, measured as a Lambda front door carries it: the serialized result
@@ -114,7 +119,8 @@ function endpointList(ctx: ToolContext): string {
       : '';
     const targets = e.targetModels?.length ? ` [target models: ${e.targetModels.join(', ')}]` : '';
     const family = e.modelFamily ? ` [family: ${e.modelFamily}]` : '';
-    return `- ${e.name}${components}${targets}${family}${e.description ? `: ${e.description}` : ''}`;
+    const chat = e.openAiRoute ? ' [OpenAI chat: prompt, or json {"messages": [...]} as Chat Completions]' : '';
+    return `- ${e.name}${components}${targets}${family}${chat}${e.description ? `: ${e.description}` : ''}`;
   }).join('\n');
 }
 
@@ -134,7 +140,70 @@ function encode(args: InvokeArgs, family: ModelFamily): EncodedBody {
   }
 }
 
-export async function invokeTool(ctx: ToolContext, args: InvokeArgs): Promise<ToolResult> {
+/** The Chat Completions request of a chat-shaped call: a prompt, or a JSON body with a `messages` array. */
+export function chatRequestOf(payload: InvokeArgs['payload']): ChatCompletionRequest | undefined {
+  if (payload.format === 'prompt') {
+    const messages = [...(payload.system ? [{ role: 'system', content: payload.system }] : []), { role: 'user', content: payload.prompt }];
+    const options = { max_tokens: payload.maxNewTokens, temperature: payload.temperature, top_p: payload.topP };
+    // AWS: "you can leave this field empty"; vLLM refuses an endpoint name in it.
+    return { model: '', messages, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+  }
+  if (payload.format === 'json' && typeof payload.data === 'object' && payload.data !== null && !Array.isArray(payload.data)
+    && Array.isArray((payload.data as { messages?: unknown }).messages)) {
+    return { model: '', ...(payload.data as ChatCompletionRequest) };
+  }
+  return undefined;
+}
+
+/** One token provider per server configuration: tokens are cached (15 minutes each, AWS: the shortest that works). */
+const tokenProviders = new WeakMap<ToolContext, () => Promise<string>>();
+
+function chatClient(ctx: ToolContext, endpointName: string, inferenceComponentName: string | undefined): SageMakerChatClient {
+  const region = ctx.config.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+  let token = tokenProviders.get(ctx);
+  if (!token) {
+    token = bearerTokenProvider({ region, credentials: ctx.config.credentials, expiresInSeconds: 900 });
+    tokenProviders.set(ctx, token);
+  }
+  // An endpoint override (a stand-in, a VPC endpoint) serves the route on the same host as InvokeEndpoint.
+  const override = ctx.config.endpoints?.sagemakerRuntime?.replace(/\/+$/, '');
+  const baseUrl = override
+    ? `${override}/endpoints/${endpointName}${inferenceComponentName ? `/inference-components/${inferenceComponentName}` : ''}/openai/v1`
+    : undefined;
+  return new SageMakerChatClient({
+    endpointName, inferenceComponentName, region, token, baseUrl, deadlineMs: ctx.config.invokeDeadlineMs ?? DEFAULT_DEADLINE_MS,
+  });
+}
+
+/** Calls the OpenAI-compatible route; each streamed piece of text is a progress notification when the client asked. */
+async function chatOverRoute(
+  ctx: ToolContext, args: InvokeArgs, request: ChatCompletionRequest, extra: WaitRequestContext | undefined,
+): Promise<ToolResult> {
+  const client = chatClient(ctx, args.endpointName, args.inferenceComponentName);
+  let attempts = 0;
+  const onAttempt = (n: number) => {
+    attempts = n;
+  };
+  const progressToken = extra?.mcpReq?._meta?.progressToken;
+  const notify = extra?.mcpReq?.notify;
+  let pieces = 0;
+  const completion = progressToken !== undefined && notify
+    ? await client.stream(request, async (chunk) => {
+      const text = chunk.choices?.[0]?.delta?.content;
+      if (!text) return;
+      pieces++;
+      await notify({ method: 'notifications/progress', params: { progressToken, progress: pieces, message: text } }).catch(() => undefined);
+    }, { onAttempt })
+    : await client.complete(request, { onAttempt });
+  const content = completion.choices?.[0]?.message?.content;
+  const head = { endpointName: args.endpointName, inferenceComponentName: args.inferenceComponentName, contentType: 'application/json' };
+  const whole = toolResult({ ...head, json: completion, generatedText: typeof content === 'string' ? content : undefined, attempts });
+  if (invokeResultBytes(whole) <= MAX_INVOKE_RESULT_BYTES) return whole;
+  const text = JSON.stringify(completion);
+  return truncatedResult(head, text, Buffer.byteLength(text), attempts);
+}
+
+export async function invokeTool(ctx: ToolContext, args: InvokeArgs, extra?: WaitRequestContext): Promise<ToolResult> {
   const allowed = ctx.config.realtimeEndpoints ?? [];
   const endpoint = allowed.find((e) => e.name === args.endpointName);
   let contentType: string | undefined;
@@ -156,6 +225,11 @@ export async function invokeTool(ctx: ToolContext, args: InvokeArgs): Promise<To
     }
     if (targets.length === 0 && args.targetModel) {
       throw new ToolRefusal('TargetModelNotAllowed', `Endpoint "${endpoint.name}" has no allow-listed target models: omit targetModel.`);
+    }
+    const chat = endpoint.openAiRoute && !args.targetModel && !args.targetVariant ? chatRequestOf(args.payload) : undefined;
+    if (chat) {
+      contentType = 'application/json';
+      return await chatOverRoute(ctx, args, chat, extra);
     }
     const family = endpoint.componentModelFamilies?.find((f) => f.component === args.inferenceComponentName)?.modelFamily ?? endpoint.modelFamily;
     const body = encode(args, (family as ModelFamily | undefined) ?? 'tgi');
@@ -263,7 +337,7 @@ export function registerInvokeTools(server: ToolRegistrar, ctx: ToolContext): vo
       inputSchema: invokeInputSchema,
       outputSchema: invokeOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-    }, (args: InvokeArgs) => invokeTool(ctx, args));
+    }, (args: InvokeArgs, extra?: WaitRequestContext) => invokeTool(ctx, args, extra));
   }
   if (realtime.length > 0 || (ctx.config.asyncEndpoints ?? []).length > 0) {
     const names = [...realtime.map((e) => e.name), ...(ctx.config.asyncEndpoints ?? []).map((e) => e.name)];

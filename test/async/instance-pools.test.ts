@@ -2,6 +2,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AsyncEndpoint, AsyncEndpointProps, AsyncWorkload } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
+import { SageMakerMcpDashboard } from '../../src/operations';
 import { errorOf } from '../support/test-stacks';
 
 /**
@@ -69,6 +70,17 @@ describe('AsyncEndpoint instance pools', () => {
     const e = endpoint.costEstimate({ hourlyPricesUsd: { 'ml.g6e.xlarge': 2, 'ml.g5.2xlarge': 1, 'ml.g6.xlarge': 1.5 } });
     expect([e.monthlyAtMinUsd, e.monthlyAtMaxUsd]).toEqual([0, 2920]);
     expect(endpoint._poolInstanceTypes()).toEqual(['ml.g6e.xlarge', 'ml.g5.2xlarge', 'ml.g6.xlarge']);
+  });
+
+  test('the dashboard counts the instances of each pool: CPUUtilization samples with the InstanceType dimension', () => {
+    const { stack, endpoint } = build();
+    new SageMakerMcpDashboard(stack, 'Ops', { asyncEndpoints: [endpoint] });
+    const [dashboard] = Object.values<any>(Template.fromStack(stack).findResources('AWS::CloudWatch::Dashboard'));
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const type of ['ml.g6e.xlarge', 'ml.g5.2xlarge', 'ml.g6.xlarge']) {
+      expect(body).toContain(`\\"InstanceType\\",\\"${type}\\",\\"VariantName\\",\\"AllTraffic\\",{\\"id\\":\\"cpuSamples`);
+      expect(body).toContain(`instances ${type}`);
+    }
   });
 
   test('mixed families warn that the model is bound for the priority-1 type', () => {

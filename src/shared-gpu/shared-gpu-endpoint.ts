@@ -256,17 +256,17 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
         variantName: this.variantName,
         ...renderInstanceChoice(props),
         initialInstanceCount: this.initialInstanceCount,
-        routingConfig: {
-          routingStrategy: routing.strategy,
-          prefixAwareRoutingConfig: routing.prefixAwareOptions ? {
-            prefixLength: routing.prefixAwareOptions.prefixLength,
-            concurrencyThreshold: routing.prefixAwareOptions.concurrencyThreshold,
-          } : undefined,
-        },
+        // PrefixAwareRoutingConfig: an override below (the L1 of the peer floor, 2.258, drops it without a word).
+        routingConfig: { routingStrategy: routing.strategy },
         // Lazy: autoScaleInstanceCount may be called after the constructor.
         managedInstanceScaling: Lazy.any({ produce: () => renderManagedInstanceScaling(this.scaling, this.cfnEndpointConfig) }),
       }],
     });
+    if (routing.prefixAwareOptions) {
+      const { prefixLength, concurrencyThreshold } = routing.prefixAwareOptions;
+      this.cfnEndpointConfig.addPropertyOverride('ProductionVariants.0.RoutingConfig.PrefixAwareRoutingConfig',
+        { PrefixLength: prefixLength, ConcurrencyThreshold: concurrencyThreshold });
+    }
     applyMetricsConfig(this.cfnEndpointConfig, props.metricsConfig);
     if (this.scaling) scaleInPolicyBelow268(this.cfnEndpointConfig, this.scaling);
     // The role's policy must exist before SageMaker assumes the role.

@@ -2,13 +2,13 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { SharedGpuEndpoint, SharedGpuScaleInStrategy } from '../../src/shared-gpu';
+import { SharedGpuEndpoint, SharedGpuRouting, SharedGpuScaleInStrategy } from '../../src/shared-gpu';
 
 /**
  * The same template at every aws-cdk-lib of the peer range: through the L1 from 2.268 (which has MetricsConfig and
- * ScaleInPolicy), through overrides below it (2.258-2.267 have InstancePools but drop those two without a word).
- * This file asserts nothing version-specific, so it also runs with `aws-cdk-lib` and `constructs` mapped to an
- * install of the peer floor (jest `moduleNameMapper`).
+ * ScaleInPolicy), through overrides below it (2.258-2.267 have InstancePools but drop those two without a word);
+ * PrefixAwareRoutingConfig, which the floor's L1 lacks too, always as an override.
+ * This file asserts nothing version-specific: `npx projen test:floor` runs it against the peer floor (test/floor/run.ts).
  */
 const ENV = { account: '123456789012', region: 'us-east-1' };
 
@@ -41,7 +41,7 @@ test('a three-pool realtime endpoint with MetricsConfig', () => {
   expect(config.MetricsConfig).toEqual({ EnableEnhancedMetrics: true, MetricPublishFrequencyInSeconds: 30, EnableDetailedObservability: true });
 });
 
-test('a shared-GPU endpoint with a ScaleInPolicy and MetricsConfig', () => {
+test('a shared-GPU endpoint with a ScaleInPolicy, MetricsConfig and prefix-aware routing', () => {
   const stack = new Stack(new App(), 'Shared', { env: ENV });
   new SharedGpuEndpoint(stack, 'Shared', {
     instancePools: [{ instanceType: InstanceType.ML_G5_12XLARGE, priority: 1 }, { instanceType: InstanceType.ML_G5_48XLARGE, priority: 2 }],
@@ -53,6 +53,7 @@ test('a shared-GPU endpoint with a ScaleInPolicy and MetricsConfig', () => {
       scaleInCooldown: Duration.minutes(10),
     },
     metricsConfig: { enableEnhancedMetrics: true },
+    routing: SharedGpuRouting.prefixAware({ prefixLength: 2048, concurrencyThreshold: 8 }),
   });
   const config = configOf(stack);
   expect(config.ProductionVariants[0].InstancePools).toEqual([
@@ -66,4 +67,8 @@ test('a shared-GPU endpoint with a ScaleInPolicy and MetricsConfig', () => {
     ScaleInPolicy: { Strategy: 'IDLE_RELEASE', MaximumStepSize: 3, CooldownInMinutes: 10 },
   });
   expect(config.MetricsConfig).toEqual({ EnableEnhancedMetrics: true });
+  expect(config.ProductionVariants[0].RoutingConfig).toEqual({
+    RoutingStrategy: 'PREFIX_AWARE',
+    PrefixAwareRoutingConfig: { PrefixLength: 2048, ConcurrencyThreshold: 8 },
+  });
 });

@@ -388,6 +388,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
    * smallest instance of the same accelerator kind that gives it what it reserves here (its `acceleratorCount` devices,
    * with their memory; host memory is not carried over, as it defaults to a proportional share rather than a need):
    * an estimate from the bundled on-demand price table. Unknown prices leave the totals without a value and are listed.
+   * With instance pools, the instances are the priority-1 pool's type.
    */
   public costComparison(options?: CostEstimateOptions): SharedGpuCostComparison {
     const deviceMemoryGiB = this.instanceType.isUnresolved ? 0 : instanceSpecs(this.instanceType.name)?.acceleratorMemoryGiB ?? 0;

@@ -13,6 +13,7 @@ import { configureDocs } from './projenrc/docs';
 import { configureTasks } from './projenrc/tasks';
 import { configureOpenAi } from './projenrc/openai';
 import { configurePrices } from './projenrc/prices';
+import { configureSurface } from './projenrc/surface';
 import { configureCapacity } from './projenrc/capacity';
 
 const project = new awscdk.AwsCdkConstructLibrary({
@@ -37,6 +38,7 @@ configurePrices(project); // prices:refresh and its scheduled workflow
 configureOpenAi(project); // the OpenAI-compatible route's dev dependencies
 configureTasks(project); // MCP Tasks: conformance suite and ext-tasks requester
 configureDocs(project); // rosetta:check: every example compiled and translated
+configureSurface(project); // runtime:api, runtime:api:check: the runtime package's API report
 configureCapacity(project); // test:floor: construct tests at the aws-cdk-lib peer floor
 
 project.synth();

@@ -1,6 +1,7 @@
 // The project, one module per concern (projenrc/*.ts): each exports its projen options, a configure function, or both.
 import { awscdk } from 'projen';
 import { bundlingOptions, configureBundling } from './projenrc/bundling';
+import { configureCapacity } from './projenrc/capacity';
 import { configureChecks } from './projenrc/checks';
 import { ciOptions, configureCi } from './projenrc/ci';
 import { configureDocs } from './projenrc/docs';
@@ -38,5 +39,6 @@ configureOpenAi(project); // the OpenAI-compatible route's dev dependencies
 configureTasks(project); // MCP Tasks: conformance suite and ext-tasks requester
 configureDocs(project); // rosetta:check: every example compiled and translated
 configureSurface(project); // runtime:api, runtime:api:check: the runtime package's API report
+configureCapacity(project); // test:floor: template tests at aws-cdk-lib's peer floor
 
 project.synth();

@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncAutoScalingOptions } from './async-scaling-props';
 import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
+import { EndpointMetricsConfig } from '../core/endpoint-metrics-config';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
@@ -218,6 +219,13 @@ export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNe
    * @default - CloudFormation generates one
    */
   readonly endpointName?: string;
+  /**
+   * How the endpoint publishes its metrics (the endpoint config's `MetricsConfig`): enhanced metrics, publish frequency,
+   * detailed observability.
+   *
+   * @default - SageMaker's defaults (no enhanced metrics, every 60 seconds)
+   */
+  readonly metricsConfig?: EndpointMetricsConfig;
   /**
    * The production variant's name.
    *

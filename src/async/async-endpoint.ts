@@ -28,11 +28,14 @@ import { createEncryptedBucket } from '../core/storage';
 import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
+import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, bindModelInNetwork, endpointConnections } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
 import { withOwnStatements } from '../private/inline-model-role';
-import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
+import {
+  primaryInstanceType, renderProductionVariant, validateProductionVariant, variantInstanceTypes, warnOnInstancePools,
+} from '../private/production-variant';
 import { secondScalingCall } from '../private/scaling-resources';
 
 /**
@@ -164,7 +167,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   private readonly ioBucket: s3.IBucket;
   private scaling?: BacklogScaling;
   /** The variant's instance type and fixed instance count, for `costEstimate`. */
-  private readonly variantInstances: { instanceType: string; initialInstanceCount: number };
+  private readonly variantInstances: { instanceTypes: string[]; initialInstanceCount: number };
+  private readonly hasPools: boolean;
   private readonly networkConnections?: ec2.Connections;
 
   /**
@@ -178,7 +182,9 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   constructor(scope: Construct, id: string, props: AsyncEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
     this.variantName = props.variantName ?? DEFAULT_VARIANT_NAME;
-    this.variantInstances = { instanceType: props.instanceType.name, initialInstanceCount: props.initialInstanceCount ?? 1 };
+    const instanceTypes = variantInstanceTypes(props);
+    this.hasPools = props.instancePools !== undefined;
+    this.variantInstances = { instanceTypes: instanceTypes.map((t) => t.name), initialInstanceCount: props.initialInstanceCount ?? 1 };
     this.defaultVariantName = this.variantName;
     this.inputPrefix = props.inputPrefix ?? 'inputs/';
     this.outputPrefix = props.outputPrefix ?? 'outputs/';
@@ -196,6 +202,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     const v = new PropValidator(`AsyncEndpoint '${id}'`);
     v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     validateProductionVariant(v, '', this.variantName, props);
+    validateMetricsConfig(v, 'metricsConfig.', props.metricsConfig);
     v.range('maxConcurrentInvocationsPerInstance', props.maxConcurrentInvocationsPerInstance, 1, 1000);
     const timeoutUnresolved = props.invocationTimeout?.isUnresolved() ?? false;
     const ttlUnresolved = props.requestTtl?.isUnresolved() ?? false;
@@ -248,12 +255,17 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     // -- model, config, endpoint
     // What the model needs goes inline on the created role (createExecutionRole); a given role gets its DefaultPolicy.
     const { modelName, model } = bindModelInNetwork(this, 'Model', `AsyncEndpoint '${this.node.id}'`, props.model,
-      { role: this.role, instanceType: props.instanceType, network });
+      { role: this.role, instanceType: primaryInstanceType(props), network });
     this.cfnModel = model;
+    // A pool's own model, bound for the pool's instance type.
+    const poolModelNames = (props.instancePools ?? []).map((p, i) => (p.model
+      ? bindModelInNetwork(new Construct(this, `Pool${i + 1}Model`), 'Resource', `AsyncEndpoint '${this.node.id}'`, p.model,
+        { role: this.role, instanceType: p.instanceType, network }).modelName
+      : undefined));
     const s3Url = (prefix: string) => `s3://${this.ioBucket.bucketName}/${prefix.replace(/\/$/, '')}`;
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
-      productionVariants: [renderProductionVariant(this.variantName, modelName, props)],
-      kmsKeyId: endpointConfigKmsKeyId(this.key, [props.instanceType]),
+      productionVariants: [renderProductionVariant(this.variantName, modelName, props, poolModelNames)],
+      kmsKeyId: endpointConfigKmsKeyId(this.key, instanceTypes),
       asyncInferenceConfig: {
         outputConfig: {
           s3OutputPath: s3Url(this.outputPrefix),
@@ -270,9 +282,11 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     });
     // An autoscaled variant cannot change its instance type in place: the generated name follows it, so such a change
     // replaces the endpoint (see src/core/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
-    const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceType: props.instanceType }] : [];
+    applyMetricsConfig(this.cfnEndpointConfig, props.metricsConfig);
+    const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceTypes }] : [];
     addValidationHook(this, () => {
-      kmsKeyWarnings(this, this.key, props.encryptionKey !== undefined, [props.instanceType]);
+      kmsKeyWarnings(this, this.key, props.encryptionKey !== undefined, instanceTypes);
+      warnOnInstancePools(this, '', props);
       autoscaledVariantUpdateWarning(this, scaled(), props.endpointName !== undefined);
       return [];
     });
@@ -294,7 +308,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       subject: `AsyncEndpoint '${id}'`,
       variantCount: 1,
       instanceCount: props.initialInstanceCount ?? 1,
-      instanceTypes: [props.instanceType.name],
+      instanceTypes: instanceTypes.map((t) => t.name),
       endpoint: this.cfnEndpoint,
       executionRole: this.role,
     });
@@ -434,6 +448,15 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     return this.scaling?.capacity;
   }
 
+  /**
+   * The instance types of the variant's pools, highest priority first (none without pools): for the library's own
+   * dashboard, which draws the instances of each.
+   * @internal
+   */
+  public _poolInstanceTypes(): string[] {
+    return this.hasPools ? this.variantInstances.instanceTypes : [];
+  }
+
   public get scaleFromZeroAlarm(): cloudwatch.Alarm | undefined {
     return this.scaling?.scaleFromZeroAlarm;
   }
@@ -445,9 +468,9 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
    * gives `priceKnown: false` and a summary saying how to give it.
    */
   public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
-    const { instanceType, initialInstanceCount } = this.variantInstances;
+    const { instanceTypes, initialInstanceCount } = this.variantInstances;
     return estimateVariants(`AsyncEndpoint '${this.node.id}' costEstimate`, this.stack.region, [{
-      instanceType,
+      instanceTypes,
       minInstances: this.scaling?.capacity.minCapacity ?? initialInstanceCount,
       maxInstances: this.scaling?.capacity.maxCapacity ?? initialInstanceCount,
     }], options);

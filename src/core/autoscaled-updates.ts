@@ -7,10 +7,10 @@ import { Annotations, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { InstanceType } from './instance-type';
 
-/** An autoscaled variant: its name and instance type. */
+/** An autoscaled variant: its name and instance types (one, or its instance pools' by priority). */
 export interface ScaledVariant {
   readonly variantName: string;
-  readonly instanceType: InstanceType;
+  readonly instanceTypes: InstanceType[];
 }
 
 /**
@@ -25,7 +25,8 @@ export interface ScaledVariant {
  * the old target afterwards would deregister the new one, which has the same ResourceId). A new endpoint NAME instead
  * makes CloudFormation create a new endpoint (no target registered on it), register new targets on it (ResourceId
  * `endpoint/<new name>/...`), and delete the old targets and the old endpoint at cleanup: the same order AWS asks for,
- * with the old endpoint serving until then. Changing a model alone is allowed by Application Auto Scaling, so models are
+ * with the old endpoint serving until then. A variant's instance pools count as its instance types (their order is their
+ * priority). Changing a model alone is allowed by Application Auto Scaling, so models are
  * not part of the hash. Token instance types enter the hash in their unresolved form (a parameter's value can change
  * without changing the name: `autoscaledVariantUpdateWarning` says so).
  */
@@ -33,7 +34,8 @@ export function scaledEndpointName(scope: IConstruct, base: string, scaled: Read
   const stack = Stack.of(scope);
   const key = [...scaled]
     .sort((a, b) => a.variantName.localeCompare(b.variantName))
-    .map((x) => `${x.variantName}=${JSON.stringify(stack.resolve(x.instanceType.name))}`)
+    // One type hashes as it always has (names stay put); pools hash as the list of their types by priority.
+    .map((x) => `${x.variantName}=${JSON.stringify(stack.resolve(x.instanceTypes.length === 1 ? x.instanceTypes[0].name : x.instanceTypes.map((t) => t.name)))}`)
     .join(',');
   return `${base}-${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
 }
@@ -45,9 +47,9 @@ export function scaledEndpointName(scope: IConstruct, base: string, scaled: Read
  */
 export function autoscaledVariantUpdateWarning(scope: IConstruct, scaled: ReadonlyArray<ScaledVariant>, fixedName: boolean): void {
   if (scaled.length === 0) return;
-  const tokens = scaled.filter((x) => x.instanceType.isUnresolved).map((x) => x.variantName);
+  const tokens = scaled.filter((x) => x.instanceTypes.some((t) => t.isUnresolved)).map((x) => x.variantName);
   if (!fixedName && tokens.length === 0) return;
-  const names = scaled.map((x) => `${x.variantName} (${x.instanceType.isUnresolved ? 'a deploy-time instance type' : x.instanceType.name})`).join(', ');
+  const names = scaled.map((x) => `${x.variantName} (${x.instanceTypes.map((t) => (t.isUnresolved ? 'a deploy-time instance type' : t.name)).join(', ')})`).join(', ');
   const why = fixedName
     ? 'endpointName is fixed, so the endpoint cannot be replaced to take the new type'
     : `the instance type of ${tokens.join(', ')} is resolved at deploy time, so its change does not rename (replace) the endpoint`;

@@ -8,6 +8,7 @@ export type { ContainerImageConfig, ContainerModelOptions, ModelDataConfig, Mode
 export { SageMakerEndpointBase } from './endpoint-base';
 export type { EndpointMetricOptions, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes } from './endpoint-base';
 export * from './production-variant';
+export * from './endpoint-metrics-config';
 export * from './scaling';
 export * from './endpoint-network';
 export * from './multi-model-source';

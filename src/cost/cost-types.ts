@@ -137,17 +137,29 @@ export interface VariantCostEstimate {
    * @default - not a variant's estimate (`EndpointCost.estimate`, async and shared-GPU endpoints)
    */
   readonly variantName?: string;
+  /** The instance type (with instance pools, the priority-1 pool's). */
   readonly instanceType: string;
+  /**
+   * The instance pools' types, highest priority first. The estimate is then a range over the pools: the figures at
+   * `minInstances` are all instances on the cheapest pool, those at `maxInstances` all on the dearest.
+   * @default - undefined for a variant with one instance type
+   */
+  readonly instancePoolTypes?: string[];
   readonly region: string;
   readonly minInstances: number;
   readonly maxInstances: number;
   /** Whether the price of an instance-hour is known (from the table or given); the USD figures have no value otherwise. */
   readonly priceKnown: boolean;
   /**
-   * On-demand price of one instance-hour, USD.
+   * On-demand price of one instance-hour, USD (with instance pools, the cheapest pool's).
    * @default - no value when the price is unknown
    */
   readonly pricePerInstanceHourUsd?: number;
+  /**
+   * With instance pools, the on-demand price of one instance-hour of the dearest pool, USD.
+   * @default - undefined for a variant with one instance type, or when a price is unknown
+   */
+  readonly maxPricePerInstanceHourUsd?: number;
   /**
    * USD per hour at `minInstances` (0 when the endpoint scales to zero).
    * @default - no value when the price is unknown

@@ -1,7 +1,10 @@
 import { Token } from 'aws-cdk-lib';
 import { CostEstimateOptions, EndpointCostEstimate, GpuComponentNeed, ServerlessCostEstimate, SharedGpuCostComparison, VariantCostEstimate } from './cost-types';
 import { PriceTable } from './price-table';
-import { buildComparison, buildEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, NOT_IN_TABLE, priceOf, round, serverlessPriceOf, validatePrices } from './private/estimates';
+import {
+  buildComparison, buildEstimate, buildPoolsEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, NOT_IN_TABLE, priceOf, round, serverlessPriceOf,
+  validatePrices,
+} from './private/estimates';
 import { PropValidator } from '../core/validation';
 
 /**
@@ -10,11 +13,14 @@ import { PropValidator } from '../core/validation';
  * that is a token, capacities that are tokens and invalid prices throw.
  */
 
-/** One production variant's instance type and capacity range. */
+/** One production variant's instance type(s) and capacity range. */
 export interface VariantCapacity {
   readonly variantName?: string;
-  /** The instance type's name (may be a token: the price is then unknown). */
-  readonly instanceType: string;
+  /**
+   * The instance type's name, or with instance pools the pools' by priority (`variantInstanceTypes`); a token's price is
+   * unknown.
+   */
+  readonly instanceTypes: string[];
   readonly minInstances: number;
   readonly maxInstances: number;
 }
@@ -25,8 +31,10 @@ export function estimateVariants(
 ): EndpointCostEstimate {
   const region = checkOptions(subject, stackRegion, options, variants);
   const table = options.priceTable ?? PriceTable.bundled();
-  const lines: VariantCostEstimate[] = variants.map((x) => buildEstimate(table, { ...x, region },
-    Token.isUnresolved(x.instanceType) ? undefined : priceOf(table, region, x.instanceType, options.hourlyPricesUsd)));
+  const price = (type: string) => (Token.isUnresolved(type) ? undefined : priceOf(table, region, type, options.hourlyPricesUsd));
+  const lines: VariantCostEstimate[] = variants.map(({ instanceTypes, ...x }) => (instanceTypes.length === 1
+    ? buildEstimate(table, { ...x, instanceType: instanceTypes[0], region }, price(instanceTypes[0]))
+    : buildPoolsEstimate(table, { ...x, instanceTypes, region }, instanceTypes.map(price))));
   const priceKnown = lines.every((x) => x.priceKnown);
   return {
     region,

@@ -166,17 +166,20 @@ export class SageMakerMcpDashboard extends Construct {
 
   private capacityGraph(
     title: string, count: cloudwatch.IMetric, range: { minCapacity: number; maxCapacity: number } | undefined, fixed?: number, period?: Duration,
+    perPool: cloudwatch.IMetric[] = [],
   ) {
     const annotations: cloudwatch.HorizontalAnnotation[] = range
       ? [{ value: range.minCapacity, label: `min ${range.minCapacity}` }, { value: range.maxCapacity, label: `max ${range.maxCapacity}` }]
       : fixed !== undefined ? [{ value: fixed, label: `fixed ${fixed}` }] : [];
-    return this.graph(title, [count], 6, { leftAnnotations: annotations, leftYAxis: { min: 0 }, ...(period ? { period } : {}) });
+    return this.graph(title, [count, ...perPool], 6, { leftAnnotations: annotations, leftYAxis: { min: 0 }, ...(period ? { period } : {}) });
   }
 
   private addVariant(e: IRealtimeEndpoint, variantName: string | undefined): void {
+    const created = e instanceof RealtimeEndpoint ? e : undefined;
     const name = variantName ? `${displayName(e)}/${variantName}` : displayName(e);
     const o = { variantName, period: this.period };
     const invocations = e.metricInvocations({ ...o, statistic: 'Sum' });
+    const perInstance = e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' });
     this.dashboard.addWidgets(
       this.graph(`${name}: invocations (Sum)`, [invocations], 6),
       this.graph(`${name}: model latency p50 / p99 (µs)`, [e.metricModelLatency({ ...o, statistic: 'p50', label: 'p50' }), e.metricModelLatency({ ...o, statistic: 'p99', label: 'p99' })], 6),
@@ -184,8 +187,9 @@ export class SageMakerMcpDashboard extends Construct {
         e.metricInvocation4XXErrors({ ...o, statistic: 'Sum', label: '4xx' }), e.metricInvocation5XXErrors({ ...o, statistic: 'Sum', label: '5xx' }),
         e.metric('InvocationModelErrors', { ...o, statistic: 'Sum', label: 'model errors' }),
       ], 6),
-      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, e.metricInvocationsPerInstance({ ...o, statistic: 'Sum' }), 'instances'),
-        e instanceof RealtimeEndpoint && variantName ? e._scaledInstanceCount(variantName) : undefined, undefined),
+      this.capacityGraph(`${name}: instances (while invoked)`, instancesWhileInvoked(invocations, perInstance, 'instances'),
+        created && variantName ? created._scaledInstanceCount(variantName) : undefined, undefined, undefined,
+        created && variantName ? instancesPerPool(invocations, perInstance, created._poolInstanceTypes(variantName)) : undefined),
     );
   }
 
@@ -222,7 +226,8 @@ export class SageMakerMcpDashboard extends Construct {
     const cpuSamples = e.metricCpuUtilization({ statistic: 'SampleCount', period: Duration.minutes(1) });
     const instances = new cloudwatch.MathExpression({ expression: 'FILL(cpuSamples, 0)', usingMetrics: { cpuSamples }, label: 'instances', period: Duration.minutes(1) });
     this.dashboard.addWidgets(
-      this.capacityGraph(`${name}: instances (CPUUtilization SampleCount, 1 min)`, instances, created?._scaledInstanceCount, undefined, Duration.minutes(1)),
+      this.capacityGraph(`${name}: instances (CPUUtilization SampleCount, 1 min)`, instances, created?._scaledInstanceCount, undefined, Duration.minutes(1),
+        created ? instanceSamplesPerPool(cpuSamples, created._poolInstanceTypes()) : undefined),
       ...(created?.resultQueue ? [this.recorderGraph(`${name}: result recorder (Sum)`, created.node.tryFindChild('Results'))] : []),
     );
   }
@@ -321,6 +326,33 @@ function instancesWhileInvoked(invocations: cloudwatch.IMetric, perUnit: cloudwa
   return new cloudwatch.MathExpression({ expression: 'IF(perUnit > 0, invocations / perUnit)', usingMetrics: { invocations, perUnit }, label });
 }
 
+/**
+ * With instance pools, the instances of each pool's type while invoked: the same two metrics with the `InstanceType`
+ * dimension SageMaker adds per pool (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-heterogeneous.html).
+ */
+function instancesPerPool(invocations: cloudwatch.Metric, perInstance: cloudwatch.Metric, poolTypes: string[]): cloudwatch.IMetric[] {
+  // Ids unique within the graph: each expression names its own pair.
+  return poolTypes.map((t, i) => new cloudwatch.MathExpression({
+    expression: `IF(perUnit${i} > 0, invocations${i} / perUnit${i})`,
+    usingMetrics: { [`invocations${i}`]: ofInstanceType(invocations, t), [`perUnit${i}`]: ofInstanceType(perInstance, t) },
+    label: `instances ${t}`,
+  }));
+}
+
+/** With instance pools, the instances of each pool's type: its CPUUtilization samples (`InstanceType` dimension) per minute. */
+function instanceSamplesPerPool(cpuSamples: cloudwatch.Metric, poolTypes: string[]): cloudwatch.IMetric[] {
+  return poolTypes.map((t, i) => new cloudwatch.MathExpression({
+    expression: `FILL(cpuSamples${i}, 0)`,
+    usingMetrics: { [`cpuSamples${i}`]: ofInstanceType(cpuSamples, t) },
+    label: `instances ${t}`,
+    period: Duration.minutes(1),
+  }));
+}
+
+function ofInstanceType(m: cloudwatch.Metric, instanceType: string): cloudwatch.Metric {
+  return m.with({ dimensionsMap: { ...m.dimensions, InstanceType: instanceType } });
+}
+
 /** ResultsRecorded / ResultsDuplicate / ResultsRefused of one recorder function (namespace SageMakerMcp). */
 function recordMetrics(functionName: string, period: Duration, prefix = ''): cloudwatch.Metric[] {
   const names = { recorded: RECORD_METRICS.RECORDED, duplicate: RECORD_METRICS.DUPLICATE, refused: RECORD_METRICS.REFUSED };
@@ -335,7 +367,7 @@ function costMarkdown(props: SageMakerMcpDashboardProps): string {
     try {
       const e = estimate();
       for (const v of e.variants) {
-        const range = `${v.minInstances}-${v.maxInstances} × ${v.instanceType}`;
+        const range = `${v.minInstances}-${v.maxInstances} × ${v.instancePoolTypes ? `pools ${v.instancePoolTypes.join(', ')}` : v.instanceType}`;
         lines.push(`- **${variantInName && v.variantName ? `${name}/${v.variantName}` : name}**: ${v.priceKnown
           ? `${range}: $${v.monthlyAtMinUsd}-$${v.monthlyAtMaxUsd} per month (price as of ${v.priceAsOf})`
           : `${range}: price not in the price table of ${v.priceAsOf}`}`);

@@ -6,6 +6,7 @@ import { RealtimeEndpointAlarmOptions } from './realtime-alarms';
 import { ShadowVariantOptions } from './shadow-variant';
 import { VariantAutoScalingOptions } from './variant-auto-scaling';
 import { IOpenAiCompatible, ISageMakerEndpoint } from '../core/endpoint-base';
+import { EndpointMetricsConfig } from '../core/endpoint-metrics-config';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
@@ -98,6 +99,13 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
    * @default - no shadow variant
    */
   readonly shadow?: ShadowVariantOptions;
+  /**
+   * How the endpoint publishes its metrics (the endpoint config's `MetricsConfig`): enhanced metrics, publish frequency,
+   * detailed observability.
+   *
+   * @default - SageMaker's defaults (no enhanced metrics, every 60 seconds)
+   */
+  readonly metricsConfig?: EndpointMetricsConfig;
 }
 
 /**

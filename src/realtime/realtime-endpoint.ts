@@ -14,6 +14,7 @@ import { RealtimeAutoScalingOptions, VariantAutoScalingOptions } from './variant
 import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME, importEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { InstanceType } from '../core/instance-type';
 import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
@@ -21,6 +22,7 @@ import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
+import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
 import {
   bindEndpointNetwork, bindModelInNetwork, BoundEndpointNetwork, endpointConnections,
@@ -29,7 +31,9 @@ import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } fro
 import { InlineModelRole, withOwnStatements } from '../private/inline-model-role';
 import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
 import { recordModelImage } from '../private/openai-route';
-import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
+import {
+  primaryInstanceType, renderProductionVariant, validateProductionVariant, variantInstanceTypes, warnOnInstancePools,
+} from '../private/production-variant';
 import {
   addTargetTracking, createScalableTarget, SCALING_DEFAULTS, secondScalingCall, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
   warnOnCooldowns,
@@ -43,6 +47,8 @@ interface Variant {
   readonly name: string;
   readonly options: ProductionVariantOptions;
   readonly modelName: string;
+  /** The pools' `ModelNameOverride`s, parallel to `options.instancePools`. */
+  readonly poolModelNames: Array<string | undefined>;
 }
 
 /**
@@ -101,6 +107,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     const v = new PropValidator(`RealtimeEndpoint '${id}'`);
     v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     validateProductionVariant(v, '', this.defaultVariantName, props);
+    validateMetricsConfig(v, 'metricsConfig.', props.metricsConfig);
     if (props.dataCapture) validateDataCapture(v, props.dataCapture);
     if (props.autoScaling) validateVariantScaling(v, 'autoScaling.', props.autoScaling);
     if (props.alarms) validateAlarms(v, 'alarms.', props.alarms);
@@ -112,23 +119,27 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     this.executionRole = props.role;
     this.addVariantUnchecked(this.defaultVariantName, { ...props, model: props.model });
     this.rejectCaptureWithoutModelRole(this.defaultVariantName);
-    if (props.shadow) this.shadowModelName = this.modelFor(props.shadow.model, props.shadow).modelName;
+    if (props.shadow) this.shadowModelName = this.modelFor(props.shadow.model, primaryInstanceType(props.shadow)).modelName;
 
-    // KMS by default: a key when the first variant is EBS-backed (an NVMe first variant rules KmsKeyId out, whatever is
-    // added later) or a capture bucket is created.
+    // KMS by default: a key when the first variant is EBS-backed, every pool of it (an NVMe first variant rules KmsKeyId
+    // out, whatever is added later), or a capture bucket is created.
     const createsCaptureBucket = props.dataCapture !== undefined && props.dataCapture.bucket === undefined;
-    this.key = props.encryptionKey ?? (!hasNvmeInstanceStorage(props.instanceType) || createsCaptureBucket ? createKey(this, 'Key',
+    const nvme = variantInstanceTypes(props).some(hasNvmeInstanceStorage);
+    this.key = props.encryptionKey ?? (!nvme || createsCaptureBucket ? createKey(this, 'Key',
       `Encrypts the ML storage volumes and data captures of SageMaker endpoint ${this.node.path}`) : undefined);
 
     const config = this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
-      productionVariants: Lazy.any({ produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options)) }),
+      productionVariants: Lazy.any({
+        produce: () => this.variants.map((x) => renderProductionVariant(x.name, x.modelName, x.options, x.poolModelNames)),
+      }),
       shadowProductionVariants: props.shadow
         ? [renderShadow(props.shadow, this.shadowModelName!, props.initialVariantWeight ?? 1)] : undefined,
-      kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes()) }),
+      kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes().map((x) => x.type)) }),
       // Captures are written with the models' role: the created one, or `role` (required when the models already exist).
       dataCaptureConfig: props.dataCapture
         ? withOwnStatements(this.executionRole, () => renderDataCapture(this, props.dataCapture!, this.executionRole, this.key)) : undefined,
     });
+    applyMetricsConfig(config, props.metricsConfig);
     this.endpointConfigName = config.attrEndpointConfigName;
 
     // The rollout's checks (sizes against the instance count, ...) fail in a validation that names this construct.
@@ -287,6 +298,16 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /**
+   * The instance types of a variant's pools, highest priority first (none without pools): for the library's own
+   * dashboard, which draws the instances of each.
+   * @internal
+   */
+  public _poolInstanceTypes(variantName: string): string[] {
+    const variant = this.variants.find((x) => x.name === variantName);
+    return variant?.options.instancePools ? variantInstanceTypes(variant.options).map((t) => t.name) : [];
+  }
+
+  /**
    * The name of the shadow variant, whose metrics (`metricModelLatency({ variantName })`, ...) compare with the
    * production variant's.
    *
@@ -307,7 +328,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       subject: `RealtimeEndpoint '${this.node.id}'`,
       variantCount: this.variants.length,
       instanceCount: this.variants.length === 1 ? this.variants[0].options.initialInstanceCount ?? 1 : undefined,
-      instanceTypes: this.instanceTypes().map((t) => t.name),
+      instanceTypes: this.instanceTypes().map((x) => x.type.name),
       defaultAlarms: this.ownAlarms,
       defaultAlarmsTimeToAlarm: this.ownAlarmsTimeToAlarm,
       endpoint: this.cfnEndpoint,
@@ -317,9 +338,11 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
-    const { modelName, existing } = this.modelFor(options.model ?? this.props.model, options);
-    if (existing) this.existingModelVariants.add(name);
-    this.variants.push({ name, options, modelName });
+    const { modelName, existing } = this.modelFor(options.model ?? this.props.model, primaryInstanceType(options));
+    // A pool's own model is bound for the pool's instance type.
+    const pools = (options.instancePools ?? []).map((p) => (p.model ? this.modelFor(p.model, p.instanceType) : undefined));
+    if (existing || pools.some((p) => p?.existing)) this.existingModelVariants.add(name);
+    this.variants.push({ name, options, modelName, poolModelNames: pools.map((p) => p?.modelName) });
   }
 
   /**
@@ -336,10 +359,10 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /** One model per (source, instance type): JumpStart sources pick images and environment by instance type. */
-  private modelFor(source: ModelSource, options: ProductionVariantOptions): { modelName: string; existing: boolean } {
+  private modelFor(source: ModelSource, instanceType: InstanceType): { modelName: string; existing: boolean } {
     const byType = this.models.get(source) ?? new Map<string, { modelName: string; existing: boolean }>();
     this.models.set(source, byType);
-    const cached = byType.get(options.instanceType.name);
+    const cached = byType.get(instanceType.name);
     if (cached) return cached;
 
     const count = [...this.models.values()].reduce((n, m) => n + m.size, 0);
@@ -349,7 +372,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     const role = this.executionRole ?? this.createdModelRole();
     // What the model needs goes inline on the created role (InlineModelRole); a given role gets its DefaultPolicy.
     const { config, modelName, model } = bindModelInNetwork(scope, id, `RealtimeEndpoint '${this.node.id}'`, source,
-      { role, instanceType: options.instanceType, network: this.network });
+      { role, instanceType, network: this.network });
     // A created model makes the created role the endpoint's; an existing model runs with its own role, and the created
     // one, never used, renders nothing (LazyRole).
     if (model && this.executionRole === undefined) {
@@ -363,7 +386,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       recordModelImage(this, config.imageUri);
     }
     const bound = { modelName, existing: config.modelName !== undefined };
-    byType.set(options.instanceType.name, bound);
+    byType.set(instanceType.name, bound);
     return bound;
   }
 
@@ -379,13 +402,16 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     return this.modelRole;
   }
 
-  private instanceTypes() {
-    const shadow = this.props.shadow ? [this.props.shadow.instanceType] : [];
-    return [...this.variants.map((x) => x.options.instanceType), ...shadow];
+  /** Every instance type of every variant (each pool's) and of the shadow, with the variant's name. */
+  private instanceTypes(): Array<{ variantName: string; type: InstanceType }> {
+    const all = [...this.variants.map((x) => ({ name: x.name, options: x.options as ProductionVariantOptions })),
+      ...(this.props.shadow ? [{ name: this.shadowVariantName!, options: this.props.shadow }] : [])];
+    return all.flatMap((x) => variantInstanceTypes(x.options).map((type) => ({ variantName: x.name, type })));
   }
 
   private scaled(): ScaledVariant[] {
-    return this.variants.filter((x) => this.scaledVariants.has(x.name)).map((x) => ({ variantName: x.name, instanceType: x.options.instanceType }));
+    return this.variants.filter((x) => this.scaledVariants.has(x.name))
+      .map((x) => ({ variantName: x.name, instanceTypes: variantInstanceTypes(x.options) }));
   }
 
   /** Without autoscaling, CloudFormation's generated name; with it, one that changes with the scaled instance types. */
@@ -412,8 +438,11 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       v.check(n === 1, 'production variants', this.variantNames, 'one production variant when a shadow variant is set (SageMaker allows no more)');
     }
     // A variant with NVMe storage leaves the key off the endpoint config: said when it is the user's key, or when EBS variants lose it.
-    kmsKeyWarnings(this, this.key, this.props.encryptionKey !== undefined, this.instanceTypes(),
-      [...this.variantNames, ...(this.shadowVariantName ? [this.shadowVariantName] : [])]);
+    const types = this.instanceTypes();
+    kmsKeyWarnings(this, this.key, this.props.encryptionKey !== undefined, types.map((x) => x.type), types.map((x) => x.variantName));
+    const context = { shadowVariant: this.props.shadow !== undefined, dataCapture: this.props.dataCapture !== undefined };
+    for (const x of this.variants) warnOnInstancePools(this, `variant '${x.name}' `, x.options, context);
+    if (this.props.shadow) warnOnInstancePools(this, 'shadow.', this.props.shadow, context);
     autoscaledVariantUpdateWarning(this, this.scaled(), this.props.endpointName !== undefined);
     try {
       v.throwIfInvalid();
@@ -434,7 +463,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       const initial = x.options.initialInstanceCount ?? 1;
       return {
         variantName: x.name,
-        instanceType: x.options.instanceType.name,
+        instanceTypes: variantInstanceTypes(x.options).map((t) => t.name),
         minInstances: scaled?.minCapacity ?? initial,
         maxInstances: scaled?.maxCapacity ?? initial,
       };

@@ -1,4 +1,4 @@
-import { Annotations, Arn, ArnFormat, Lazy, Token } from 'aws-cdk-lib';
+import { Annotations, Arn, ArnFormat, Duration, Lazy, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -14,22 +14,61 @@ import { SharedGpuRouting } from './routing';
 import { ISharedGpuEndpoint, SharedGpuEndpointAttributes } from './shared-gpu-endpoint-interface';
 import { createKey } from '../core/encryption';
 import { DEFAULT_VARIANT_NAME } from '../core/endpoint-base';
+import { EndpointMetricsConfig } from '../core/endpoint-metrics-config';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
+import { InstancePool } from '../core/production-variant';
 import { addValidationHook, PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
 import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
+import {
+  applyMetricsConfig, l1KnowsMetricsConfig, ScaleInPolicyValues, validateMetricsConfig, writeScaleInPolicyOverride,
+} from '../private/endpoint-config-metrics';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, endpointConnections, grantVpcAccess } from '../private/endpoint-network';
 import { withOwnStatements } from '../private/inline-model-role';
+import {
+  primaryInstanceType, renderInstanceChoice, validateInstanceChoice, variantInstanceTypes, warnOnInstancePools,
+} from '../private/production-variant';
 import { secondScalingCall } from '../private/scaling-resources';
 
 /** Props of a `SharedGpuEndpoint`. */
 export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
-  /** The instance type every instance of the endpoint has, e.g. `ml.g5.12xlarge` or `ml.p4d.24xlarge`. */
-  readonly instanceType: InstanceType;
+  /**
+   * The instance type every instance of the endpoint has, e.g. `ml.g5.12xlarge` or `ml.p4d.24xlarge`. Give exactly one
+   * of `instanceType` and `instancePools`.
+   *
+   * @default - none: `instancePools` must be given
+   */
+  readonly instanceType?: InstanceType;
+
+  /**
+   * Up to five instance types in priority order (`InstancePools`), in place of `instanceType`: SageMaker falls back to
+   * the next pool when one has no capacity. Every component's copies must fit an instance of every pool (each is checked
+   * as if all instances came from it); the components' models are bound for the priority-1 type. A pool cannot name a
+   * model here (the endpoint config names none). Give exactly one of `instanceType` and `instancePools`.
+   *
+   * @default - none: `instanceType` must be given
+   */
+  readonly instancePools?: InstancePool[];
+
+  /**
+   * The total time SageMaker spends provisioning instances across all pools before the operation fails
+   * (`VariantInstanceProvisionTimeoutInSeconds`, 300-3600 s).
+   *
+   * @default - SageMaker's default
+   */
+  readonly instanceProvisionTimeout?: Duration;
+
+  /**
+   * How the endpoint publishes its metrics (the endpoint config's `MetricsConfig`): enhanced metrics (per container for
+   * inference components), publish frequency, detailed observability.
+   *
+   * @default - SageMaker's defaults (no enhanced metrics, every 60 seconds)
+   */
+  readonly metricsConfig?: EndpointMetricsConfig;
 
   /**
    * How many instances the endpoint starts with (`InitialInstanceCount`). The initial copies of all components must fit.
@@ -142,7 +181,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   public readonly variantName: string;
   protected readonly defaultVariantName: string;
 
-  /** The endpoint's instance type. */
+  /** The endpoint's instance type (with `instancePools`, the priority-1 pool's). */
   public readonly instanceType: InstanceType;
 
   /** How many instances the endpoint starts with. */
@@ -165,7 +204,9 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   /** The AWS::SageMaker::EndpointConfig. */
   public readonly cfnEndpointConfig: sagemaker.CfnEndpointConfig;
 
-  private readonly ledger: CapacityLedger;
+  /** One ledger per instance type (per pool): the copies must fit whichever pool SageMaker provisions from. */
+  private readonly ledgers: CapacityLedger[];
+  private readonly instanceTypes: InstanceType[];
   private scaling?: SharedGpuInstanceScalingOptions;
   private readonly components: InferenceComponent[] = [];
   private readonly networkConnections?: ec2.Connections;
@@ -173,12 +214,13 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   constructor(scope: Construct, id: string, props: SharedGpuEndpointProps) {
     super(scope, id, { physicalName: props.endpointName });
 
-    this.instanceType = props.instanceType;
     this.initialInstanceCount = props.initialInstanceCount ?? 1;
     this.variantName = props.variantName ?? DEFAULT_VARIANT_NAME;
     this.defaultVariantName = this.variantName;
-    this.ledger = new CapacityLedger(props.instanceType, this.initialInstanceCount);
     this.validate(props);
+    this.instanceType = primaryInstanceType(props);
+    this.instanceTypes = variantInstanceTypes(props);
+    this.ledgers = this.instanceTypes.map((t) => new CapacityLedger(t, this.initialInstanceCount));
     if (props.instanceScaling) this.autoScaleInstanceCount(props.instanceScaling);
     const nv = new PropValidator(`SharedGpuEndpoint '${this.node.path}'`);
     const network = bindEndpointNetwork(this, nv, props);
@@ -193,16 +235,18 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
     // Warned while the app validates, as every endpoint kind does.
     addValidationHook(this, () => {
-      kmsKeyWarnings(this, props.encryptionKey, props.encryptionKey !== undefined, [props.instanceType], [this.variantName]);
+      const given = props.encryptionKey !== undefined;
+      kmsKeyWarnings(this, props.encryptionKey, given, this.instanceTypes, this.instanceTypes.map(() => this.variantName));
+      warnOnInstancePools(this, '', props, { managedInstanceScaling: this.scaling !== undefined });
       return [];
     });
-    this.encryptionKey = props.encryptionKey ?? (hasNvmeInstanceStorage(props.instanceType) ? undefined : createKey(this, 'Key',
+    this.encryptionKey = props.encryptionKey ?? (this.instanceTypes.some(hasNvmeInstanceStorage) ? undefined : createKey(this, 'Key',
       `Encrypts the ML storage volumes of SageMaker endpoint ${this.node.path}`));
 
     this.cfnEndpointConfig = new sagemaker.CfnEndpointConfig(this, 'Config', {
       // Components bring their own models; the endpoint config names none and carries the role they run with.
       executionRoleArn: this.role.roleArn,
-      kmsKeyId: endpointConfigKmsKeyId(this.encryptionKey, [props.instanceType]),
+      kmsKeyId: endpointConfigKmsKeyId(this.encryptionKey, this.instanceTypes),
       // An inference-component endpoint carries its network on the endpoint config, like its role: "VpcConfig ... that
       // your SageMaker jobs, hosted models, and compute resources have access to"
       // (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateEndpointConfig.html).
@@ -210,19 +254,21 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
       enableNetworkIsolation: network.enableNetworkIsolation || undefined,
       productionVariants: [{
         variantName: this.variantName,
-        instanceType: props.instanceType.name,
+        ...renderInstanceChoice(props),
         initialInstanceCount: this.initialInstanceCount,
-        routingConfig: {
-          routingStrategy: routing.strategy,
-          prefixAwareRoutingConfig: routing.prefixAwareOptions ? {
-            prefixLength: routing.prefixAwareOptions.prefixLength,
-            concurrencyThreshold: routing.prefixAwareOptions.concurrencyThreshold,
-          } : undefined,
-        },
+        // PrefixAwareRoutingConfig: an override below (the L1 of the peer floor, 2.258, drops it without a word).
+        routingConfig: { routingStrategy: routing.strategy },
         // Lazy: autoScaleInstanceCount may be called after the constructor.
-        managedInstanceScaling: Lazy.any({ produce: () => renderManagedInstanceScaling(this.scaling) }),
+        managedInstanceScaling: Lazy.any({ produce: () => renderManagedInstanceScaling(this.scaling, this.cfnEndpointConfig) }),
       }],
     });
+    if (routing.prefixAwareOptions) {
+      const { prefixLength, concurrencyThreshold } = routing.prefixAwareOptions;
+      this.cfnEndpointConfig.addPropertyOverride('ProductionVariants.0.RoutingConfig.PrefixAwareRoutingConfig',
+        { PrefixLength: prefixLength, ConcurrencyThreshold: concurrencyThreshold });
+    }
+    applyMetricsConfig(this.cfnEndpointConfig, props.metricsConfig);
+    if (this.scaling) scaleInPolicyBelow268(this.cfnEndpointConfig, this.scaling);
     // The role's policy must exist before SageMaker assumes the role.
     this.cfnEndpointConfig.node.addDependency(this.role);
 
@@ -234,9 +280,10 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     this.endpointName = this.cfnEndpoint.attrEndpointName;
     // The service's own (lowercase) ARN: one built from a mixed-case name would never match in IAM.
     this.endpointArn = this.cfnEndpoint.attrEndpointArn;
-    if (this.ledger.capacity === undefined && !props.instanceType.isUnresolved) {
+    const unknown = this.instanceTypes.filter((t, i) => this.ledgers[i].capacity === undefined && !t.isUnresolved).map((t) => t.name);
+    if (unknown.length > 0) {
       Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:sharedGpuUnknownInstance',
-        `instanceType '${props.instanceType.name}' is not in the instance table: inference components cannot be checked to fit it at synth`);
+        `instanceType '${unknown.join('\', \'')}' is not in the instance table: inference components cannot be checked to fit it at synth`);
     }
   }
 
@@ -266,7 +313,10 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
   /** @internal */
   public _reserveCopies(_component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[] {
-    return this.ledger.reserve(requirement);
+    // Recorded on every ledger, or on none.
+    const problems = this.ledgers.flatMap((l) => l.problemsOf(requirement));
+    if (problems.length === 0) this.ledgers.forEach((l) => l.reserve(requirement));
+    return problems;
   }
 
   /** The components added with `addInferenceComponent`. */
@@ -284,6 +334,8 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     v.pattern('variantName', props.variantName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     v.atLeast('initialInstanceCount', props.initialInstanceCount, 1);
+    validateInstanceChoice(v, '', props, { modelOverride: 'a shared-GPU endpoint\'s config names no model (each inference component brings its own)' });
+    validateMetricsConfig(v, 'metricsConfig.', props.metricsConfig);
     if (props.instanceScaling) validateInstanceScaling(v, props.instanceScaling, props.initialInstanceCount ?? 1);
     v.throwIfInvalid();
   }
@@ -303,6 +355,8 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     validateInstanceScaling(v, props, this.initialInstanceCount);
     v.throwIfInvalid();
     this.scaling = props;
+    // During the constructor the config does not exist yet: the constructor writes it then.
+    if (this.cfnEndpointConfig) scaleInPolicyBelow268(this.cfnEndpointConfig, props);
     return props;
   }
 
@@ -323,7 +377,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
    */
   public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
     return estimateVariants(`SharedGpuEndpoint '${this.node.id}' costEstimate`, this.stack.region, [{
-      instanceType: this.instanceType.name,
+      instanceTypes: this.instanceTypes.map((t) => t.name),
       minInstances: this.instanceScaling?.minCapacity ?? this.initialInstanceCount,
       maxInstances: this.instanceScaling?.maxCapacity ?? this.initialInstanceCount,
     }], options);
@@ -334,6 +388,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
    * smallest instance of the same accelerator kind that gives it what it reserves here (its `acceleratorCount` devices,
    * with their memory; host memory is not carried over, as it defaults to a proportional share rather than a need):
    * an estimate from the bundled on-demand price table. Unknown prices leave the totals without a value and are listed.
+   * With instance pools, the instances are the priority-1 pool's type.
    */
   public costComparison(options?: CostEstimateOptions): SharedGpuCostComparison {
     const deviceMemoryGiB = this.instanceType.isUnresolved ? 0 : instanceSpecs(this.instanceType.name)?.acceleratorMemoryGiB ?? 0;
@@ -377,17 +432,28 @@ function validateInstanceScaling(v: PropValidator, s: SharedGpuInstanceScalingOp
   }
 }
 
+function scaleInPolicy(scaling: SharedGpuInstanceScalingOptions): ScaleInPolicyValues | undefined {
+  return scaling.scaleInStrategy ? {
+    strategy: scaling.scaleInStrategy,
+    maximumStepSize: scaling.scaleInMaximumStepSize,
+    cooldownInMinutes: scaling.scaleInCooldown?.toMinutes(),
+  } : undefined;
+}
+
+/** `ScaleInPolicy` as an override, for an aws-cdk-lib whose L1 does not know it (below 2.268). */
+function scaleInPolicyBelow268(config: sagemaker.CfnEndpointConfig, scaling: SharedGpuInstanceScalingOptions): void {
+  const policy = scaleInPolicy(scaling);
+  if (policy && !l1KnowsMetricsConfig(config)) writeScaleInPolicyOverride(config, 0, policy);
+}
+
 function renderManagedInstanceScaling(
-  scaling: SharedGpuInstanceScalingOptions | undefined,
+  scaling: SharedGpuInstanceScalingOptions | undefined, config: sagemaker.CfnEndpointConfig,
 ): sagemaker.CfnEndpointConfig.ManagedInstanceScalingProperty | undefined {
   return scaling ? {
     status: 'ENABLED',
     minInstanceCount: scaling.minCapacity,
     maxInstanceCount: scaling.maxCapacity,
-    scaleInPolicy: scaling.scaleInStrategy ? {
-      strategy: scaling.scaleInStrategy,
-      maximumStepSize: scaling.scaleInMaximumStepSize,
-      cooldownInMinutes: scaling.scaleInCooldown?.toMinutes(),
-    } : undefined,
+    // Through the L1 when it knows ScaleInPolicy; otherwise `writeScaleInPolicyOverride` wrote it.
+    scaleInPolicy: l1KnowsMetricsConfig(config) ? scaleInPolicy(scaling) : undefined,
   } : undefined;
 }

@@ -1,6 +1,7 @@
 import { Duration, Token } from 'aws-cdk-lib';
 import { instanceSpecs } from '../../core/instance-specs';
 import { PropValidator } from '../../core/validation';
+import { variantInstanceTypes } from '../../private/production-variant';
 import { AsyncEndpointProps, AsyncWorkload } from '../async-endpoint-props';
 
 export const WORKLOAD_RANGES: Record<AsyncWorkload, { min: number; max: number; default: number; label: string }> = {
@@ -12,9 +13,11 @@ export const WORKLOAD_RANGES: Record<AsyncWorkload, { min: number; max: number; 
 export const DEFAULT_EXPIRATION = { input: Duration.days(7), output: Duration.days(30), failure: Duration.days(30) };
 
 export function defaultWorkload(props: AsyncEndpointProps): AsyncWorkload {
-  if (props.instanceType.isUnresolved) return AsyncWorkload.CPU_PROCESSING;
-  const spec = instanceSpecs(props.instanceType.name);
-  const accelerated = spec ? spec.accelerators > 0 : /^(g|p|inf|trn)\d/.test(props.instanceType.family ?? '');
+  // The priority-1 instance type (none when the props are invalid: validation then says so).
+  const [type] = variantInstanceTypes(props);
+  if (!type || type.isUnresolved) return AsyncWorkload.CPU_PROCESSING;
+  const spec = instanceSpecs(type.name);
+  const accelerated = spec ? spec.accelerators > 0 : /^(g|p|inf|trn)\d/.test(type.family ?? '');
   return accelerated ? AsyncWorkload.GPU_LLM : AsyncWorkload.CPU_PROCESSING;
 }
 

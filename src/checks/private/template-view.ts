@@ -146,6 +146,16 @@ export function isAbsent(v: unknown): boolean {
   return v === undefined || v === null || v === '';
 }
 
+/**
+ * A variant's literal instance types: its `InstanceType`, or the `InstanceType` of each of its `InstancePools`
+ * (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InstancePool.html). Tokens are left out.
+ */
+export function variantInstanceTypesOf(variant: any): string[] {
+  const pools = Array.isArray(variant.InstancePools) ? variant.InstancePools.filter(isPlainObject) : [];
+  return [variant.InstanceType, ...pools.map((p: any) => p.InstanceType)]
+    .map(literalString).filter((t): t is string => t !== undefined);
+}
+
 /** All production variants (plus shadow variants) of an endpoint config. */
 export function variantsOf(config: ResourceRef): any[] {
   const all = [config.props.ProductionVariants, config.props.ShadowProductionVariants];

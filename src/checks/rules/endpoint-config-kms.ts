@@ -1,7 +1,7 @@
 import { hasLocalNvmeStorage } from '../../core/instance-specs';
 import { SageMakerMcpCheckLevel } from '../check-level';
 import { CheckRule, RuleFinding } from '../private/rule';
-import { isAbsent, literalString, variantsOf } from '../private/template-view';
+import { isAbsent, variantInstanceTypesOf, variantsOf } from '../private/template-view';
 
 /** KMS by default: an endpoint config encrypts its ML storage volumes with a customer key. */
 export const endpointConfigKms: CheckRule = {
@@ -13,14 +13,14 @@ export const endpointConfigKms: CheckRule = {
     for (const config of view.ofType('AWS::SageMaker::EndpointConfig')) {
       if (!isAbsent(config.props.KmsKeyId)) continue;
       const variants = variantsOf(config);
-      const types = variants.map((v) => literalString(v.InstanceType));
-      if (types.some((type) => type !== undefined && hasLocalNvmeStorage(type))) continue;
-      const needsKey = variants.filter((v, i) => v.ServerlessConfig === undefined && types[i] !== undefined); // serverless has no ML storage volume
+      const types = variants.map(variantInstanceTypesOf);
+      if (types.some((own) => own.some(hasLocalNvmeStorage))) continue;
+      const needsKey = variants.filter((v, i) => v.ServerlessConfig === undefined && types[i].length > 0); // serverless has no ML storage volume
       if (needsKey.length === 0) continue;
       out.push({
         logicalId: config.logicalId,
         location: 'Properties.KmsKeyId',
-        message: `Endpoint config ${config.logicalId} has no KmsKeyId although variant(s) ${needsKey.map((v) => `${v.VariantName} (${v.InstanceType})`).join(', ')} `
+        message: `Endpoint config ${config.logicalId} has no KmsKeyId although variant(s) ${needsKey.map((v) => `${v.VariantName} (${variantInstanceTypesOf(v).join(', ')})`).join(', ')} `
           + 'attach ML storage volumes: set KmsKeyId to a customer-managed KMS key.',
       });
     }

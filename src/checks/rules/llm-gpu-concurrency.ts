@@ -1,6 +1,6 @@
 import { SageMakerMcpCheckLevel } from '../check-level';
 import { CheckRule, RuleFinding } from '../private/rule';
-import { isPlainObject, literalNumber, literalShape, literalString, variantsOf } from '../private/template-view';
+import { isPlainObject, literalNumber, literalShape, variantInstanceTypesOf, variantsOf } from '../private/template-view';
 
 const GPU_INSTANCE = /^ml\.(g|p|inf|trn)\d/;
 /** Image repositories of LLM serving containers (TGI, DJL/LMI, vLLM). */
@@ -20,8 +20,9 @@ export const llmGpuConcurrency: CheckRule = {
       const concurrency = literalNumber(config.props.AsyncInferenceConfig?.ClientConfig?.MaxConcurrentInvocationsPerInstance);
       if (concurrency === undefined || concurrency <= 2) continue;
       for (const variant of variantsOf(config)) {
-        const instanceType = literalString(variant.InstanceType);
-        if (!instanceType || !GPU_INSTANCE.test(instanceType)) continue;
+        // With instance pools: any GPU pool (the requests per instance are the same on every pool).
+        const instanceType = variantInstanceTypesOf(variant).find((t) => GPU_INSTANCE.test(t));
+        if (!instanceType) continue;
         const model = view.resolveNamed(variant.ModelName, 'AWS::SageMaker::Model', 'ModelName');
         if (!model) continue;
         const extra = Array.isArray(model.props.Containers) ? model.props.Containers : [];

@@ -1,6 +1,6 @@
 import { SageMakerMcpCheckLevel } from '../check-level';
 import { CheckRule, RuleFinding } from '../private/rule';
-import { isPlainObject, literalShape, literalString, ResourceRef, TemplateView, variantsOf } from '../private/template-view';
+import { isPlainObject, literalShape, literalString, ResourceRef, TemplateView, variantInstanceTypesOf, variantsOf } from '../private/template-view';
 
 /** https://docs.aws.amazon.com/sagemaker/latest/dg/multi-model-support.html */
 const SUPPORT_PAGE = 'https://docs.aws.amazon.com/sagemaker/latest/dg/multi-model-support.html';
@@ -39,16 +39,17 @@ function variantProblems(view: TemplateView, model: ResourceRef, image: string |
         });
         continue;
       }
-      const instanceType = literalString(variant.InstanceType);
-      if (!instanceType) continue;
-      if (ACCELERATOR_INSTANCE.test(instanceType)) {
-        out.push({ config, problem: `variant ${name} runs on ${instanceType}: multi-model endpoints support CPU instances and the GPU types of ${SUPPORT_PAGE}, not Inferentia or Trainium` });
-      } else if (GPU_INSTANCE.test(instanceType)) {
-        if (!MME_GPU_INSTANCE_TYPES.includes(instanceType)) {
-          out.push({ config, problem: `variant ${name} runs on ${instanceType}, not one of the GPU types multi-model endpoints support (${MME_GPU_INSTANCE_TYPES.join(', ')}; ${SUPPORT_PAGE})` });
-        }
-        if (image !== undefined && !TRITON_IMAGE.test(image)) {
-          out.push({ config, problem: `variant ${name} runs on GPU ${instanceType} with image ${image}: GPU multi-model endpoints need the SageMaker Triton Inference Server image (sagemaker-tritonserver; ${SUPPORT_PAGE})` });
+      // Every instance pool's type must qualify: SageMaker may provision any of them.
+      for (const instanceType of variantInstanceTypesOf(variant)) {
+        if (ACCELERATOR_INSTANCE.test(instanceType)) {
+          out.push({ config, problem: `variant ${name} runs on ${instanceType}: multi-model endpoints support CPU instances and the GPU types of ${SUPPORT_PAGE}, not Inferentia or Trainium` });
+        } else if (GPU_INSTANCE.test(instanceType)) {
+          if (!MME_GPU_INSTANCE_TYPES.includes(instanceType)) {
+            out.push({ config, problem: `variant ${name} runs on ${instanceType}, not one of the GPU types multi-model endpoints support (${MME_GPU_INSTANCE_TYPES.join(', ')}; ${SUPPORT_PAGE})` });
+          }
+          if (image !== undefined && !TRITON_IMAGE.test(image)) {
+            out.push({ config, problem: `variant ${name} runs on GPU ${instanceType} with image ${image}: GPU multi-model endpoints need the SageMaker Triton Inference Server image (sagemaker-tritonserver; ${SUPPORT_PAGE})` });
+          }
         }
       }
     }

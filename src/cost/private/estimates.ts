@@ -113,6 +113,60 @@ export function buildEstimate(table: PriceTable, input: CapacityInput, price: Pr
 }
 
 /**
+ * The estimate of a variant with instance pools (`instanceTypes` by priority, `prices` parallel): a range, the fewest
+ * instances all on the cheapest pool and the most all on the dearest, since SageMaker may provision from any pool.
+ */
+export function buildPoolsEstimate(
+  table: PriceTable, input: Omit<CapacityInput, 'instanceType'> & { readonly instanceTypes: string[] }, prices: Array<Price | undefined>,
+): VariantCostEstimate {
+  const { instanceTypes, region, minInstances, maxInstances } = input;
+  const pools = `${minInstances}-${maxInstances} × instance pools ${instanceTypes.join(', ')}`;
+  const base = {
+    variantName: input.variantName,
+    instanceType: instanceTypes[0],
+    instancePoolTypes: instanceTypes,
+    region,
+    minInstances,
+    maxInstances,
+    scalesToZero: minInstances === 0,
+  };
+  const missing = instanceTypes.filter((_, i) => prices[i] === undefined);
+  if (missing.length > 0) {
+    return {
+      ...base,
+      priceKnown: false,
+      priceSource: NOT_IN_TABLE,
+      priceAsOf: table.asOf,
+      summary: `No estimate for ${pools} in ${region}: the price of ${missing.join(', ')} is not in the price table of ${table.asOf} `
+        + `(which ${tableCoverage(table, region)}); give it as hourlyPricesUsd: { ${missing.map((t) => `'${t}': <USD per instance-hour>`).join(', ')} }`,
+    };
+  }
+  const priced = instanceTypes.map((t, i) => ({ t, price: prices[i]! }));
+  const cheapest = priced.reduce((a, b) => (b.price.usd < a.price.usd ? b : a));
+  const dearest = priced.reduce((a, b) => (b.price.usd > a.price.usd ? b : a));
+  const monthlyAtMinUsd = round(cheapest.price.usd * minInstances * HOURS_PER_MONTH);
+  const monthlyAtMaxUsd = round(dearest.price.usd * maxInstances * HOURS_PER_MONTH);
+  const unique = (xs: string[]) => [...new Set(xs)].join('; ');
+  const asOf = unique(priced.map((x) => x.price.asOf));
+  return {
+    ...base,
+    priceKnown: true,
+    pricePerInstanceHourUsd: cheapest.price.usd,
+    maxPricePerInstanceHourUsd: dearest.price.usd,
+    hourlyAtMinUsd: round(cheapest.price.usd * minInstances),
+    hourlyAtMaxUsd: round(dearest.price.usd * maxInstances),
+    monthlyAtMinUsd,
+    monthlyAtMaxUsd,
+    priceSource: unique(priced.map((x) => x.price.source)),
+    priceAsOf: asOf,
+    summary: `Estimate (${PRICE_TABLE_NOTE}; prices ${asOf === GIVEN_BY_CALLER ? GIVEN_BY_CALLER : `as of ${asOf}`}): ${pools} in ${region} `
+      + `at ${priced.map((x) => `$${x.price.usd}/h (${x.t})`).join(', ')} = $${monthlyAtMinUsd}-$${monthlyAtMaxUsd} per month `
+      + `(${HOURS_PER_MONTH} h; ${minInstances} on the cheapest pool, ${cheapest.t}, to ${maxInstances} on the dearest, ${dearest.t})`
+      + `${minInstances === 0 ? ', $0 when scaled to zero' : ''}`,
+  };
+}
+
+/**
  * Packed on `packedInstanceCount` instances of the packed type versus every copy on its own smallest fitting instance of
  * the same accelerator kind: the smallest priced one when one fits, else (not strict) the smallest the instance table
  * has, with its price unknown. `strict` throws on any unknown price instead.

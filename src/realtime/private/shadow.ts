@@ -20,7 +20,7 @@ export const DEFAULT_SHADOW_NAME = 'Shadow';
 /** Records the problems of the shadow options on their own (the variant count is checked at synth). */
 export function validateShadow(v: PropValidator, options: ShadowVariantOptions, productionName: string, productionWeight: number | undefined): void {
   const name = options.variantName ?? DEFAULT_SHADOW_NAME;
-  validateProductionVariant(v, 'shadow.', name, options);
+  validateProductionVariant(v, 'shadow.', name, options, { modelOverride: 'the shadow\'s pools run the shadow\'s model' });
   v.range('shadow.samplingPercentage', options.samplingPercentage, 1, 100, { unit: 'percent' });
   v.check(options.initialVariantWeight === undefined, 'shadow.initialVariantWeight', options.initialVariantWeight,
     'nothing: samplingPercentage sets the shadow\'s share of the production traffic');

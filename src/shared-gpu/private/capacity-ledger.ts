@@ -19,6 +19,13 @@ export class CapacityLedger {
 
   /** The problems of one more component (none: it is recorded). */
   public reserve(requirement: InferenceComponentRequirement): CapacityProblem[] {
+    const problems = this.problemsOf(requirement);
+    if (problems.length === 0) this.reserved.push(toCopyRequirement(requirement));
+    return problems;
+  }
+
+  /** The problems of one more component, recording nothing (for an endpoint whose instance pools each have a ledger). */
+  public problemsOf(requirement: InferenceComponentRequirement): CapacityProblem[] {
     const req = toCopyRequirement(requirement);
     const copy = new PropValidator('capacity');
     const total = new PropValidator('capacity');
@@ -28,12 +35,10 @@ export class CapacityLedger {
         checkInitialCopiesFit(total, [...this.reserved, req], this.capacity, this.instanceType.name, this.instanceCount);
       }
     }
-    const problems = [
+    return [
       ...copy.problemList.map((message) => ({ kind: CapacityProblemKind.COPY_EXCEEDS_INSTANCE, message })),
       ...total.problemList.map((message) => ({ kind: CapacityProblemKind.INITIAL_COPIES_EXCEED_ENDPOINT, message })),
     ];
-    if (problems.length === 0) this.reserved.push(req);
-    return problems;
   }
 }
 

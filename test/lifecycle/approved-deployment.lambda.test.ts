@@ -421,6 +421,24 @@ describe('bundled handler', () => {
     expect(`${error.message}\n${error.stack}`).not.toContain(token);
   });
 
+  test('production (from its environment): an approval alone is refused; without its stage variables the handler refuses to run', async () => {
+    const config = endpointStack(1);
+    configure(config);
+    process.env[LIFECYCLE_ENV.PROMOTION_STEP] = 'production';
+    try {
+      await expect(handler(packageEvent())).rejects.toThrow(/DEPLOY_REQUIRED_STAGE: production needs DEPLOY_REQUIRED_STAGE and DEPLOY_REQUIRED_STAGE_STATUS/);
+      process.env[LIFECYCLE_ENV.REQUIRED_STAGE] = 'Production';
+      process.env[LIFECYCLE_ENV.REQUIRED_STAGE_STATUS] = 'Approved';
+      const outcome = await handler(packageEvent());
+      expect(outcome).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/when its ModelLifeCycle becomes Production\/Approved/) });
+      expect(updatesOf(config.stackName)).toHaveLength(0);
+    } finally {
+      delete process.env[LIFECYCLE_ENV.PROMOTION_STEP];
+      delete process.env[LIFECYCLE_ENV.REQUIRED_STAGE];
+      delete process.env[LIFECYCLE_ENV.REQUIRED_STAGE_STATUS];
+    }
+  });
+
   test('a malformed event is logged and thrown (to the dead-letter queue after the retries)', async () => {
     configure(endpointStack(1));
     await expect(handler({ 'detail-type': 'SageMaker Model Package State Change', 'detail': { ModelPackageVersion: 'x' } })).rejects.toMatchObject({ name: 'MalformedLifecycleEventError' });

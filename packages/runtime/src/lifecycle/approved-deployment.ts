@@ -63,6 +63,8 @@ export function approvedDeploymentConfigFromEnv(env: Record<string, string | und
   const parsed = parseContract(ApprovedDeploymentEnvSchema, env, {
     fail: (problems) => new ContractConfigError(problems, 'The approved-model deployment handler is misconfigured'),
   });
+  const stage = parsed[LIFECYCLE_ENV.REQUIRED_STAGE];
+  const stageStatus = parsed[LIFECYCLE_ENV.REQUIRED_STAGE_STATUS];
   return {
     stackName: parsed[LIFECYCLE_ENV.STACK_NAME],
     parameterName: parsed[LIFECYCLE_ENV.PARAMETER_NAME],
@@ -71,9 +73,7 @@ export function approvedDeploymentConfigFromEnv(env: Record<string, string | und
     topicArn: parsed[LIFECYCLE_ENV.TOPIC_ARN],
     maxWaitMs: Number(parsed[LIFECYCLE_ENV.MAX_WAIT_SECONDS]) * 1000,
     promotionStep: parsed[LIFECYCLE_ENV.PROMOTION_STEP],
-    requiredStage: parsed[LIFECYCLE_ENV.REQUIRED_STAGE] !== undefined && parsed[LIFECYCLE_ENV.REQUIRED_STAGE_STATUS] !== undefined
-      ? { stage: parsed[LIFECYCLE_ENV.REQUIRED_STAGE], stageStatus: parsed[LIFECYCLE_ENV.REQUIRED_STAGE_STATUS] }
-      : undefined,
+    requiredStage: stage !== undefined && stageStatus !== undefined ? { stage, stageStatus } : undefined,
   };
 }
 

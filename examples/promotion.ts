@@ -1,4 +1,4 @@
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -39,6 +39,7 @@ export function addPromotionExample(app: App): PromotionExample {
     enforceSSL: true,
     blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
   });
+  Validations.of(artifacts).acknowledge({ id: 'AwsSolutions-S1', reason: 'An example: in an account, log to its access-log bucket (serverAccessLogsBucket).' });
   const images = new ecr.Repository(registry, 'Images', { repositoryName: 'churn-inference', imageScanOnPush: true });
   const group = new ModelPackageGroup(registry, 'Models', { modelPackageGroupName: 'churn' });
   const source = new ModelPromotionSource(registry, 'Promotion', {

@@ -11,7 +11,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addPromotionExample, PRODUCTION_ACCOUNT, PROMOTION_REGION, REGISTRY_ACCOUNT, STAGING_ACCOUNT } from '../../examples/promotion';
 import { ApprovedModelDeployment, ModelPackageGroup, ModelPromotionSource, PromotionStep } from '../../src/lifecycle';
 import { iamReferenceProblems, identityStatements } from '../support/iam-reference';
-import { expectValidTemplate } from '../support/template-checks';
+import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
 const root = (account: string) => ({ AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:iam::${account}:root`]] } });
 const bus = (account: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:events:${PROMOTION_REGION}:${account}:event-bus/default`]] });
@@ -226,4 +226,10 @@ describe('validation', () => {
     });
     Template.fromStack(target).resourceCountIs('AWS::Events::EventBusPolicy', 0);
   });
+});
+
+test('the three stacks pass cdk-nag AwsSolutions', () => {
+  const app = new App();
+  addPromotionExample(app);
+  expectNagClean(app);
 });

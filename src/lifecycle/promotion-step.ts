@@ -20,8 +20,8 @@ export interface ProductionGateOptions {
 const STAGE = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
 
 /**
- * The step an `ApprovedModelDeployment` plays in a staged rollout across accounts (docs/lifecycle.md, "Promotion
- * across accounts").
+ * The step an `ApprovedModelDeployment` plays in a staged rollout across accounts ("Promotion across accounts" in
+ * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/lifecycle.md).
  */
 export class PromotionStep {
   /**

@@ -28,9 +28,11 @@ export interface PromotionExample {
  * Registry → staging → a person's Production stage → production, in three accounts (docs/lifecycle.md, "Promotion
  * across accounts"): the registry's group, artifacts and images shared with both deploying accounts and its events
  * delivered to their buses; staging deploys each approved version; production deploys a version once a person sets its
- * ModelLifeCycle to Production/Approved, and only when staging deployed it.
+ * ModelLifeCycle to Production/Approved, and only when staging deployed it. It takes the app, not a stack (three
+ * accounts), so test/security/examples-security.test.ts, which builds each `add*Example` in one stack, does not run it;
+ * test/lifecycle/model-promotion.test.ts runs cdk-nag and the IAM reference checks on its three stacks.
  */
-export function addPromotionExample(app: App): PromotionExample {
+export function promotionExampleApp(app: App): PromotionExample {
   const registry = new Stack(app, 'ModelRegistry', { env: { account: REGISTRY_ACCOUNT, region: PROMOTION_REGION } });
   const artifactsKey = new kms.Key(registry, 'ArtifactsKey', { enableKeyRotation: true, description: 'Encrypts the churn model artifacts' });
   const artifacts = new s3.Bucket(registry, 'Artifacts', {

@@ -268,12 +268,9 @@ export class ApprovedModelDeployment extends Construct {
     acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({ grantee: role, actions: iamActionsFor('SageMaker.ListModelPackages'), resourceArns: ['*'] }),
       'ListModelPackages has no required resource type: IAM authorizes it on * only. The handler lists the approved versions of its one group.');
     // Staging writes its outcome on the version; production reads it (and the stage) back.
-    if (step?.name === 'staging') {
-      acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({ grantee: role, actions: [IAM_ACTION.sagemaker.UpdateModelPackage], resourceArns: [group.modelPackageVersionsArn] }),
-        'The versions of this one group (model-package/<group>/*): SageMaker numbers each version, so their ARNs are not known at deploy time.');
-    }
-    if (step?.name === 'production') {
-      acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({ grantee: role, actions: iamActionsFor('SageMaker.DescribeModelPackage'), resourceArns: [group.modelPackageVersionsArn] }),
+    if (step) {
+      const actions = step.name === 'staging' ? [IAM_ACTION.sagemaker.UpdateModelPackage] : iamActionsFor('SageMaker.DescribeModelPackage');
+      acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({ grantee: role, actions, resourceArns: [group.modelPackageVersionsArn] }),
         'The versions of this one group (model-package/<group>/*): SageMaker numbers each version, so their ARNs are not known at deploy time.');
     }
     props.notificationTopic?.grantPublish(role);

@@ -9,8 +9,8 @@ import { Construct } from 'constructs';
 import { ModelPackageGroup } from './model-package-group';
 import { IAM_ACTION } from '../core/iam-actions';
 import { PropValidator } from '../core/validation';
-import { defaultBusArn } from '../private/default-bus';
 import { MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE } from '../private/contract.generated';
+import { defaultBusArn } from '../private/default-bus';
 
 /** Props of a `ModelPromotionSource`. */
 export interface ModelPromotionSourceProps {

@@ -8,8 +8,9 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { addPromotionExample, PRODUCTION_ACCOUNT, PROMOTION_REGION, REGISTRY_ACCOUNT, STAGING_ACCOUNT } from '../../examples/promotion';
+import { promotionExampleApp, PRODUCTION_ACCOUNT, PROMOTION_REGION, REGISTRY_ACCOUNT, STAGING_ACCOUNT } from '../../examples/promotion';
 import { ApprovedModelDeployment, ModelPackageGroup, ModelPromotionSource, PromotionStep } from '../../src/lifecycle';
+import { storesWithoutTlsOnly, unencryptedStores, wildcardDataPlaneGrants } from '../security/checks';
 import { iamReferenceProblems, identityStatements } from '../support/iam-reference';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 
@@ -24,7 +25,7 @@ function statementsWith(stack: Stack, action: string): any[] {
 }
 
 describe('registry account', () => {
-  const example = addPromotionExample(new App());
+  const example = promotionExampleApp(new App());
   const t = Template.fromStack(example.registry);
 
   test('the group\'s policy: AWS\'s two statements, to the staging and production accounts only', () => {
@@ -50,23 +51,35 @@ describe('registry account', () => {
   test('artifacts, key and images: read, decrypt through S3, pull; to the two accounts only', () => {
     const principal = { AWS: [root(STAGING_ACCOUNT).AWS, root(PRODUCTION_ACCOUNT).AWS] };
     t.hasResourceProperties('AWS::S3::BucketPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([{
-        Effect: 'Allow', Principal: principal, Action: 's3:GetObject',
-        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.stringLikeRegexp('^Artifacts'), 'Arn'] }, '/churn/*']] },
-      }]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([{
+          Effect: 'Allow',
+          Principal: principal,
+          Action: 's3:GetObject',
+          Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.stringLikeRegexp('^Artifacts'), 'Arn'] }, '/churn/*']] },
+        }]),
+      },
     });
     t.hasResourceProperties('AWS::KMS::Key', {
-      KeyPolicy: { Statement: Match.arrayWith([{
-        Effect: 'Allow', Principal: principal, Action: 'kms:Decrypt', Resource: '*',
-        Condition: { StringEquals: { 'kms:ViaService': `s3.${PROMOTION_REGION}.amazonaws.com` } },
-      }]) },
+      KeyPolicy: {
+        Statement: Match.arrayWith([{
+          Effect: 'Allow',
+          Principal: principal,
+          Action: 'kms:Decrypt',
+          Resource: '*',
+          Condition: { StringEquals: { 'kms:ViaService': `s3.${PROMOTION_REGION}.amazonaws.com` } },
+        }]),
+      },
     });
     // Narrower than the `ecr:*` of AWS's example: the three actions a pull needs.
     t.hasResourceProperties('AWS::ECR::Repository', {
-      RepositoryPolicyText: { Statement: [{
-        Effect: 'Allow', Principal: principal,
-        Action: ['ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer', 'ecr:BatchCheckLayerAvailability'],
-      }] },
+      RepositoryPolicyText: {
+        Statement: [{
+          Effect: 'Allow',
+          Principal: principal,
+          Action: ['ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer', 'ecr:BatchCheckLayerAvailability'],
+        }],
+      },
     });
   });
 
@@ -87,10 +100,14 @@ describe('registry account', () => {
       { Action: 'events:PutEvents', Effect: 'Allow', Resource: bus(PRODUCTION_ACCOUNT) },
     ]);
     t.hasResourceProperties('AWS::IAM::Role', {
-      AssumeRolePolicyDocument: { Statement: [{
-        Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'events.amazonaws.com' },
-        Condition: { StringEquals: { 'aws:SourceAccount': REGISTRY_ACCOUNT } },
-      }] },
+      AssumeRolePolicyDocument: {
+        Statement: [{
+          Action: 'sts:AssumeRole',
+          Effect: 'Allow',
+          Principal: { Service: 'events.amazonaws.com' },
+          Condition: { StringEquals: { 'aws:SourceAccount': REGISTRY_ACCOUNT } },
+        }],
+      },
     });
   });
 
@@ -110,7 +127,7 @@ describe('registry account', () => {
 });
 
 describe('staging and production accounts', () => {
-  const example = addPromotionExample(new App());
+  const example = promotionExampleApp(new App());
 
   test.each([
     ['staging', () => example.staging, STAGING_ACCOUNT],
@@ -141,10 +158,12 @@ describe('staging and production accounts', () => {
       },
     });
     t.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({
-        DEPLOY_PROMOTION_STEP: 'staging',
-        DEPLOY_MODEL_PACKAGE_GROUP_ARN: `arn:aws:sagemaker:${PROMOTION_REGION}:${REGISTRY_ACCOUNT}:model-package-group/churn`,
-      }) },
+      Environment: {
+        Variables: Match.objectLike({
+          DEPLOY_PROMOTION_STEP: 'staging',
+          DEPLOY_MODEL_PACKAGE_GROUP_ARN: `arn:aws:sagemaker:${PROMOTION_REGION}:${REGISTRY_ACCOUNT}:model-package-group/churn`,
+        }),
+      },
     });
     expect(statementsWith(example.staging, 'sagemaker:UpdateModelPackage')).toEqual([{ Action: 'sagemaker:UpdateModelPackage', Effect: 'Allow', Resource: versionsLiteral }]);
   });
@@ -228,8 +247,14 @@ describe('validation', () => {
   });
 });
 
-test('the three stacks pass cdk-nag AwsSolutions', () => {
+test('the three stacks pass cdk-nag AwsSolutions and the examples\' security review (stores encrypted and TLS-only)', () => {
   const app = new App();
-  addPromotionExample(app);
+  const example = promotionExampleApp(app);
+  for (const stack of [example.registry, example.staging, example.production]) {
+    const template = Template.fromStack(stack).toJSON();
+    expect([...unencryptedStores(template), ...storesWithoutTlsOnly(template)]).toEqual([]);
+  }
+  // The registry grants nothing account-wide (the deploying handlers' ListModelPackages is on * as IAM requires).
+  expect(wildcardDataPlaneGrants(Template.fromStack(example.registry).toJSON())).toEqual([]);
   expectNagClean(app);
 });

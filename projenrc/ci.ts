@@ -22,6 +22,7 @@ const GATE: GateStep[] = [
   { name: 'The MCP conformance suite and real MCP clients (Strands Agents SDK, MCP Inspector 2.x) on Node 22', run: 'npx projen test:clients' },
   { name: 'jsii compile', run: 'npx projen compile' },
   { name: 'The checks over the compiled lib/ and .jsii (exports, from* return types)', run: 'npx projen test:lib' },
+  { name: 'Every example in README.md, docs/ and @example compiled by jsii-rosetta (strict) and translated; docs/python.md current', run: 'npx projen rosetta:check' },
   { name: 'API.md is the committed one', run: 'npx projen docgen:check' },
   { name: 'No undeclared breaking change to the jsii API (api-baseline/baseline.jsii)', run: 'npx projen api:diff' },
   { name: 'The Python, Java, .NET and Go bindings generate', run: 'npx projen pacmak:check' },

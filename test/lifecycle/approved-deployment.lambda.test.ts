@@ -541,6 +541,25 @@ describe('staged rollout across accounts', () => {
     expect((await handleApprovedDeploymentEvent(stageEvent(), { cloudformation: client, sagemaker, config: prod })).outcome).toBe('refused');
   });
 
+  test('production: a stage event met by a busy stack is deployed when the stack frees, but only while the version passes the gate', async () => {
+    // GIVEN a busy production stack, and version 2 staged and at Production/Approved
+    const config = { ...production(1), maxWaitMs: 0 };
+    cfn.setStatus(config.stackName, 'UPDATE_IN_PROGRESS');
+    registerStaged(2, 'deployed');
+    const deps = { cloudformation: client, sagemaker, config };
+    // WHEN the stage event is deferred, then staging's later record changes, then the stack frees
+    expect((await handleApprovedDeploymentEvent(stageEvent(), deps)).outcome).toBe('deferred');
+    registerStaged(2, 'rolled-back');
+    cfn.setStatus(config.stackName, 'UPDATE_COMPLETE');
+    const freed = await handleApprovedDeploymentEvent(stackEvent('UPDATE_COMPLETE', { token: 'Console-UpdateStack-9', id: 'prod-freed' }), deps);
+    // THEN nothing is deployed; once the record says deployed again, the next free stack deploys it
+    expect(freed.followUp).toBeUndefined();
+    registerStaged(2, 'deployed');
+    const again = await handleApprovedDeploymentEvent(stackEvent('UPDATE_COMPLETE', { token: 'Console-UpdateStack-10', id: 'prod-freed-2' }), deps);
+    expect(again.followUp).toMatchObject({ outcome: 'updated', version: 2 });
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+  });
+
   test('staging: a record the registry refuses is reported and thrown after the outcome (retried, then dead-lettered)', async () => {
     const config = staging(2);
     control.failNext('UpdateModelPackage', 'AccessDeniedException', 'not authorized to perform: sagemaker:UpdateModelPackage');

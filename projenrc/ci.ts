@@ -17,6 +17,7 @@ const GATE: GateStep[] = [
   { name: 'eslint', run: 'npx projen eslint' },
   { name: 'The type check of tests, examples, benchmarks, scripts and projenrc', run: 'npx projen typecheck' },
   { name: 'The runtime package\'s tests through its own script (packages/runtime/test, the package imported by name)', run: 'npm test -w packages/runtime' },
+  { name: 'The runtime package\'s API report (packages/runtime/api/*.api.md) is what its entry points export', run: 'npx projen runtime:api:check' },
   { name: 'The slow suites: Control Tower controls and integ snapshots, replays, the demo, the load test', run: 'npx projen test:slow' },
   { name: 'The runtime, handler and MCP suites on Node 22 (Lambda\'s nodejs22.x)', run: 'npx projen test:node22' },
   { name: 'The MCP conformance suite and real MCP clients (Strands Agents SDK, MCP Inspector 2.x) on Node 22', run: 'npx projen test:clients' },

@@ -120,7 +120,7 @@ function parsePackageChange(event: Record<string, unknown>, detail: Record<strin
  * A version's `ModelLifeCycle` (`Stage`, `StageStatus`, both required when it is set:
  * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ModelLifeCycle.html), or undefined.
  */
-export function parseLifeCycle(v: unknown): ModelPackageChange['lifeCycle'] {
+function parseLifeCycle(v: unknown): ModelPackageChange['lifeCycle'] {
   if (!isObject(v) || typeof v.Stage !== 'string' || typeof v.StageStatus !== 'string') return undefined;
   return { stage: v.Stage, stageStatus: v.StageStatus };
 }

@@ -21,6 +21,8 @@ export const SLOW_SUITES = [
   'packages/runtime/test/invoke/load.test.ts',
   // a ~30 MB price list file read by the CLI under a 48 MB heap
   'packages/runtime/test/prices/bulk-memory.test.ts',
+  // three accounts' stacks through the CloudFormation schema checks and cdk-nag (~40 s)
+  'test/lifecycle/model-promotion.test.ts',
 ];
 
 /** The checks that read the compiled lib/ and .jsii (a todo in a tree without them). */

@@ -51,6 +51,9 @@ export const IAM_ACTION = {
     'GetDownloadUrlForLayer': 'ecr:GetDownloadUrlForLayer',
     '*': 'ecr:*',
   },
+  'events': {
+    PutEvents: 'events:PutEvents',
+  },
   'execute-api': {
     Invoke: 'execute-api:Invoke',
   },

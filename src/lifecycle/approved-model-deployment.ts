@@ -11,6 +11,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ApprovedDeploymentFunction } from './approved-deployment-function';
 import { IModelPackageGroup } from './model-package-group';
+import { PromotionStep } from './promotion-step';
 import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
 import { IAM_ACTION, iamActionsFor } from '../core/iam-actions';
@@ -27,6 +28,7 @@ import {
   MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE,
   STACK_STATUS_CHANGE_DETAIL_TYPE,
 } from '../private/contract.generated';
+import { defaultBusArn } from '../private/default-bus';
 import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
 /** What the deployment handler reports, one metric data point each (`metricOutcome`). */
@@ -58,8 +60,26 @@ export enum DeploymentOutcome {
  * CloudFormation API, and to SNS when notifying: interface endpoints or a NAT).
  */
 export interface ApprovedModelDeploymentProps extends FunctionNetworkOptions {
-  /** The group whose approved versions are deployed. */
+  /**
+   * The group whose approved versions are deployed: of this account and region, or of a registry account
+   * (`ModelPackageGroup.fromModelPackageGroupArn`), whose `ModelPromotionSource` delivers its events to this account.
+   */
   readonly modelPackageGroup: IModelPackageGroup;
+  /**
+   * The step this deployment plays in a staged rollout: `PromotionStep.staging()` deploys on approval and records its
+   * rollouts on the version; `PromotionStep.production()` deploys on a ModelLifeCycle stage, only what staging deployed.
+   *
+   * @default - a single deployment: deploys each approved version, records nothing
+   */
+  readonly promotionStep?: PromotionStep;
+  /**
+   * For a group of another account: add a statement to this account's default event bus policy that lets the group's
+   * account put its "SageMaker Model Package State Change" events there (`events:PutEvents`, conditions `events:source`
+   * and `events:detail-type`). Set false when the bus policy is managed elsewhere.
+   *
+   * @default - true when the group's account is another (literal) account than this stack's
+   */
+  readonly allowRegistryEvents?: boolean;
   /**
    * The version the endpoint serves until one is approved: the default of the stack parameter (a versioned model
    * package ARN of the group). Later deploys (`cdk deploy`) keep the parameter's current value.
@@ -124,7 +144,9 @@ const PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/
  * The handler may only `cloudformation:DescribeStacks`, `cloudformation:DescribeStackEvents` (where it reads back
  * which versions were rolled back) and `cloudformation:UpdateStack` this stack, `sagemaker:ListModelPackages` (the
  * newest approved version, after a busy stack frees; IAM authorizes it on `*` only), and publish to the notification
- * topic. Only the group's own account and region route approvals to it. The update runs with the stack's CloudFormation service role, which it does not pass (no
+ * topic (in a staged rollout, also `sagemaker:UpdateModelPackage` (staging) or `sagemaker:DescribeModelPackage`
+ * (production) on the group's versions). Only the group's own account and region route approvals to it: a group of a
+ * registry account arrives through that account's `ModelPromotionSource`. The update runs with the stack's CloudFormation service role, which it does not pass (no
  * `iam:PassRole`), so a stack deployed without one is refused.
  */
 export class ApprovedModelDeployment extends Construct {
@@ -153,6 +175,11 @@ export class ApprovedModelDeployment extends Construct {
   public readonly failedAlarm: cloudwatch.Alarm;
   /** The key of the dead-letter queue and the log group. */
   public readonly encryptionKey: kms.IKey;
+  /**
+   * The statement of this account's default event bus policy that lets the registry account deliver the group's events.
+   * @default - none: the group is of this account, or `allowRegistryEvents` is false
+   */
+  public readonly registryEventsPolicy?: events.CfnEventBusPolicy;
 
   private readonly stackName: string;
 
@@ -177,6 +204,7 @@ export class ApprovedModelDeployment extends Construct {
     v.throwIfInvalid();
 
     const stack = Stack.of(this);
+    const step = props.promotionStep;
     this.stackName = stack.stackName;
     this.modelPackageGroup = group;
     this.parameter = new CfnParameter(stack, props.parameterName ?? 'ApprovedModelPackageArn', {
@@ -219,6 +247,9 @@ export class ApprovedModelDeployment extends Construct {
         [LIFECYCLE_ENV.GROUP_ARN]: group.modelPackageGroupArn,
         [LIFECYCLE_ENV.MAX_WAIT_SECONDS]: maxWait.isUnresolved() ? '300' : String(maxWait.toSeconds()),
         ...(props.notificationTopic ? { [LIFECYCLE_ENV.TOPIC_ARN]: props.notificationTopic.topicArn } : {}),
+        ...(step ? { [LIFECYCLE_ENV.PROMOTION_STEP]: step.name } : {}),
+        ...(step?.stage ? { [LIFECYCLE_ENV.REQUIRED_STAGE]: step.stage } : {}),
+        ...(step?.stageStatus ? { [LIFECYCLE_ENV.REQUIRED_STAGE_STATUS]: step.stageStatus } : {}),
       },
     });
     this.handler = fn;
@@ -236,6 +267,12 @@ export class ApprovedModelDeployment extends Construct {
     // The newest approved version, read after a busy stack frees.
     acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({ grantee: role, actions: iamActionsFor('SageMaker.ListModelPackages'), resourceArns: ['*'] }),
       'ListModelPackages has no required resource type: IAM authorizes it on * only. The handler lists the approved versions of its one group.');
+    // Staging writes its outcome on the version; production reads it (and the stage) back.
+    if (step) {
+      const actions = step.name === 'staging' ? [IAM_ACTION.sagemaker.UpdateModelPackage] : iamActionsFor('SageMaker.DescribeModelPackage');
+      acknowledgeGrantWildcards(this, iam.Grant.addToPrincipal({ grantee: role, actions, resourceArns: [group.modelPackageVersionsArn] }),
+        'The versions of this one group (model-package/<group>/*): SageMaker numbers each version, so their ARNs are not known at deploy time.');
+    }
     props.notificationTopic?.grantPublish(role);
     this.encryptionKey.grant(role, IAM_ACTION.kms.Decrypt, IAM_ACTION.kms.Encrypt, IAM_ACTION.kms.GenerateDataKey);
 
@@ -250,10 +287,19 @@ export class ApprovedModelDeployment extends Construct {
         account: [groupArn.account!],
         region: [groupArn.region!],
         detailType: [MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE],
-        detail: { ModelPackageGroupName: events.Match.equalsIgnoreCase(group.modelPackageGroupName), ModelApprovalStatus: ['Approved'] },
+        detail: {
+          ModelPackageGroupName: events.Match.equalsIgnoreCase(group.modelPackageGroupName),
+          ModelApprovalStatus: ['Approved'],
+          // Production: only the stage gate (the handler checks it again, with the staging outcome).
+          ...(step?.name === 'production' ? { ModelLifeCycle: { Stage: [step.stage!], StageStatus: [step.stageStatus!] } } : {}),
+        },
       },
       targets: [target],
     });
+    const foreign = !Token.isUnresolved(groupArn.account!) && !Token.isUnresolved(stack.account) && groupArn.account !== stack.account;
+    if (props.allowRegistryEvents ?? foreign) {
+      this.registryEventsPolicy = this.allowRegistryEvents(groupArn.account!);
+    }
     this.stackStatusRule = new events.Rule(this, 'StackStatusRule', {
       description: `The end of every update of stack ${this.stackName} (model deployments and the updates they wait for)`,
       eventPattern: {
@@ -301,6 +347,27 @@ export class ApprovedModelDeployment extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     addAlarmActions(props.alarmActions, this.deadLetterAlarm, this.rollbackAlarm, this.failedAlarm);
+  }
+
+  /**
+   * This account's default bus accepts the group's state changes from the registry account, and nothing else from it
+   * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-bus-perms.html).
+   */
+  private allowRegistryEvents(registryAccount: string): events.CfnEventBusPolicy {
+    const stack = Stack.of(this);
+    const statementId = `ModelPromotion${this.node.addr}`.slice(0, 64);
+    return new events.CfnEventBusPolicy(this, 'RegistryEventsPolicy', {
+      eventBusName: 'default',
+      statementId,
+      statement: {
+        Sid: statementId,
+        Effect: 'Allow',
+        Principal: { AWS: stack.formatArn({ service: 'iam', region: '', account: registryAccount, resource: 'root' }) },
+        Action: IAM_ACTION.events.PutEvents,
+        Resource: defaultBusArn(stack, stack.account),
+        Condition: { StringEquals: { 'events:source': 'aws.sagemaker', 'events:detail-type': MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE } },
+      },
+    });
   }
 
   /**

@@ -38,6 +38,13 @@ export interface IModelPackageGroup extends IResource {
    * `sagemaker:ModelApprovalStatus` condition key limiting it to Approved/Rejected, and `sagemaker:DescribeModelPackage`.
    */
   grantApprove(grantee: iam.IGrantable): iam.Grant;
+  /**
+   * Grants moving versions through one ModelLifeCycle stage (a person's gate, such as the one a production
+   * `ApprovedModelDeployment` waits for): `sagemaker:UpdateModelPackage` on the group's versions with the
+   * `sagemaker:ModelLifeCycle:stage` condition key equal to `stage` (any stage status: approve or reject), and
+   * `sagemaker:DescribeModelPackage` (https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-staging-construct-set-up.html).
+   */
+  grantApproveStage(grantee: iam.IGrantable, stage: string): iam.Grant;
 }
 
 /** Props of a `ModelPackageGroup`. */
@@ -110,6 +117,20 @@ abstract class ModelPackageGroupBase extends Resource implements IModelPackageGr
     }).combine(iam.Grant.addToPrincipal({ grantee, actions: iamActionsFor('SageMaker.DescribeModelPackage'), resourceArns: [this.modelPackageVersionsArn] }));
     return acknowledgeGrantWildcards(this, grant, VERSIONS_REASON);
   }
+
+  public grantApproveStage(grantee: iam.IGrantable, stage: string): iam.Grant {
+    if (!Token.isUnresolved(stage) && !/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/.test(stage)) {
+      // ModelLifeCycle.Stage: "^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$" (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ModelLifeCycle.html)
+      throw new Error(`ModelPackageGroup.grantApproveStage: stage: got '${stage}', expected 1-63 letters, digits or hyphens (e.g. 'Production')`);
+    }
+    const grant = iam.Grant.addToPrincipal({
+      grantee,
+      actions: [IAM_ACTION.sagemaker.UpdateModelPackage],
+      resourceArns: [this.modelPackageVersionsArn],
+      conditions: { StringEquals: { 'sagemaker:ModelLifeCycle:stage': stage } },
+    }).combine(iam.Grant.addToPrincipal({ grantee, actions: iamActionsFor('SageMaker.DescribeModelPackage'), resourceArns: [this.modelPackageVersionsArn] }));
+    return acknowledgeGrantWildcards(this, grant, VERSIONS_REASON);
+  }
 }
 
 function versionsArn(scope: Construct, groupName: string): string {
@@ -146,6 +167,7 @@ export class ModelPackageGroup extends ModelPackageGroupBase {
   public readonly modelPackageGroupArn: string;
   /** The AWS::SageMaker::ModelPackageGroup. */
   public readonly cfnModelPackageGroup: sagemaker.CfnModelPackageGroup;
+  private readonly readers: string[];
 
   constructor(scope: Construct, id: string, props: ModelPackageGroupProps = {}) {
     super(scope, id);
@@ -164,12 +186,23 @@ export class ModelPackageGroup extends ModelPackageGroupBase {
       ?? Names.uniqueResourceName(this, { maxLength: 63, separator: '-', allowedSpecialCharacters: '-' }).toLowerCase();
     this.modelPackageGroupName = name;
     this.modelPackageGroupArn = Stack.of(this).formatArn({ service: 'sagemaker', resource: 'model-package-group', resourceName: name });
-    const readers = props.crossAccountReaders;
+    this.readers = [...props.crossAccountReaders ?? []];
     this.cfnModelPackageGroup = new sagemaker.CfnModelPackageGroup(this, 'Resource', {
       modelPackageGroupName: name,
       modelPackageGroupDescription: props.description,
-      modelPackageGroupPolicy: readers ? Lazy.any({ produce: () => this.crossAccountPolicy(readers) }) : undefined,
+      modelPackageGroupPolicy: Lazy.any({ produce: () => (this.readers.length > 0 ? this.crossAccountPolicy(this.readers) : undefined) }),
     });
+  }
+
+  /**
+   * Adds an account to `crossAccountReaders` (the group's resource policy), once however often it is added. A
+   * `ModelPromotionSource` adds its target accounts.
+   */
+  public addCrossAccountReader(account: string): void {
+    if (!Token.isUnresolved(account) && !/^\d{12}$/.test(account)) {
+      throw new Error(`ModelPackageGroup '${this.node.id}': crossAccountReaders: got '${account}', expected a 12-digit AWS account id`);
+    }
+    if (!this.readers.includes(account)) this.readers.push(account);
   }
 
   /**

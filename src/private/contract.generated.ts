@@ -576,7 +576,29 @@ export const LIFECYCLE_ENV = {
   TOPIC_ARN: 'DEPLOY_NOTIFICATION_TOPIC_ARN',
   /** How long the handler waits for a stack operation in progress before it defers the version to the operation's end. */
   MAX_WAIT_SECONDS: 'DEPLOY_MAX_WAIT_SECONDS',
+  /**
+   * The step of a staged rollout (`staging` or `production`; unset: a single deployment). Staging records the outcome
+   * of its rollouts on the version; production deploys on a ModelLifeCycle stage change, and only what staging deployed.
+   */
+  PROMOTION_STEP: 'DEPLOY_PROMOTION_STEP',
+  /** Production: the ModelLifeCycle stage a version must reach (e.g. `Production`). */
+  REQUIRED_STAGE: 'DEPLOY_REQUIRED_STAGE',
+  /** Production: the ModelLifeCycle stage status a version must reach (e.g. `Approved`). */
+  REQUIRED_STAGE_STATUS: 'DEPLOY_REQUIRED_STAGE_STATUS',
 } as const;
+
+/** The steps of a staged rollout. */
+export const PROMOTION_STEPS = ['staging', 'production'] as const;
+
+/**
+ * The customer metadata key (CustomerMetadataProperties, UpdateModelPackage) on which a staging deployment records the
+ * outcome of its rollout of a version: one of `STAGING_OUTCOMES`. Production deploys a version only when it reads
+ * `deployed` there.
+ */
+export const STAGING_OUTCOME_KEY = 'cdk-sagemaker-mcp:staging-outcome';
+
+/** What staging records: its update completed, was rolled back, or failed without a completed rollback. */
+export const STAGING_OUTCOMES = ['deployed', 'rolled-back', 'failed'] as const;
 
 /** EventBridge detail type of model package changes (source `aws.sagemaker`). */
 export const MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE = 'SageMaker Model Package State Change';

@@ -422,10 +422,156 @@ describe('bundled handler', () => {
     expect(`${error.message}\n${error.stack}`).not.toContain(token);
   });
 
+  test('production (from its environment): an approval alone is refused; without its stage variables the handler refuses to run', async () => {
+    const config = endpointStack(1);
+    configure(config);
+    process.env[LIFECYCLE_ENV.PROMOTION_STEP] = 'production';
+    try {
+      await expect(handler(packageEvent())).rejects.toThrow(/DEPLOY_REQUIRED_STAGE: production needs DEPLOY_REQUIRED_STAGE and DEPLOY_REQUIRED_STAGE_STATUS/);
+      process.env[LIFECYCLE_ENV.REQUIRED_STAGE] = 'Production';
+      process.env[LIFECYCLE_ENV.REQUIRED_STAGE_STATUS] = 'Approved';
+      const outcome = await handler(packageEvent());
+      expect(outcome).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/when its ModelLifeCycle becomes Production\/Approved/) });
+      expect(updatesOf(config.stackName)).toHaveLength(0);
+    } finally {
+      delete process.env[LIFECYCLE_ENV.PROMOTION_STEP];
+      delete process.env[LIFECYCLE_ENV.REQUIRED_STAGE];
+      delete process.env[LIFECYCLE_ENV.REQUIRED_STAGE_STATUS];
+    }
+  });
+
   test('a malformed event is logged and thrown (to the dead-letter queue after the retries)', async () => {
     configure(endpointStack(1));
     await expect(handler({ 'detail-type': 'SageMaker Model Package State Change', 'detail': { ModelPackageVersion: 'x' } })).rejects.toMatchObject({ name: 'MalformedLifecycleEventError' });
     // One logger for every handler: a Powertools Logger entry, with its level and the handler's service name.
     expect(JSON.parse(logs[logs.length - 1])).toMatchObject({ level: 'WARN', service: 'approved-deployment', outcome: 'malformed' });
   });
+});
+
+describe('staged rollout across accounts', () => {
+  // Production deploys on a ModelLifeCycle change (https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-staging-construct-event-bridge.html:
+  // stage changes arrive as the same detail type, the approval status unchanged).
+  const REQUIRED = { stage: 'Production', stageStatus: 'Approved' };
+  /** The documented sample as a stage change of the approved version to `stage`/`stageStatus`. */
+  function stageEvent(stage = 'Production', stageStatus = 'Approved', opts: { version?: number; id?: string } = {}) {
+    const e = packageEvent({ updated: ['ModelLifeCycle'], version: opts.version, id: opts.id });
+    e.detail.ModelLifeCycle = { Stage: stage, StageStatus: stageStatus, StageDescription: 'signed off' };
+    return e;
+  }
+  /** Version `version` in the registry stand-in, approved, at `stage`, with what staging recorded on it (if anything). */
+  function registerStaged(version: number, staged?: string, stage = REQUIRED) {
+    registerVersion(version);
+    control.addModelPackage(arnOf(version), {
+      ModelPackageArn: arnOf(version),
+      ModelPackageGroupName: GROUP,
+      ModelPackageVersion: version,
+      ModelApprovalStatus: 'Approved',
+      ModelPackageStatus: 'Completed',
+      CreationTime: new Date(Date.UTC(2026, 0, version)),
+      ModelLifeCycle: { Stage: stage.stage, StageStatus: stage.stageStatus },
+      ...(staged ? { CustomerMetadataProperties: { 'cdk-sagemaker-mcp:staging-outcome': staged } } : {}),
+    });
+  }
+  const production = (version: number) => ({ ...endpointStack(version), promotionStep: 'production' as const, requiredStage: REQUIRED });
+  const staging = (version: number) => ({ ...endpointStack(version), promotionStep: 'staging' as const });
+
+  test('production: an approval alone is refused (not retried); the stage event of a version staging deployed is deployed', async () => {
+    // GIVEN a production stack serving 1, and version 2 that staging deployed and a person moved to Production/Approved
+    const config = production(1);
+    registerStaged(2, 'deployed');
+    const deps = { cloudformation: client, sagemaker, config };
+    // WHEN the approval arrives, then the stage change
+    const approval = await handleApprovedDeploymentEvent(packageEvent(), deps);
+    const stage = await handleApprovedDeploymentEvent(stageEvent(), deps);
+    // THEN only the stage change deploys
+    expect(approval).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/when its ModelLifeCycle becomes Production\/Approved; this event changes ModelApprovalStatus/) });
+    expect(approval.error).toBeUndefined();
+    expect(stage).toMatchObject({ outcome: 'updated', version: 2 });
+    expect(updatesOf(config.stackName).map((u) => u.Parameters[0].ParameterValue)).toEqual([arnOf(2)]);
+  });
+
+  test('production: a version staging rolled back is refused, even at Production/Approved', async () => {
+    const config = production(1);
+    registerStaged(2, 'rolled-back');
+    const outcome = await handleApprovedDeploymentEvent(stageEvent(), { cloudformation: client, sagemaker, config });
+    expect(outcome).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/staging has not deployed version 2 \(cdk-sagemaker-mcp:staging-outcome: rolled-back\)/) });
+    expect(updatesOf(config.stackName)).toHaveLength(0);
+  });
+
+  test('production: a version staging never recorded, or whose stage has moved on since the event, is refused', async () => {
+    const config = production(1);
+    registerStaged(2);
+    const unrecorded = await handleApprovedDeploymentEvent(stageEvent(), { cloudformation: client, sagemaker, config });
+    registerStaged(2, 'deployed', { stage: 'Production', stageStatus: 'Rejected' });
+    const moved = await handleApprovedDeploymentEvent(stageEvent(), { cloudformation: client, sagemaker, config });
+    expect(unrecorded).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/staging-outcome: not recorded/) });
+    expect(moved).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/is at Production\/Rejected now, not Production\/Approved/) });
+    expect(updatesOf(config.stackName)).toHaveLength(0);
+  });
+
+  test('production: another stage (QA/Approved) deploys nothing and reads nothing', async () => {
+    const config = production(1);
+    const before = control.requestsFor('DescribeModelPackage').length;
+    const outcome = await handleApprovedDeploymentEvent(stageEvent('QA'), { cloudformation: client, sagemaker, config });
+    expect(outcome).toMatchObject({ outcome: 'skipped', reason: 'version 2 is at QA/Approved, not Production/Approved' });
+    expect(control.requestsFor('DescribeModelPackage')).toHaveLength(before);
+    expect(updatesOf(config.stackName)).toHaveLength(0);
+  });
+
+  test('staging: deploys on approval, ignores stage changes, and records the end of its rollout on the version', async () => {
+    // GIVEN a staging stack serving 1 and version 2 in the registry
+    const config = staging(1);
+    registerVersion(2);
+    const deps = { cloudformation: client, sagemaker, config };
+    // WHEN version 2 is approved, a stage change arrives, and the update is rolled back
+    const approval = await handleApprovedDeploymentEvent(packageEvent(), deps);
+    const stage = await handleApprovedDeploymentEvent(stageEvent(), deps);
+    cfn.finishUpdate(config.stackName, 'UPDATE_ROLLBACK_COMPLETE');
+    const end = await handleApprovedDeploymentEvent(stackEvent('UPDATE_ROLLBACK_COMPLETE', { token: deployToken(2, '844e2571-85d4-695f-b930-0153b71dcb42') }), deps);
+    // THEN one update, and the rollback written on version 2 where production reads it
+    expect(approval.outcome).toBe('updated');
+    expect(stage.outcome).toBe('skipped');
+    expect(end).toMatchObject({ outcome: 'rolled-back', version: 2 });
+    expect(end.followUp).toBeUndefined();
+    expect(control.requestsFor('UpdateModelPackage').map((r) => r.body).slice(-1)).toEqual([
+      { ModelPackageArn: arnOf(2), CustomerMetadataProperties: { 'cdk-sagemaker-mcp:staging-outcome': 'rolled-back' } },
+    ]);
+    // AND production, given version 2 at Production/Approved, refuses it
+    const prod = production(1);
+    control.addModelPackage(arnOf(2), { ...(await described(2)), ModelLifeCycle: { Stage: 'Production', StageStatus: 'Approved' } });
+    expect((await handleApprovedDeploymentEvent(stageEvent(), { cloudformation: client, sagemaker, config: prod })).outcome).toBe('refused');
+  });
+
+  test('production: a stage event met by a busy stack is deployed when the stack frees, but only while the version passes the gate', async () => {
+    // GIVEN a busy production stack, and version 2 staged and at Production/Approved
+    const config = { ...production(1), maxWaitMs: 0 };
+    cfn.setStatus(config.stackName, 'UPDATE_IN_PROGRESS');
+    registerStaged(2, 'deployed');
+    const deps = { cloudformation: client, sagemaker, config };
+    // WHEN the stage event is deferred, then staging's later record changes, then the stack frees
+    expect((await handleApprovedDeploymentEvent(stageEvent(), deps)).outcome).toBe('deferred');
+    registerStaged(2, 'rolled-back');
+    cfn.setStatus(config.stackName, 'UPDATE_COMPLETE');
+    const freed = await handleApprovedDeploymentEvent(stackEvent('UPDATE_COMPLETE', { token: 'Console-UpdateStack-9', id: 'prod-freed' }), deps);
+    // THEN nothing is deployed; once the record says deployed again, the next free stack deploys it
+    expect(freed.followUp).toBeUndefined();
+    registerStaged(2, 'deployed');
+    const again = await handleApprovedDeploymentEvent(stackEvent('UPDATE_COMPLETE', { token: 'Console-UpdateStack-10', id: 'prod-freed-2' }), deps);
+    expect(again.followUp).toMatchObject({ outcome: 'updated', version: 2 });
+    expect(updatesOf(config.stackName)).toHaveLength(1);
+  });
+
+  test('staging: a record the registry refuses is reported and thrown after the outcome (retried, then dead-lettered)', async () => {
+    const config = staging(2);
+    control.failNext('UpdateModelPackage', 'AccessDeniedException', 'not authorized to perform: sagemaker:UpdateModelPackage');
+    const o = await handleApprovedDeploymentEvent(stackEvent('UPDATE_COMPLETE'), { cloudformation: client, sagemaker, config });
+    expect(o).toMatchObject({ outcome: 'deployed', version: 3, followUp: { outcome: 'refused', reason: expect.stringMatching(/could not record deployed on version 3: AccessDeniedException/) } });
+    expect(o.followUp?.error).toBeDefined();
+  });
+
+  async function described(version: number) {
+    const { DescribeModelPackageCommand } = await import('@aws-sdk/client-sagemaker');
+    const { $metadata, ...d } = await sagemaker.send(new DescribeModelPackageCommand({ ModelPackageName: arnOf(version) }));
+    return d;
+  }
 });

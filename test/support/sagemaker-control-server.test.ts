@@ -8,6 +8,7 @@ import {
   SageMakerServiceException,
   StartPipelineExecutionCommand,
   StopPipelineExecutionCommand,
+  UpdateModelPackageCommand,
 } from '@aws-sdk/client-sagemaker';
 import { SageMakerControlServer, startSageMakerControlServer } from './sagemaker-control-server';
 
@@ -81,6 +82,21 @@ describe('SageMaker control-plane server (real SDK client)', () => {
     await client.send(new StopPipelineExecutionCommand({ PipelineExecutionArn: arn, ClientRequestToken: 'c'.repeat(32) }));
     expect(cp.execution(arn)!.PipelineExecutionStatus).toBe('Stopping');
     expect(cp.requestsFor('StopPipelineExecution').at(-1)).toMatchObject({ target: 'SageMaker.StopPipelineExecution', contentType: 'application/x-amz-json-1.1' });
+  });
+
+  test('UpdateModelPackage merges and removes customer metadata, sets the stage; DescribeModelPackage shows it; unknown ARNs are refused', async () => {
+    const arn = 'arn:aws:sagemaker:us-east-1:123456789012:model-package/churn/4';
+    cp.addModelPackage(arn, { ModelPackageGroupName: 'churn', ModelPackageVersion: 4, CustomerMetadataProperties: { a: '1', b: '2' } });
+    await client.send(new UpdateModelPackageCommand({
+      ModelPackageArn: arn,
+      CustomerMetadataProperties: { c: '3' },
+      CustomerMetadataPropertiesToRemove: ['a'],
+      ModelLifeCycle: { Stage: 'Production', StageStatus: 'Approved' },
+    }));
+    const d = await client.send(new DescribeModelPackageCommand({ ModelPackageName: arn }));
+    expect(d.CustomerMetadataProperties).toEqual({ b: '2', c: '3' });
+    expect(d.ModelLifeCycle).toEqual({ Stage: 'Production', StageStatus: 'Approved' });
+    await expect(client.send(new UpdateModelPackageCommand({ ModelPackageArn: `${arn}0` }))).rejects.toMatchObject({ name: 'ValidationException' });
   });
 
   test('a request that is not JSON 1.1 is refused', async () => {

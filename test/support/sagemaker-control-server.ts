@@ -38,6 +38,11 @@
  *   default), MaxResults 1-100 (else ValidationException), NextToken paging; each summary carries the API's
  *   ModelPackageSummary fields (ModelPackageName, ModelPackageGroupName, ModelPackageVersion, ModelPackageArn,
  *   CreationTime, ModelPackageStatus, ModelApprovalStatus).
+ * - UpdateModelPackage (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_UpdateModelPackage.html): on a
+ *   package added with `addModelPackage` (else `ValidationException`), merges `CustomerMetadataProperties` ("The
+ *   metadata properties associated with the model package versions") into the stored ones, removes the keys of
+ *   `CustomerMetadataPropertiesToRemove`, replaces `ModelLifeCycle` and `ModelApprovalStatus` when given, and answers
+ *   `{ ModelPackageArn }`; DescribeModelPackage then returns the updated package.
  * - DescribeEndpointConfig and DescribeModel: from tables you fill (`setEndpointConfig`, `setModel`); an unknown name
  *   answers `ValidationException` "Could not find ...".
  * An unknown operation answers 400 `UnknownOperationException`.
@@ -238,6 +243,19 @@ export async function startSageMakerControlServer(options: ControlServerOptions 
     }],
     ['DescribeArtifact', (input) => byKey(artifacts, input.ArtifactArn, 'Artifact')],
     ['DescribeModelPackage', (input) => byKey(modelPackages, input.ModelPackageName, 'ModelPackage', 'ValidationException')],
+    ['UpdateModelPackage', (input) => {
+      const p = byKey(modelPackages, input.ModelPackageArn, 'ModelPackage', 'ValidationException');
+      const metadata: Json = { ...(p.CustomerMetadataProperties ?? {}), ...(input.CustomerMetadataProperties ?? {}) };
+      for (const key of input.CustomerMetadataPropertiesToRemove ?? []) delete metadata[key];
+      const { CustomerMetadataProperties: _old, ...rest } = p;
+      modelPackages.set(String(input.ModelPackageArn), {
+        ...rest,
+        ...(Object.keys(metadata).length > 0 ? { CustomerMetadataProperties: metadata } : {}),
+        ...(input.ModelLifeCycle ? { ModelLifeCycle: input.ModelLifeCycle } : {}),
+        ...(input.ModelApprovalStatus ? { ModelApprovalStatus: input.ModelApprovalStatus } : {}),
+      });
+      return { ModelPackageArn: input.ModelPackageArn };
+    }],
     ['DescribeTrainingJob', (input) => byKey(trainingJobs, input.TrainingJobName, 'Requested resource not found', 'ResourceNotFound')],
     ['DescribeEndpoint', (input) => byKey(endpoints, input.EndpointName, 'endpoint', 'ValidationException')],
     ['DescribeEndpointConfig', (input) => byKey(endpointConfigs, input.EndpointConfigName, 'endpoint configuration', 'ValidationException')],

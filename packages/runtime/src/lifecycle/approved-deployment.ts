@@ -11,11 +11,17 @@
  * State it reads back rather than keeps: which versions its updates deployed and which were rolled back are the stack's
  * own events (DescribeStackEvents: every event of an update carries the update's ClientRequestToken, which names the
  * version), and which version is newest approved is the registry's (ListModelPackages).
+ *
+ * In a staged rollout across accounts (docs/lifecycle.md, "Promotion across accounts") the same handler runs in two
+ * steps. `staging` deploys on approval and records the end of each of its rollouts on the version itself
+ * (UpdateModelPackage, customer metadata `STAGING_OUTCOME_KEY`: deployed, rolled-back or failed). `production` deploys
+ * only when a version's ModelLifeCycle reaches the configured stage and status (a person's gate that SageMaker records),
+ * only while DescribeModelPackage still shows that stage and the approval, and only when staging recorded `deployed`.
  */
 import type { CloudFormationClient, Stack, StackEvent } from '@aws-sdk/client-cloudformation';
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { deployToken, LifecycleEvent, ModelPackageArnParts, ModelPackageChange, parseLifecycleEvent, parseModelPackageArn, StackStatusChange, versionOfToken } from './lifecycle-events';
-import { ApprovedDeploymentEnvSchema, DEPLOY_OUTCOMES, LIFECYCLE_ENV } from '../contract/lifecycle';
+import { ApprovedDeploymentEnvSchema, DEPLOY_OUTCOMES, LIFECYCLE_ENV, PROMOTION_STEPS, STAGING_OUTCOME_KEY } from '../contract/lifecycle';
 import { ContractConfigError, parseContract } from '../contract/parse';
 import { cloudFormationSdk, sageMakerSdk } from '../core/aws-sdk';
 import { redactSecrets } from '../core/errors';
@@ -46,6 +52,10 @@ export interface ApprovedDeploymentConfig {
   readonly topicArn?: string;
   /** How long to wait for a stack operation in progress (ms). */
   readonly maxWaitMs: number;
+  /** The step of a staged rollout. @default a single deployment: deploys on approval, records nothing */
+  readonly promotionStep?: (typeof PROMOTION_STEPS)[number];
+  /** Production: the ModelLifeCycle stage and status a version must reach. Required when `promotionStep` is production. */
+  readonly requiredStage?: { readonly stage: string; readonly stageStatus: string };
 }
 
 /** The handler's configuration from its environment (the contract's schema); throws naming each bad variable. */
@@ -53,6 +63,8 @@ export function approvedDeploymentConfigFromEnv(env: Record<string, string | und
   const parsed = parseContract(ApprovedDeploymentEnvSchema, env, {
     fail: (problems) => new ContractConfigError(problems, 'The approved-model deployment handler is misconfigured'),
   });
+  const stage = parsed[LIFECYCLE_ENV.REQUIRED_STAGE];
+  const stageStatus = parsed[LIFECYCLE_ENV.REQUIRED_STAGE_STATUS];
   return {
     stackName: parsed[LIFECYCLE_ENV.STACK_NAME],
     parameterName: parsed[LIFECYCLE_ENV.PARAMETER_NAME],
@@ -60,6 +72,8 @@ export function approvedDeploymentConfigFromEnv(env: Record<string, string | und
     groupArn: parsed[LIFECYCLE_ENV.GROUP_ARN],
     topicArn: parsed[LIFECYCLE_ENV.TOPIC_ARN],
     maxWaitMs: Number(parsed[LIFECYCLE_ENV.MAX_WAIT_SECONDS]) * 1000,
+    promotionStep: parsed[LIFECYCLE_ENV.PROMOTION_STEP],
+    requiredStage: stage !== undefined && stageStatus !== undefined ? { stage, stageStatus } : undefined,
   };
 }
 
@@ -150,6 +164,16 @@ async function stackFinished(e: StackStatusChange, deps: ApprovedDeploymentDeps)
     ? { ...base, outcome: 'skipped', reason: `stack status ${e.status} of an update this handler did not start` }
     : end ? { ...base, outcome: end.outcome, reason: end.says(e.version) + detail }
       : { ...base, outcome: 'skipped', reason: `stack status ${e.status} does not end an update` };
+  // Staging writes the end of its own rollout onto the version, where production reads it.
+  if (deps.config.promotionStep === 'staging' && end && e.version !== undefined) {
+    try {
+      await recordStagingOutcome(e.version, end.outcome, deps);
+    } catch (err) {
+      // Reported, then thrown: Lambda retries (recording is idempotent) and then dead-letters.
+      const reason = `could not record ${end.outcome} on version ${e.version}: ${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)}`;
+      return { ...report, followUp: { stackName: deps.config.stackName, outcome: 'refused', version: e.version, reason, error: err instanceof Error ? err : new Error(reason) } };
+    }
+  }
   // Once the stack takes updates again, deploy what a busy stack held back.
   if (!UPDATABLE.has(e.status) || !deps.sagemaker) return report;
   try {
@@ -177,6 +201,8 @@ async function catchUp(e: StackStatusChange, deps: ApprovedDeploymentDeps): Prom
   const newest = page.ModelPackageSummaryList?.[0];
   const parts = parseModelPackageArn(newest?.ModelPackageArn);
   if (!newest?.ModelPackageArn || !parts || (newest.ModelPackageStatus !== undefined && newest.ModelPackageStatus !== 'Completed')) return undefined;
+  // Production deploys only a version that passed its gate: the newest approved one may not have.
+  if (deps.config.promotionStep === 'production' && await productionGate(newest.ModelPackageArn, parts.version, deps)) return undefined;
   const outcome = await deployVersion(newest.ModelPackageArn, parts, deployToken(parts.version, e.eventId), deps);
   // Nothing held back (already serving, older, rolled back before): only a deploy, a deferral or a stack that needs a
   // person is worth a report.
@@ -194,6 +220,7 @@ async function approvalChanged(e: ModelPackageChange, deps: ApprovedDeploymentDe
   // A decision, not a failure: reported, not retried.
   if (elsewhere) return { ...base, outcome: 'refused', reason: `version ${e.version} is of a group named ${e.groupName} ${elsewhere}, not the configured ${config.groupArn}` };
   if (e.approvalStatus !== 'Approved') return { ...base, outcome: 'skipped', reason: `approval status is ${e.approvalStatus}, not Approved` };
+  if (config.promotionStep === 'production') return stageChanged(e, parts, deps);
   if (e.updatedFields && !e.updatedFields.includes('ModelApprovalStatus')) {
     return { ...base, outcome: 'skipped', reason: `a change of ${e.updatedFields.join(', ') || 'no field'}, not of the approval status: only an approval deploys` };
   }
@@ -201,6 +228,69 @@ async function approvalChanged(e: ModelPackageChange, deps: ApprovedDeploymentDe
     return { ...base, outcome: 'skipped', reason: `model package status is ${e.packageStatus}, not Completed` };
   }
   return deployVersion(e.modelPackageArn, parts, deployToken(e.version, e.eventId), deps);
+}
+
+/**
+ * Production: a version deploys when its ModelLifeCycle reaches the required stage and status, never on its approval
+ * alone (staging deploys on that), and only through `productionGate`.
+ */
+async function stageChanged(e: ModelPackageChange, parts: ModelPackageArnParts, deps: ApprovedDeploymentDeps): Promise<DeploymentOutcome> {
+  const { config } = deps;
+  const base = { stackName: config.stackName, modelPackageArn: e.modelPackageArn, version: e.version };
+  const want = config.requiredStage!;
+  const wanted = `${want.stage}/${want.stageStatus}`;
+  if (e.updatedFields && !e.updatedFields.includes('ModelLifeCycle')) {
+    // A decision, not a failure: reported, not retried.
+    return {
+      ...base,
+      outcome: 'refused',
+      reason: `production deploys a version when its ModelLifeCycle becomes ${wanted}; this event changes ${e.updatedFields.join(', ') || 'no field'}, not the stage`,
+    };
+  }
+  if (!e.lifeCycle || e.lifeCycle.stage !== want.stage || e.lifeCycle.stageStatus !== want.stageStatus) {
+    const now = e.lifeCycle ? `${e.lifeCycle.stage}/${e.lifeCycle.stageStatus}` : 'no stage';
+    return { ...base, outcome: 'skipped', reason: `version ${e.version} is at ${now}, not ${wanted}` };
+  }
+  if (e.packageStatus !== undefined && e.packageStatus !== 'Completed') {
+    return { ...base, outcome: 'skipped', reason: `model package status is ${e.packageStatus}, not Completed` };
+  }
+  const refusal = await productionGate(e.modelPackageArn, e.version, deps);
+  if (refusal) return { ...base, outcome: 'refused', reason: refusal };
+  return deployVersion(e.modelPackageArn, parts, deployToken(e.version, e.eventId), deps);
+}
+
+/**
+ * Why production must not deploy a version, or undefined: read from the registry now (DescribeModelPackage, allowed
+ * across accounts by the group's policy), not from the event, so a stage moved on or a staging rollback recorded since
+ * the event was sent counts.
+ */
+async function productionGate(arn: string, version: number, deps: ApprovedDeploymentDeps): Promise<string | undefined> {
+  const want = deps.config.requiredStage!;
+  if (!deps.sagemaker) return `version ${version}: the registry cannot be read to check its stage and its staging outcome`;
+  const { DescribeModelPackageCommand } = sageMakerSdk();
+  const d = await deps.sagemaker.send(new DescribeModelPackageCommand({ ModelPackageName: arn }));
+  if (d.ModelApprovalStatus !== 'Approved') return `version ${version} is ${d.ModelApprovalStatus ?? 'not'} approved now`;
+  const stage = d.ModelLifeCycle;
+  if (stage?.Stage !== want.stage || stage?.StageStatus !== want.stageStatus) {
+    return `version ${version} is at ${stage ? `${stage.Stage}/${stage.StageStatus}` : 'no stage'} now, not ${want.stage}/${want.stageStatus}`;
+  }
+  const staged = d.CustomerMetadataProperties?.[STAGING_OUTCOME_KEY];
+  if (staged !== 'deployed') {
+    return `staging has not deployed version ${version} (${STAGING_OUTCOME_KEY}: ${staged ?? 'not recorded'}): production takes only what staging deployed`;
+  }
+  return undefined;
+}
+
+/** Staging: the end of its rollout of `version`, written on the version (UpdateModelPackage customer metadata). */
+async function recordStagingOutcome(version: number, outcome: DeploymentOutcomeName, deps: ApprovedDeploymentDeps): Promise<void> {
+  if (!deps.sagemaker) throw new Error(`cannot record ${outcome} on version ${version}: no SageMaker client`);
+  const [, partition, , region, account, resource] = deps.config.groupArn.split(':');
+  const group = resource.split('/')[1].toLowerCase();
+  const { UpdateModelPackageCommand } = sageMakerSdk();
+  await deps.sagemaker.send(new UpdateModelPackageCommand({
+    ModelPackageArn: `arn:${partition}:sagemaker:${region}:${account}:model-package/${group}/${version}`,
+    CustomerMetadataProperties: { [STAGING_OUTCOME_KEY]: outcome },
+  }));
 }
 
 /** Where a version lives when that is not where the configured group lives ("in account 2222…"), or undefined. */

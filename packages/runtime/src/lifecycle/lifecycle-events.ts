@@ -55,6 +55,8 @@ export interface ModelPackageChange {
    * (https://docs.aws.amazon.com/sagemaker/latest/dg/model-registry-staging-construct-event-bridge.html).
    */
   readonly updatedFields?: string[];
+  /** `ModelLifeCycle` when the event carries it: the version's stage and stage status. */
+  readonly lifeCycle?: { readonly stage: string; readonly stageStatus: string };
 }
 
 export interface StackStatusChange {
@@ -110,7 +112,17 @@ function parsePackageChange(event: Record<string, unknown>, detail: Record<strin
     approvalStatus: approval as string,
     packageStatus: typeof detail.ModelPackageStatus === 'string' ? detail.ModelPackageStatus : undefined,
     updatedFields: Array.isArray(detail.UpdatedModelPackageFields) ? detail.UpdatedModelPackageFields.map(String) : undefined,
+    lifeCycle: parseLifeCycle(detail.ModelLifeCycle),
   };
+}
+
+/**
+ * A version's `ModelLifeCycle` (`Stage`, `StageStatus`, both required when it is set:
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ModelLifeCycle.html), or undefined.
+ */
+function parseLifeCycle(v: unknown): ModelPackageChange['lifeCycle'] {
+  if (!isObject(v) || typeof v.Stage !== 'string' || typeof v.StageStatus !== 'string') return undefined;
+  return { stage: v.Stage, stageStatus: v.StageStatus };
 }
 
 function parseStackChange(event: Record<string, unknown>, detail: Record<string, unknown>): StackStatusChange {

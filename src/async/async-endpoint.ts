@@ -25,7 +25,7 @@ import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
-import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
@@ -301,7 +301,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     // Rendered by the app's validation at the latest, before any template is written: the rollout's grant to the role
     // must exist when the role's inline policy renders, whichever resource the synth reaches first (realtime does the
     // same); the rollout's checks fail in that validation, which names this construct.
-    const rendered = new RenderedAtValidation(this, () => withoutWarningTraces(() => withOwnStatements(this.role, render)));
+    const rendered = new RenderedAtValidation(this, () => withOwnStatements(this.role, render));
     const update = () => rendered.valueOrUndefined();
     this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update()?.deploymentConfig });
     this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update()?.retainAllVariantProperties });

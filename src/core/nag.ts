@@ -90,11 +90,10 @@ export function wildcardFindingReasons(
  * `Validations.ACKNOWLEDGED_RULES_METADATA_KEY` holding `{ ['Annotation::' + id]: reason }` for each, which is what cdk-nag v3 and
  * SageMakerMcpChecks read (the exact finding id, never the bare rule id, so nothing else on the construct is hidden).
  *
- * Not `Validations.of(scope).acknowledge()`: aws-cdk-lib before 2.269.0 (the peer floor included) treats every `::` in
- * an id as the reserved `prefix::rule` delimiter and throws `InvalidValidationId` for ids holding a CloudFormation
- * pseudo parameter such as `<AWS::Partition>`; and from 2.269.0 it records one entry per id, each with a stack trace and an
- * app-wide acknowledgement record, which an endpoint's seven findings keep on the heap until synth ends
- * (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/benchmarks.md). Nothing is recorded for no findings.
+ * Not `Validations.of(scope).acknowledge()`, for compatibility and not for speed: aws-cdk-lib before 2.269.0 (the peer
+ * floor included) treats every `::` in an id as the reserved `prefix::rule` delimiter and throws `InvalidValidationId`
+ * for ids holding a CloudFormation pseudo parameter such as `<AWS::Partition>`, which every IAM5 resource finding does.
+ * Once the peer floor is 2.269.0 or later, this becomes that call. Nothing is recorded for no findings.
  */
 export function acknowledgeFindings(scope: IConstruct, findings: Readonly<Record<string, string>>): void {
   // The callers run as validations, once per synth: what a synth before recorded is not recorded again.

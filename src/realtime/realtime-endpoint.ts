@@ -18,7 +18,7 @@ import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
@@ -298,7 +298,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   /**
    * The endpoint's update properties, rendered once at synth (`this.update`: by its validation, or first by a token
-   * aws-cdk-lib's prepare phase resolves); its warnings carry no stack trace.
+   * aws-cdk-lib's prepare phase resolves).
    */
   private renderUpdate(): EndpointUpdateProps {
     // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
@@ -313,7 +313,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       endpoint: this.cfnEndpoint,
       executionRole: this.executionRole,
     });
-    return withoutWarningTraces(() => withOwnStatements(this.executionRole, render));
+    return withOwnStatements(this.executionRole, render);
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {

@@ -31,7 +31,6 @@ import { estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, bindModelInNetwork, endpointConnections } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
-import { withOwnStatements } from '../private/inline-model-role';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import { secondScalingCall } from '../private/scaling-resources';
 
@@ -299,9 +298,9 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       executionRole: this.role,
     });
     // Rendered by the app's validation at the latest, before any template is written: the rollout's grant to the role
-    // must exist when the role's inline policy renders, whichever resource the synth reaches first (realtime does the
-    // same); the rollout's checks fail in that validation, which names this construct.
-    const rendered = new RenderedAtValidation(this, () => withOwnStatements(this.role, render));
+    // must exist when the role's policy renders, whichever resource the synth reaches first (realtime does the same);
+    // the rollout's checks fail in that validation, which names this construct.
+    const rendered = new RenderedAtValidation(this, render);
     const update = () => rendered.valueOrUndefined();
     this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update()?.deploymentConfig });
     this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update()?.retainAllVariantProperties });

@@ -28,26 +28,11 @@ export function acknowledgePolicyWildcardFindings(
   policy: () => iam.CfnPolicy | undefined,
   reasons: ReadonlyArray<WildcardReason>,
 ): void {
-  acknowledgeDocumentWildcardFindings(scope, () => {
-    const cfn = policy();
-    return cfn ? { resource: cfn, document: cfn.policyDocument } : undefined;
-  }, reasons);
-}
-
-/**
- * As `acknowledgePolicyWildcardFindings`, for any policy document and the resource cdk-nag reports its findings on
- * (e.g. an AWS::IAM::Role and one of its inline policies). `target` is looked up when the app validates.
- */
-export function acknowledgeDocumentWildcardFindings(
-  scope: IConstruct,
-  target: () => { readonly resource: IConstruct; readonly document: unknown } | undefined,
-  reasons: ReadonlyArray<WildcardReason>,
-): void {
   addValidationHook(scope, () => {
-    const found = target();
-    if (!found) return [];
-    const doc = Stack.of(found.resource).resolve(found.document);
-    acknowledgeFindings(found.resource, wildcardFindingReasons(doc?.Statement ?? [], reasons));
+    const cfn = policy();
+    if (!cfn) return [];
+    const doc = Stack.of(cfn).resolve(cfn.policyDocument);
+    acknowledgeFindings(cfn, wildcardFindingReasons(doc?.Statement ?? [], reasons));
     return [];
   });
 }

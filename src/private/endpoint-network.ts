@@ -7,7 +7,6 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { withOwnStatements } from './inline-model-role';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { IAM_ACTION } from '../core/iam-actions';
 import { InstanceType } from '../core/instance-type';
@@ -107,16 +106,14 @@ export function rejectExistingModelInVpc(subject: string, config: ModelSourceCon
 /**
  * Binds a model source with `role` in an endpoint's network and renders its AWS::SageMaker::Model (realtime and async
  * models): an existing model cannot join the network, a created one in a VPC lets the role manage its network
- * interfaces. What this grants goes inline on a role the endpoint created (`withOwnStatements`).
+ * interfaces.
  */
 export function bindModelInNetwork(scope: Construct, id: string, subject: string, source: ModelSource, opts: {
   readonly role: iam.IRole; readonly instanceType?: InstanceType; readonly network: BoundEndpointNetwork;
 }): { config: ModelSourceConfig; modelName: string; model?: sagemaker.CfnModel } {
   const { role, network } = opts;
-  return withOwnStatements(role, () => {
-    const config = source.bind(scope, { role, instanceType: opts.instanceType });
-    rejectExistingModelInVpc(subject, config, network);
-    if (network.vpcConfig && !config.modelName) grantVpcAccess(role);
-    return { config, ...renderModel(scope, id, config, role, network) };
-  });
+  const config = source.bind(scope, { role, instanceType: opts.instanceType });
+  rejectExistingModelInVpc(subject, config, network);
+  if (network.vpcConfig && !config.modelName) grantVpcAccess(role);
+  return { config, ...renderModel(scope, id, config, role, network) };
 }

@@ -26,8 +26,7 @@ import {
   bindEndpointNetwork, bindModelInNetwork, BoundEndpointNetwork, endpointConnections,
 } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
-import { InlineModelRole, withOwnStatements } from '../private/inline-model-role';
-import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { recordModelImage } from '../private/openai-route';
 import { renderProductionVariant, validateProductionVariant } from '../private/production-variant';
 import {
@@ -78,7 +77,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   private firstModel?: sagemaker.CfnModel;
   /** The role created for the models; it renders only once a model that needs it is bound (never for existing models). */
-  private modelRole?: InlineModelRole;
+  private modelRole?: iam.LazyRole;
   private readonly props: RealtimeEndpointProps;
   private readonly variants: Variant[] = [];
   private readonly scaledVariants = new Map<string, ScalableInstanceCount>();
@@ -127,7 +126,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes()) }),
       // Captures are written with the models' role: the created one, or `role` (required when the models already exist).
       dataCaptureConfig: props.dataCapture
-        ? withOwnStatements(this.executionRole, () => renderDataCapture(this, props.dataCapture!, this.executionRole, this.key)) : undefined,
+        ? renderDataCapture(this, props.dataCapture!, this.executionRole, this.key) : undefined,
     });
     this.endpointConfigName = config.attrEndpointConfigName;
 
@@ -301,8 +300,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
    * aws-cdk-lib's prepare phase resolves).
    */
   private renderUpdate(): EndpointUpdateProps {
-    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
-    const render = () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms.
+    return renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
       scope: this,
       subject: `RealtimeEndpoint '${this.node.id}'`,
       variantCount: this.variants.length,
@@ -313,7 +312,6 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       endpoint: this.cfnEndpoint,
       executionRole: this.executionRole,
     });
-    return withOwnStatements(this.executionRole, render);
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
@@ -347,14 +345,13 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     const scope = count === 0 ? this : new Construct(this, `Model${count + 1}`);
     const id = count === 0 ? 'Model' : 'Resource';
     const role = this.executionRole ?? this.createdModelRole();
-    // What the model needs goes inline on the created role (InlineModelRole); a given role gets its DefaultPolicy.
     const { config, modelName, model } = bindModelInNetwork(scope, id, `RealtimeEndpoint '${this.node.id}'`, source,
       { role, instanceType: options.instanceType, network: this.network });
     // A created model makes the created role the endpoint's; an existing model runs with its own role, and the created
     // one, never used, renders nothing (LazyRole).
     if (model && this.executionRole === undefined) {
       this.executionRole = role;
-      acknowledgeInlineModelRoleWildcards(role as InlineModelRole);
+      acknowledgeModelRoleWildcards(role as iam.LazyRole);
     }
     if (count === 0) {
       this.firstModel = model;
@@ -368,13 +365,13 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /** The role for models, created once; its statements wait in the LazyRole until a model uses it. */
-  private createdModelRole(): InlineModelRole {
+  private createdModelRole(): iam.LazyRole {
     if (!this.modelRole) {
-      const role = this.modelRole = new InlineModelRole(this, 'Role', {
+      const role = this.modelRole = new iam.LazyRole(this, 'Role', {
         assumedBy: executionRolePrincipal(),
         description: `Runs the models of SageMaker endpoint ${this.node.path}`,
       });
-      role.ownStatements(() => addExecutionRoleBasics(role));
+      addExecutionRoleBasics(role);
     }
     return this.modelRole;
   }

@@ -23,7 +23,6 @@ import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } fr
 import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, endpointConnections, grantVpcAccess } from '../private/endpoint-network';
-import { withOwnStatements } from '../private/inline-model-role';
 import { secondScalingCall } from '../private/scaling-resources';
 
 /** Props of a `SharedGpuEndpoint`. */
@@ -188,7 +187,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     this.role = props.role ?? this.createRole();
     // The components' models run in the endpoint config's VPC with this role, which then manages their network
     // interfaces (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html), as a realtime or async model's does.
-    if (network.vpcConfig) withOwnStatements(this.role, () => grantVpcAccess(this.role));
+    if (network.vpcConfig) grantVpcAccess(this.role);
     const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
 
     // Warned while the app validates, as every endpoint kind does.
@@ -274,7 +273,6 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     return [...this.components];
   }
 
-  /** What the components' models need goes inline on it (`InferenceComponent` grants inside `withOwnStatements`). */
   private createRole(): iam.IRole {
     return createExecutionRole(this, 'Role', 'Execution role of a shared-GPU SageMaker endpoint and its inference components');
   }

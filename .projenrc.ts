@@ -13,6 +13,7 @@ import { configureDocs } from './projenrc/docs';
 import { configureTasks } from './projenrc/tasks';
 import { configureOpenAi } from './projenrc/openai';
 import { configurePrices } from './projenrc/prices';
+import { configureSurface } from './projenrc/surface';
 
 const project = new awscdk.AwsCdkConstructLibrary({
   ...libraryOptions, // package metadata, toolchain versions, Node and aws-cdk-lib floors
@@ -36,5 +37,6 @@ configurePrices(project); // prices:refresh and its scheduled workflow
 configureOpenAi(project); // the OpenAI-compatible route's dev dependencies
 configureTasks(project); // MCP Tasks: conformance suite and ext-tasks requester
 configureDocs(project); // rosetta:check: every example compiled and translated
+configureSurface(project); // runtime:api, runtime:api:check: the runtime package's API report
 
 project.synth();

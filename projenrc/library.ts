@@ -15,7 +15,7 @@ export const libraryOptions = {
   projenrcTs: true,
   prettier: false,
   // One type-check-only config at the top for tests, examples, benchmarks and scripts (ts-jest, ts-node, eslint and the
-  // typecheck task use it); projen's default would put it in test/tsconfig.json.
+  // typecheck task use it); projen's default would put it in a tsconfig of test/'s own.
   tsconfigDevFile: 'tsconfig.dev.json',
   // eslint's project service finds the NEAREST tsconfig.json, which for test/ would be the src-only one: lint everything
   // with the one dev program instead.

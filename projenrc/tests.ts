@@ -73,7 +73,7 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
     // SQL engine that executes the generated offline-store (Athena/Trino) SQL
     '@duckdb/node-api',
     // a second MCP client that no one here wrote: the MCP Inspector's CLI package (1.0.3 declares no engines and runs on
-    // Node 20, test/mcp/cli.test.ts; the full Inspector 2.x, @modelcontextprotocol/inspector, needs Node >= 22.19)
+    // Node 20, packages/runtime/test/cli/cli.test.ts; the full Inspector 2.x, @modelcontextprotocol/inspector, needs Node >= 22.19)
     '@modelcontextprotocol/inspector-cli@1.0.3',
     // the current MCP Inspector (2.x: Node >= 22.19), its CLI mode run by test/clients/inspector.test.ts on Node 22
     '@modelcontextprotocol/inspector@2.12.0',

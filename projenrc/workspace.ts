@@ -56,19 +56,20 @@ export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void
     exec: 'jest --passWithNoTests=false packages/runtime/test',
   });
 
-  // jest runs the runtime from its sources (one module instance for the tests and the handlers that import it).
-  project.jest?.addModuleNameMappers({
-    '^cdk-sagemaker-mcp-runtime$': '<rootDir>/packages/runtime/src/index.ts',
-    // One subpath per capability folder (its index.ts), and the CLI: as packages/runtime/package.json's `exports`.
-    '^cdk-sagemaker-mcp-runtime/(cli|[a-z]+)$': '<rootDir>/packages/runtime/src/$1',
-  });
-  // esbuild bundles the handlers with tsconfig.dev.json (projen's tsconfigDev), which the type check also uses: map the
-  // package to its TypeScript sources there, so esbuild sees ES modules and keeps only what each handler uses (from the
-  // CommonJS lib/ it would keep all), and the tests type-check without a build.
-  project.tsconfigDev.file.addOverride('compilerOptions.paths', {
-    'cdk-sagemaker-mcp-runtime': ['./packages/runtime/src/index.ts'],
-    'cdk-sagemaker-mcp-runtime/*': ['./packages/runtime/src/*'],
-  });
+  // jest and the type check (with esbuild, which bundles the handlers with tsconfig.dev.json, projen's tsconfigDev) see
+  // the runtime from its sources, one mapping per subpath of packages/runtime/package.json's `exports` and no other: a
+  // test or handler that imports what the package does not export fails here as it would for a user. From the sources,
+  // one module instance serves the tests and the handlers, esbuild sees ES modules and keeps only what each handler uses
+  // (from the CommonJS lib/ it would keep all), and the tests type-check without a build.
+  const moduleNameMapper: Record<string, string> = {};
+  const paths: Record<string, string[]> = {};
+  for (const [subpath, source] of Object.entries(runtimeSubpaths())) {
+    const name = `cdk-sagemaker-mcp-runtime${subpath.slice(1)}`;
+    moduleNameMapper[`^${name.replace(/[/.]/g, '\\$&')}$`] = `<rootDir>/${source}`;
+    paths[name] = [`./${source}`];
+  }
+  project.jest?.addModuleNameMappers(moduleNameMapper);
+  project.tsconfigDev.file.addOverride('compilerOptions.paths', paths);
 
   project.eslint?.addLintPattern('packages/runtime/src');
   project.eslint?.addLintPattern('packages/runtime/test');
@@ -80,4 +81,18 @@ export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void
       'import/no-extraneous-dependencies': ['error', { devDependencies: true, optionalDependencies: false, peerDependencies: true, packageDir: ['.', 'packages/runtime'] }],
     },
   });
+}
+
+/**
+ * Each subpath the runtime package exports (`.`, `./mcp`, `./internal/contract`...), to the TypeScript source its
+ * `default` condition is built from (`./lib/mcp/index.js` from packages/runtime/src/mcp/index.ts).
+ */
+export function runtimeSubpaths(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync('packages/runtime/package.json', 'utf8'));
+  const out: Record<string, string> = {};
+  for (const [subpath, target] of Object.entries<string | { default: string }>(pkg.exports)) {
+    if (typeof target === 'string') continue; // ./package.json
+    out[subpath] = target.default.replace(/^\.\/lib\//, 'packages/runtime/src/').replace(/\.js$/, '.ts');
+  }
+  return out;
 }

@@ -62,7 +62,10 @@ describe('the runtime package (cdk-sagemaker-mcp-runtime)', () => {
   test('exports the runtime and the MCP server factory, and ships the CLI', () => {
     expect(runtimePkg.name).toBe('cdk-sagemaker-mcp-runtime');
     // One subpath per capability folder besides these (packages/runtime/test/package-contents.test.ts holds them to the folders).
-    expect(Object.keys(runtimePkg.exports)).toEqual(expect.arrayContaining(['.', './mcp', './lambda', './cli', './package.json']));
+    expect(Object.keys(runtimePkg.exports)).toEqual(expect.arrayContaining(['.', './mcp', './internal/lambda', './cli', './package.json']));
+    // The construct library's contract and handlers are internal subpaths, not capability ones.
+    expect(Object.keys(runtimePkg.exports)).not.toEqual(expect.arrayContaining(['./contract']));
+    expect(Object.keys(runtimePkg.exports)).not.toEqual(expect.arrayContaining(['./lambda']));
     expect(runtimePkg.bin).toEqual({ 'cdk-sagemaker-mcp': 'bin/cdk-sagemaker-mcp.js' });
   });
 

@@ -1,2 +1,2 @@
 // The handler is the runtime's (packages/runtime/src/lambda); this file is what esbuild bundles into assets/.
-export { asyncResultRecorderHandler as handler } from 'cdk-sagemaker-mcp-runtime/lambda';
+export { asyncResultRecorderHandler as handler } from 'cdk-sagemaker-mcp-runtime/internal/lambda';

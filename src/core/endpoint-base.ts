@@ -252,7 +252,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    */
   public grantInvokeOpenAi(grantee: iam.IGrantable): iam.Grant {
     warnIfRouteNotServed(this);
-    return grantOpenAiRoute(grantee, [this.endpointArn]);
+    return grantOpenAiRoute(this, grantee, [this.endpointArn]);
   }
 
   public get modelFamily(): ModelFamily | undefined {

@@ -9,6 +9,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { IConstruct } from 'constructs';
 import { loadImageCatalog } from './images/catalog';
 import { IAM_ACTION } from '../core/iam-actions';
+import { acknowledgeGrantWildcards } from '../core/nag';
 
 /** What the AWS page lists as serving the route ("Supported containers"). */
 export const OPENAI_ROUTE_CONTAINERS = 'the SageMaker AI vLLM DLC, the SageMaker AI SGLang DLC, or a custom container implementing '
@@ -32,9 +33,10 @@ export function openAiBaseUrl(scope: IConstruct, endpointName: string, inference
  * requires a wildcard (`"*"`) for the `Resource` field. It does not support resource-level restrictions." Its one
  * condition key, `sagemaker:BearerTokenType`, has no documented values, so no condition is set.
  */
-export function grantOpenAiRoute(grantee: iam.IGrantable, invokeArns: string[]): iam.Grant {
+export function grantOpenAiRoute(scope: IConstruct, grantee: iam.IGrantable, invokeArns: string[]): iam.Grant {
   const invoke = iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.sagemaker.InvokeEndpoint], resourceArns: invokeArns });
-  const bearer = iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.sagemaker.CallWithBearerToken], resourceArns: ['*'] });
+  const bearer = acknowledgeGrantWildcards(scope, iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.sagemaker.CallWithBearerToken], resourceArns: ['*'] }),
+    'sagemaker:CallWithBearerToken supports no resource-level permission: AWS requires "*" for it (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html)');
   return invoke.combine(bearer);
 }
 

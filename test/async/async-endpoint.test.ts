@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncEndpoint, AsyncEndpointProps, AsyncNotificationTopic, AsyncWorkload, IAsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { templateSnapshot } from '../support/snapshot';
-import { ASYNC_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { ASYNC_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const MODEL = ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04'));

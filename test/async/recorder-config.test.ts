@@ -5,7 +5,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AsyncEndpoint, AsyncEndpointProps } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
-import { ASYNC_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { ASYNC_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const MODEL = ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04'));
 

@@ -1,6 +1,6 @@
 /**
  * A TEST FIXTURE, never part of the product: the tools the conformance suite's Tasks scenarios call (`greet`,
- * `slow_compute`, `failing_job`, `protocol_error_job`; see the suite's src/scenarios/server/tasks), served with the
+ * `slow_compute`, `failing_job`, `protocol_error_job`; see the conformance package's server task scenarios), served with the
  * runtime's Tasks machinery (`createTaskService`, `serveTaskMethods`, `taskAwareTools`, `refuseUndeclaredTaskCall`),
  * the same code that serves `start_async_inference` and `start_training` as tasks. What a task needs lives in its
  * sealed id, except the fixture's record of cancelled `slow_compute` runs (this one process only: a fixture needs no

@@ -182,14 +182,14 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], k
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(consumerTsconfig(dir), null, 2));
   writeFileSync(join(dir, 'cdk.json'), cdkInitJson(dir));
   log(`aws-cdk-lib ${version}: cdk.json from cdk init (${Object.keys(JSON.parse(readFileSync(join(dir, 'cdk.json'), 'utf8')).context).length} feature flags)`);
-  // Every subpath the installed runtime exports loads from the app (the Lambda handlers of /lambda among them): a
+  // Every subpath the installed runtime exports loads from the app (the Lambda handlers of /internal/lambda among them): a
   // subpath whose lib/ file the tarball lacks fails here, before any block.
   log(must('node', ['-e', [
     "const pkg = require('cdk-sagemaker-mcp-runtime/package.json');",
     "const subpaths = Object.keys(pkg.exports).filter((k) => k !== './package.json');",
     "for (const s of subpaths) require(s === '.' ? pkg.name : pkg.name + s.slice(1));",
-    "const l = require('cdk-sagemaker-mcp-runtime/lambda');",
-    "for (const h of ['mcpServerHandler', 'asyncResultRecorderHandler', 'pipelineRouterHandler', 'approvedDeploymentHandler']) if (typeof l[h] !== 'function') throw new Error(h + ' is not exported by cdk-sagemaker-mcp-runtime/lambda');",
+    "const l = require('cdk-sagemaker-mcp-runtime/internal/lambda');",
+    "for (const h of ['mcpServerHandler', 'asyncResultRecorderHandler', 'pipelineRouterHandler', 'approvedDeploymentHandler']) if (typeof l[h] !== 'function') throw new Error(h + ' is not exported by cdk-sagemaker-mcp-runtime/internal/lambda');",
     "console.log(subpaths.length + ' runtime subpaths load');",
   ].join('\n')], { cwd: dir }).trim());
 

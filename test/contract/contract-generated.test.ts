@@ -8,7 +8,7 @@ import { join } from 'path';
 import { generateContract, GENERATED_PATH } from '../../scripts/generate-contract';
 import { FAMILY_TABLE_DOC, generateFamilyDoc, generateModelFamily, MODEL_FAMILY_PATH } from '../../scripts/generate-model-family';
 import { ModelFamily } from '../../src/core/model-family.generated';
-import { MODEL_FAMILIES } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MODEL_FAMILIES } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 test('the committed contract mirror is up to date (run `npx projen contract:generate`)', () => {
   expect(readFileSync(GENERATED_PATH, 'utf8')).toBe(generateContract());

@@ -2,7 +2,7 @@
  * Feature-group schemas the feature-store and MCP tests share: groups keyed by a String `user_id` with a String
  * `event_time`, as the runtime receives them from the construct.
  */
-import type { FeatureGroupSchema, FeatureSchemaEntry } from 'cdk-sagemaker-mcp-runtime/contract';
+import type { FeatureGroupSchema, FeatureSchemaEntry } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 /** A group keyed by String `user_id`, event time String `event_time`, then `features`. */
 export function userKeyedSchema(featureGroupName: string, ...features: FeatureSchemaEntry[]): FeatureGroupSchema {

@@ -66,7 +66,7 @@ const KINDS: Record<string, (stack: Stack) => void> = {
 
 /**
  * The warnings an example causes by its own choice, by kind: a fixed `endpointName` with autoscaling, which the library
- * answers with AWS's two-step procedure for changing the instance type (docs/production.md).
+ * answers with AWS's two-step procedure for changing the instance type (docs/realtime.md).
  */
 const CHOSEN_BY_THE_EXAMPLE: Record<string, string[]> = {
   'realtime': ['cdk-sagemaker-mcp:autoscaledVariantUpdate'],

@@ -6,7 +6,7 @@
  */
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const saved = { ...process.env };
 let silent: SilentServer;

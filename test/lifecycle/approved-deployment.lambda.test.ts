@@ -10,8 +10,9 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { CloudFormationServer, startCloudFormationServer } from '../support/cloudformation-server';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
-import { LIFECYCLE_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
-import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent, deploymentLogRecord, deployToken, MalformedLifecycleEventError } from 'cdk-sagemaker-mcp-runtime/lifecycle';
+import { LIFECYCLE_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
+import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent, deploymentLogRecord } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
+import { deployToken, MalformedLifecycleEventError } from 'cdk-sagemaker-mcp-runtime/lifecycle';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');
 const documented = () => JSON.parse(fs.readFileSync(path.join(EVENTS, 'model-package-state-change.rejected.json'), 'utf8'));

@@ -16,7 +16,7 @@ import { functionUrlEvent } from './function-url-event';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 /** What sets the bundled server's environment apart in a test: the stand-ins it reaches and what it serves. */
 export interface BundledServerEnvOptions {

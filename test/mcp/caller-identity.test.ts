@@ -14,7 +14,7 @@ import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
 import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
-import { processCallerIdentity } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { processCallerIdentity } from 'cdk-sagemaker-mcp-runtime/internal/mcp';
 import { trainingRequestToken } from 'cdk-sagemaker-mcp-runtime/pipelines';
 
 /** Test-only header through which a test client tells the stand-in which IAM principal signed its requests. */

@@ -11,7 +11,7 @@ import { coldStart } from '../support/cold-start';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { ok, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
-import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const ROOT = join(__dirname, '..', '..');
 const BUNDLE = join(ROOT, 'assets', 'mcp', 'server.lambda', 'index.js');

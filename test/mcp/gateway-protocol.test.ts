@@ -10,7 +10,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import { McpGatewayProtocol, McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/contract';
+import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 /** "AgentCore Gateway supports the following MCP versions: 2026-07-28, 2025-11-25, 2025-06-18, and 2025-03-26" (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-using.html) */
 const AGENTCORE_GATEWAY_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];

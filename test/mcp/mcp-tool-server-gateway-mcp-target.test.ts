@@ -17,7 +17,7 @@ import { McpGatewayTargetKind, McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { CONTROL_TOWER_EXCEPTIONS } from '../security/control-tower-exceptions';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
-import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const ENV = { account: '123456789012', region: 'eu-west-1' };
 

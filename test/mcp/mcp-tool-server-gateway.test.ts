@@ -15,7 +15,7 @@ import { GATEWAY_TOOL_TEMPLATES } from '../../src/mcp/private/gateway-tools.gene
 import { RealtimeEndpoint } from '../../src/realtime';
 import { userKeyedSchema } from '../feature-store/fixtures';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
-import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 

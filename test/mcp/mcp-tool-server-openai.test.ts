@@ -1,10 +1,10 @@
 import { App, Size, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { placeholder, specTextOf } from './spec-of';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
@@ -25,12 +25,9 @@ function setup() {
 }
 
 function specOf(stack: Stack): any {
-  const fn = Object.values<any>(Template.fromStack(stack).findResources('AWS::Lambda::Function'))
-    .find((f) => f.Properties.Environment?.Variables?.[MCP_ENV.SPEC] !== undefined);
-  const raw = fn.Properties.Environment.Variables[MCP_ENV.SPEC];
   // A shared-GPU endpoint's name is its EndpointName attribute: read it as 'shared'.
-  const text = typeof raw === 'string' ? raw : raw['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : 'shared')).join('');
-  return parseMcpServerSpec<any>(text);
+  const resolve = (value: unknown): string => placeholder(value).replace(/<att:[^>]*\.EndpointName>/g, 'shared');
+  return parseMcpServerSpec<any>(specTextOf(Template.fromStack(stack).toJSON(), undefined, resolve));
 }
 
 function serverStatements(stack: Stack): any[] {

@@ -12,7 +12,7 @@ import { estateServer, specResolved, TEAM } from './estate';
 import { specSecretValueOf } from './spec-of';
 import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { LAMBDA_ENV_LIMIT_BYTES, MCP_ENV, MCP_SPEC_SECRET_LIMIT_BYTES } from 'cdk-sagemaker-mcp-runtime/contract';
+import { LAMBDA_ENV_LIMIT_BYTES, MCP_ENV, MCP_SPEC_SECRET_LIMIT_BYTES } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

@@ -23,7 +23,7 @@ import { InferenceComponent } from '../../src/shared-gpu';
 import { userKeyedSchema } from '../feature-store/fixtures';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

@@ -20,7 +20,7 @@ import { functionUrlEvent } from './function-url-event';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { ok, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
-import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/contract';
+import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { createSageMakerMcpHandler, MCP_PROTOCOL_REVISIONS } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ROOT = join(__dirname, '..', '..');

@@ -12,7 +12,7 @@ import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } 
 import { installAwsLambdaGlobals, invokeStreaming, isStreamingHandler } from '../support/lambda-response-stream';
 import { accepted, ok } from '../support/sagemaker-runtime-server';
 import { startSecretsManagerServer } from '../support/secrets-manager-server';
-import { awsLambdaStreaming, writeResponseToStream } from 'cdk-sagemaker-mcp-runtime/lambda';
+import { awsLambdaStreaming, writeResponseToStream } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 import { createSageMakerMcpHandler } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const META = {

@@ -6,7 +6,7 @@
 import { functionUrlFrontDoor, useBundledServerLambda } from './bundled-server-lambda';
 import { emfWrittenBy } from '../support/emf';
 import { fail, ok } from '../support/sagemaker-runtime-server';
-import { MCP_METRICS, METRICS_NAMESPACE } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_METRICS, METRICS_NAMESPACE } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 describe('bundled server.lambda metrics', () => {
   process.env.AWS_LAMBDA_FUNCTION_NAME = 'mcp-server-fn';

@@ -8,8 +8,8 @@ import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from '
 import { useBundledServerLambda } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
 import { fail, ok } from '../support/sagemaker-runtime-server';
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
-import { functionUrlEventToRequest, responseToFunctionUrlResult } from 'cdk-sagemaker-mcp-runtime/lambda';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
+import { functionUrlEventToRequest, responseToFunctionUrlResult } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 
 
 describe('function URL event <-> web Request/Response', () => {

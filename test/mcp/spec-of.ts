@@ -3,7 +3,7 @@
  * MCP_SERVER_SPEC_SECRET_ARN names, packed (packages/runtime/src/contract/mcp.ts `McpPackedSpec`), with the deploy-time
  * values as intrinsics (`Fn::Join` fragments) for CloudFormation to resolve.
  */
-import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 type TemplateJson = { Resources?: Record<string, any> };

@@ -34,7 +34,7 @@ import {
   ASYNC_ENV, AsyncEndpointEnvSchema, FeatureGroupSchema, MCP_ENV, McpAsyncEndpointSpec, McpDeploymentSpec, McpFeatureGroupSpec,
   McpModelPackageGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, McpServerSpecSchema, PipelineRouterEnvSchema,
   RESULTS_QUEUE_URL_ENV, ResultRecorderEnvSchema, toolNamesForSpec,
-} from 'cdk-sagemaker-mcp-runtime/contract';
+} from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { createSageMakerMcpHandler, mcpServerConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 /** Every field of T, optional ones included: the compiler refuses a missing or an unknown one. */

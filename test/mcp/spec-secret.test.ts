@@ -13,7 +13,7 @@ import { FUNCTION_URL_EVENT as fixture } from './function-url-event';
 import { specSecretValueOf } from './spec-of';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
-import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/contract';
+import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 type Handler = (event: LambdaFunctionURLEvent) => Promise<{ statusCode?: number; body?: string }>;

@@ -8,7 +8,7 @@ import { addPipelinesExample } from '../../examples/pipelines';
 import { PipelineDefinition, PipelineEventRouter, PipelineExecutionStatus, TrainingPipeline } from '../../src/pipelines';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
-import { RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
+import { RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'pipelines', 'train-xgboost.definition.json');

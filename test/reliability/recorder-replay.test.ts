@@ -14,7 +14,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DeliveryReport, deliverViaSqs, shuffle, SqsMessage } from './delivery';
 import { scanTable, useReplayEnv } from './replay-env';
 import { seededRandom } from '../support/throttling-proxy';
-import { ASYNC_ENV, JOB_ATTRIBUTES } from 'cdk-sagemaker-mcp-runtime/contract';
+import { ASYNC_ENV, JOB_ATTRIBUTES } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'async', 'result-recorder.lambda', 'index.js');
 const TABLE = 'async-jobs-replay';

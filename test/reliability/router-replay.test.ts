@@ -26,7 +26,7 @@ import {
   RESULTS_PARTITION_KEY,
   RESULTS_TABLE_ENV,
   statusRank,
-} from 'cdk-sagemaker-mcp-runtime/contract';
+} from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'pipelines', 'pipeline-router.lambda', 'index.js');
 const TABLE = 'pipeline-results-replay';

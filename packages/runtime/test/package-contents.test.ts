@@ -17,9 +17,14 @@ test('the runtime tarball carries the README, every subpath export (code and typ
   const pkg = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8'));
   const conditions = Object.entries(pkg.exports as Record<string, string | { types: string; default: string }>)
     .filter(([subpath]) => subpath !== './package.json');
-  // The root, one subpath per capability folder of src/ (its index.ts), and the CLI module.
-  const folders = readdirSync(join(PKG, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `./${d.name}`);
-  expect(conditions.map(([subpath]) => subpath).sort()).toEqual(['.', './cli', ...folders].sort());
+  // The root, one subpath per capability folder of src/ (its index.ts), and the CLI module; the construct library's
+  // own folders (the contract, the bundled handlers) and the MCP server's test-only internals under ./internal/.
+  const folders = readdirSync(join(PKG, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const internal = ['contract', 'lambda'];
+  expect(conditions.map(([subpath]) => subpath).sort()).toEqual([
+    '.', './cli', './internal/mcp',
+    ...folders.map((f) => (internal.includes(f) ? `./internal/${f}` : `./${f}`)),
+  ].sort());
   const entryPoints = [
     ...conditions.flatMap(([, c]) => (typeof c === 'string' ? [c] : [c.default, c.types])),
     ...Object.values(pkg.bin),
@@ -38,4 +43,13 @@ test('the README names both entry points and the CLI, and its links to the repos
   const docs = [...readme.matchAll(/https:\/\/github\.com\/cdk-sagemaker-mcp\/cdk-sagemaker-mcp\/blob\/main\/([^)\s]+)/g)].map((m) => m[1]);
   expect(docs.length).toBeGreaterThan(0);
   expect(docs.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+});
+
+test('the README lists every public entry point, and names the internal ones only as internal', () => {
+  const readme = readFileSync(join(PKG, 'README.md'), 'utf8');
+  const pkg = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8'));
+  const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
+  const listed = (s: string) => readme.includes(`| \`cdk-sagemaker-mcp-runtime${s.slice(1)}\` |`);
+  expect(subpaths.filter((s) => !s.startsWith('./internal/') && !listed(s))).toEqual([]);
+  expect(subpaths.filter((s) => s.startsWith('./internal/') && (listed(s) || !readme.includes(`\`/${s.slice(2)}\``)))).toEqual([]);
 });

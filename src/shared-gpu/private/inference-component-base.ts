@@ -31,7 +31,7 @@ export abstract class InferenceComponentBase extends Resource implements IInfere
    */
   public grantInvokeOpenAi(grantee: iam.IGrantable): iam.Grant {
     warnIfRouteNotServed(this);
-    return grantOpenAiRoute(grantee, [this.endpointArn, this.inferenceComponentArn]);
+    return grantOpenAiRoute(this, grantee, [this.endpointArn, this.inferenceComponentArn]);
   }
 
   public grantInvoke(grantee: iam.IGrantable): iam.Grant {

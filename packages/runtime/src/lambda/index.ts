@@ -1,5 +1,5 @@
 /**
- * The Lambda handlers the construct library bundles (`cdk-sagemaker-mcp-runtime/lambda`): each `src/**\/*.lambda.ts`
+ * The Lambda handlers the construct library bundles (`cdk-sagemaker-mcp-runtime/internal/lambda`): each `src/**\/*.lambda.ts`
  * of the constructs re-exports one of them, and esbuild bundles it with what it uses. One logger (Powertools Logger,
  * ./logger) and one metrics writer (Powertools Metrics, ./metrics) for all of them. Not loaded by the package root.
  */
@@ -12,3 +12,6 @@ export * from './agentcore-event';
 export * from './api-gateway-event';
 export * from './function-url';
 export * from './function-url-stream';
+// The approved-model deployment handler's logic, driven by its tests with stand-in clients.
+export * from '../lifecycle/approved-deployment';
+export * from '../lifecycle/deployment-report';

@@ -1,4 +1,7 @@
+/**
+ * Model lifecycle: SageMaker Model Registry events and model package versions. The approved-model deployment handler's
+ * logic (./approved-deployment, ./deployment-report) is the bundled handler's, reached through
+ * `cdk-sagemaker-mcp-runtime/internal/lambda`.
+ */
 export * from './lifecycle-events';
-export * from './approved-deployment';
-export * from './deployment-report';
 export * from './model-versions';

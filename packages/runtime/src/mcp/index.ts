@@ -1,11 +1,9 @@
 /**
- * The MCP tool server (`cdk-sagemaker-mcp-runtime/mcp`), and the pieces of its tools an embedder or a test reaches for:
- * the handle codec and its clock-skew allowance, the cap on an answer's size, the caller seen by a tool, the wait loop,
- * and the Tasks extension (./tasks) to serve on tools of one's own.
+ * The MCP tool server (`cdk-sagemaker-mcp-runtime/mcp`), and the pieces of its tools an embedder reaches for: the
+ * handle codec and its clock-skew allowance, the wait loop, and the Tasks extension (./tasks) to serve on tools of one's
+ * own. What only its tests drive is `cdk-sagemaker-mcp-runtime/internal/mcp` (./internal).
  */
 export * from './server';
 export { HANDLE_CLOCK_SKEW_MS } from './tools/handles';
-export { invokeResultBytes, MAX_INVOKE_RESULT_BYTES } from './tools/invoke-tools';
-export { processCallerIdentity } from './tools/caller';
 export { waitUntilDone } from './tools/waiting';
 export * from './tasks';

@@ -9,7 +9,7 @@
  * A token is a credential: never log it, store it, or put it in an environment variable (AWS: "Do not log tokens").
  */
 import { Sha256 } from '@aws-crypto/sha256-js';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import type * as CredentialProviderNode from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 
 /** What every token starts with. */
@@ -115,7 +115,7 @@ export function bearerTokenProvider(options: BearerTokenProviderOptions = {}): (
   }
   validExpiry(options.expiresInSeconds);
   // The chain is built once: it caches and refreshes credentials itself.
-  const credentials = options.credentials ?? defaultProvider();
+  const credentials = options.credentials ?? credentialProviderNode().defaultProvider();
   let cached: { token: BearerToken; refreshAt: number } | undefined;
   let pending: Promise<BearerToken> | undefined;
   return async () => {
@@ -139,11 +139,20 @@ function validExpiry(seconds: number | undefined): number {
 }
 
 async function resolveCredentials(source: BearerTokenCredentialSource | undefined): Promise<BearerTokenCredentials> {
-  if (source === undefined) return defaultProvider()();
+  if (source === undefined) return credentialProviderNode().defaultProvider()();
   return typeof source === 'function' ? source() : source;
 }
 
 /** Percent-encoding of SigV4 (RFC 3986 unreserved characters kept), as botocore's `percent_encode` does. */
 function rfc3986(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * The SDK's credential chain, loaded on first use (as ../core/aws-sdk loads the clients): requiring the MCP server loads
+ * no AWS SDK module.
+ */
+function credentialProviderNode(): typeof CredentialProviderNode {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@aws-sdk/credential-provider-node');
 }

@@ -15,8 +15,8 @@ import {
   AsyncJobRequestError, AsyncJobsDeps, AsyncJobTimeoutError, asyncJobsConfigFromEnv, AsyncResultAccessDeniedError, fetchObject,
   getAsyncJob, parseAsyncNotification, parseS3Location, recordAsyncResult, submitAsyncJob, waitForAsyncJob,
 } from 'cdk-sagemaker-mcp-runtime/async';
-import { ASYNC_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
 import { EndpointValidationError, TransientEndpointError } from 'cdk-sagemaker-mcp-runtime/core';
+import { ASYNC_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const BUCKET = 'async-io';
 const TABLE = 'async-jobs';

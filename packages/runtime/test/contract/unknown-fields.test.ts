@@ -3,7 +3,7 @@
  * known name it is closest to. The CLI refuses a config file that has one (packages/runtime/test/cli/lifecycle.test.ts runs it).
  */
 import * as z from 'zod';
-import { unknownFields } from 'cdk-sagemaker-mcp-runtime/contract';
+import { unknownFields } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { SageMakerMcpServerConfigSchema } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 test('a valid config has none (objects, arrays, records and optional fields walked)', () => {

@@ -2,8 +2,8 @@ import { AthenaClient } from '@aws-sdk/client-athena';
 import { DuckDBConnection } from '@duckdb/node-api';
 import { decodeAthenaLiteral, LocalAthena, openFixture, runInDuckDb, startLocalAthena } from '../../../../test/feature-store/athena-duckdb';
 import { MCP_USER_FEATURES_WITH_CATEGORY } from '../../../../test/feature-store/fixtures';
-import { FeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/contract';
 import { FeatureValueError, athenaLiteral, buildOfflineQuery, OfflineQueryError, runOfflineQuery } from 'cdk-sagemaker-mcp-runtime/features';
+import { FeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const schema = MCP_USER_FEATURES_WITH_CATEGORY;
 const table = { schema, database: 'sagemaker_featurestore', table: 'mcp_user_features' };

@@ -1,12 +1,12 @@
 /**
  * The bundled handlers' environment contract and entry points, from the package by name: the MCP server function's
  * whole environment in one parse (every problem at once, each naming its variable and what is expected), the handlers
- * `cdk-sagemaker-mcp-runtime/lambda` exports, and a package root that never loads Powertools.
+ * `cdk-sagemaker-mcp-runtime/internal/lambda` exports, and a package root that never loads Powertools.
  */
 import { execFileSync } from 'child_process';
 import { join } from 'path';
-import { MCP_ENV, MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/contract';
-import * as lambda from 'cdk-sagemaker-mcp-runtime/lambda';
+import { MCP_ENV, MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
+import * as lambda from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 import { McpConfigError, mcpServerFunctionConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:mcp-handle-key-AbCdEf';
@@ -55,7 +55,7 @@ test('every problem at once, each naming the variable, what is expected and (unl
   ]);
 });
 
-test('cdk-sagemaker-mcp-runtime/lambda exports the four bundled handlers (and the adapters they are built from)', () => {
+test('cdk-sagemaker-mcp-runtime/internal/lambda exports the four bundled handlers (and the adapters they are built from)', () => {
   for (const name of ['mcpServerHandler', 'asyncResultRecorderHandler', 'pipelineRouterHandler', 'approvedDeploymentHandler', 'recordBatch', 'readHandleKey']) {
     expect(typeof (lambda as Record<string, unknown>)[name]).toBe('function');
   }
@@ -63,7 +63,7 @@ test('cdk-sagemaker-mcp-runtime/lambda exports the four bundled handlers (and th
   expect(typeof lambda.agentCoreInvocation).toBe('function');
 });
 
-test('the package root (the compiled lib/) loads no Powertools module; /lambda does', () => {
+test('the package root (the compiled lib/) loads no Powertools module; /internal/lambda does', () => {
   const loaded = (entry: string) => execFileSync(process.execPath, ['-e',
     `require(${JSON.stringify(entry)}); console.log(Object.keys(require.cache).filter((k) => k.includes('@aws-lambda-powertools')).length)`],
   { encoding: 'utf8' }).trim();

@@ -5,7 +5,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { userKeyedSchema } from '../../../../test/feature-store/fixtures';
 import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../../../../test/support/featurestore-runtime-server';
 import { LOCAL_CREDENTIALS } from '../../../../test/support/local-aws';
-import type { FeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/contract';
+import type { FeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 // put_feature_record through a real MCP client session (Streamable HTTP) against the Feature Store stand-in, whose

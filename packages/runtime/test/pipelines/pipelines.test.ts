@@ -5,7 +5,7 @@
  */
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerControlServer, startSageMakerControlServer } from '../../../../test/support/sagemaker-control-server';
-import { parseCorrelationDescription } from 'cdk-sagemaker-mcp-runtime/contract';
+import { parseCorrelationDescription } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { getModelProvenance, lineageKindOf } from 'cdk-sagemaker-mcp-runtime/lineage';
 import { getTrainingStatus, startTraining, trainingRequestToken, TrainingRequestError } from 'cdk-sagemaker-mcp-runtime/pipelines';
 

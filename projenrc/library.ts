@@ -56,9 +56,6 @@ export function configureLibrary(project: awscdk.AwsCdkConstructLibrary): void {
     const jsii = (task.steps[0] as { exec: string }).exec;
     task.reset(`${jsii} --silence-warnings=metadata/missing-dev-dependency`);
   }
-  // lib/index.js loads each capability folder on first use of one of its exports (scripts/lazy-index.ts): an app pays
-  // at `require` and at synth only for the constructs it uses (docs/benchmarks.md).
-  project.compileTask.exec('ts-node --project scripts/tsconfig.json --transpile-only scripts/lazy-index.ts');
 
   // API.md (~950 KB) and docs/ are read on GitHub (npm's page links the README's relative links there); the npm package
   // carries .jsii, from which Construct Hub renders its own reference.

@@ -2,11 +2,11 @@
  * The baseline twin: the same N autoscaled endpoints written by hand with L1s, rendering what RealtimeEndpoint renders
  * (test/bench/twins.test.ts holds the two templates equal but for logical ids).
  *
- * With `role: 'l2'` the model role alone is an L2 `iam.Role` (the same inline document): what that one L2 costs, since
+ * With `role: 'l2'` the model role alone is an L2 `iam.Role` (the same DefaultPolicy): what that one L2 costs, since
  * RealtimeEndpoint and `@aws-cdk/aws-sagemaker-alpha` both create an `iam.Role`, the part of their cost that is
  * aws-cdk-lib's and not theirs.
  */
-import { App, Stack } from 'aws-cdk-lib';
+import { App, CfnResource, Stack } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
@@ -25,7 +25,7 @@ export function synthRaw(n: number, role: 'l1' | 'l2' = 'l1'): unknown {
         modelDataSource: { s3DataSource: { s3Uri: `s3://model-artifacts/model-${i}/`, s3DataType: 'S3Prefix', compressionType: 'None' } },
       },
     });
-    model.addResourceDependency(modelRole.resource);
+    for (const r of modelRole.resources) model.addResourceDependency(r);
     const config = new sagemaker.CfnEndpointConfig(stack, `Config${i}`, {
       productionVariants: [{ variantName: 'AllTraffic', modelName: model.attrModelName, instanceType: 'ml.g5.2xlarge', initialInstanceCount: 1, initialVariantWeight: 1 }],
     });
@@ -36,7 +36,7 @@ export function synthRaw(n: number, role: 'l1' | 'l2' = 'l1'): unknown {
       retainAllVariantProperties: true,
       excludeRetainedVariantProperties: [{ variantPropertyType: 'DesiredWeight' }],
     });
-    endpoint.addResourceDependency(modelRole.resource);
+    for (const r of modelRole.resources) endpoint.addResourceDependency(r);
     const target = new appscaling.CfnScalableTarget(stack, `Target${i}`, {
       serviceNamespace: 'sagemaker',
       resourceId: `endpoint/chat-${i}/variant/AllTraffic`,
@@ -60,10 +60,7 @@ export function synthRaw(n: number, role: 'l1' | 'l2' = 'l1'): unknown {
   return app.synth().getStackByName(STACK_NAME).template;
 }
 
-/** The inline policy holding the model role's permissions, one document, as RealtimeEndpoint renders it. */
-const MODEL_ACCESS = 'ModelAccess';
-
-/** The model role's permissions (the `ModelAccess` document). */
+/** The model role's permissions (its DefaultPolicy's document, as RealtimeEndpoint renders it). */
 function modelAccess(stack: Stack, i: number) {
   return {
     Version: '2012-10-17',
@@ -79,25 +76,28 @@ function modelAccess(stack: Stack, i: number) {
 
 const roleDescription = (i: number) => `Runs the models of SageMaker endpoint ${STACK_NAME}/Endpoint${i}`;
 
-interface ModelRole { readonly arn: string; readonly resource: iam.CfnRole }
+interface ModelRole { readonly arn: string; readonly resources: CfnResource[] }
 
 function cfnModelRole(stack: Stack, i: number): ModelRole {
-  const resource = new iam.CfnRole(stack, `Role${i}`, {
+  const role = new iam.CfnRole(stack, `Role${i}`, {
     assumeRolePolicyDocument: {
       Version: '2012-10-17',
       Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }],
     },
     description: roleDescription(i),
-    policies: [{ policyName: MODEL_ACCESS, policyDocument: modelAccess(stack, i) }],
   });
-  return { arn: resource.attrArn, resource };
+  const policy = new iam.CfnPolicy(stack, `RolePolicy${i}`, { policyName: 'unset', policyDocument: modelAccess(stack, i), roles: [role.ref] });
+  // aws-cdk-lib names a DefaultPolicy after its own logical id.
+  policy.policyName = policy.logicalId;
+  return { arn: role.attrArn, resources: [role, policy] };
 }
 
 function l2ModelRole(stack: Stack, i: number): ModelRole {
   const role = new iam.Role(stack, `Role${i}`, {
     assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
     description: roleDescription(i),
-    inlinePolicies: { [MODEL_ACCESS]: iam.PolicyDocument.fromJson(modelAccess(stack, i)) },
   });
-  return { arn: role.roleArn, resource: role.node.defaultChild as iam.CfnRole };
+  for (const statement of modelAccess(stack, i).Statement) role.addToPrincipalPolicy(iam.PolicyStatement.fromJson(statement));
+  const policy = role.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy;
+  return { arn: role.roleArn, resources: [role.node.defaultChild as iam.CfnRole, policy] };
 }

@@ -25,14 +25,13 @@ import { IAM_ACTION } from '../core/iam-actions';
 import { createExecutionRole } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { createEncryptedBucket } from '../core/storage';
-import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, bindModelInNetwork, endpointConnections } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
-import { withOwnStatements } from '../private/inline-model-role';
 import {
   primaryInstanceType, renderProductionVariant, validateProductionVariant, variantInstanceTypes, warnOnInstancePools,
 } from '../private/production-variant';
@@ -313,9 +312,9 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       executionRole: this.role,
     });
     // Rendered by the app's validation at the latest, before any template is written: the rollout's grant to the role
-    // must exist when the role's inline policy renders, whichever resource the synth reaches first (realtime does the
-    // same); the rollout's checks fail in that validation, which names this construct.
-    const rendered = new RenderedAtValidation(this, () => withoutWarningTraces(() => withOwnStatements(this.role, render)));
+    // must exist when the role's policy renders, whichever resource the synth reaches first (realtime does the same);
+    // the rollout's checks fail in that validation, which names this construct.
+    const rendered = new RenderedAtValidation(this, render);
     const update = () => rendered.valueOrUndefined();
     this.cfnEndpoint.deploymentConfig = Lazy.any({ produce: () => update()?.deploymentConfig });
     this.cfnEndpoint.retainAllVariantProperties = Lazy.any({ produce: () => update()?.retainAllVariantProperties });

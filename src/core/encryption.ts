@@ -1,11 +1,10 @@
 import { Annotations, ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
-import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { IAM_ACTION } from './iam-actions';
-import { kmsModule, logsModule } from '../private/cdk-modules';
 
 /**
  * Internal (not exported from src/core/index.ts): the one way this library creates a KMS key, a log group, and wires
@@ -38,7 +37,7 @@ export function denyGrantsOutsideAwsServices(): iam.PolicyStatement {
 
 /** A customer-managed key with yearly rotation whose policy limits CreateGrant to AWS services (CT.KMS.PR.3). */
 export function createKey(scope: Construct, id: string, description: string): kms.Key {
-  const key = new (kmsModule().Key)(scope, id, { description, enableKeyRotation: true });
+  const key = new kms.Key(scope, id, { description, enableKeyRotation: true });
   key.addToResourcePolicy(denyGrantsOutsideAwsServices());
   return key;
 }
@@ -85,7 +84,7 @@ export interface EncryptedLogGroupOptions {
  * the Logs service principal.
  */
 export function createEncryptedLogGroup(scope: Construct, id: string, options: EncryptedLogGroupOptions): logs.LogGroup {
-  const logGroup = new (logsModule().LogGroup)(scope, id, {
+  const logGroup = new logs.LogGroup(scope, id, {
     retention: options.retention ?? DEFAULT_LOG_RETENTION,
     encryptionKey: options.key,
     removalPolicy: options.removalPolicy,

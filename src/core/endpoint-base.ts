@@ -8,13 +8,12 @@
  * role's cdk-nag acknowledgements), `./scaling/` (Application Auto Scaling) and `./autoscaled-updates.ts`.
  */
 import { ArnFormat, IResource, Resource, Stack, Token } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { iamActionsFor } from './iam-actions';
 import { ModelFamily } from './model-family.generated';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from './validation';
-import { cloudwatchModule } from '../private/cdk-modules';
 import { grantOpenAiRoute, openAiBaseUrl, warnIfRouteNotServed } from '../private/openai-route';
 
 /** The variant name SageMaker's tools use for a single-variant endpoint; the default of every endpoint here. */
@@ -335,7 +334,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
 
   private variantMetric(namespace: string, metricName: string, props: EndpointMetricOptions): cloudwatch.Metric {
     const { variantName, ...options } = props;
-    return new (cloudwatchModule().Metric)({
+    return new cloudwatch.Metric({
       namespace,
       metricName,
       dimensionsMap: { EndpointName: this.endpointName, VariantName: variantName ?? this.defaultVariantName },

@@ -1,9 +1,9 @@
 import { Aws, CfnMapping, Size, Stack, Token } from 'aws-cdk-lib';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
-import type * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
+import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import type * as s3Assets from 'aws-cdk-lib/aws-s3-assets';
+import * as s3Assets from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
 import { dlcAccountFor, dlcRegions, ecrDomainSuffix } from './dlc-accounts';
 import { IAM_ACTION } from './iam-actions';
@@ -11,7 +11,6 @@ import { InstanceType } from './instance-type';
 import { ModelFamily } from './model-family.generated';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
-import { ecrAssetsModule, s3AssetsModule } from '../private/cdk-modules';
 import * as images from '../private/images/catalog-images';
 import { bindCatalogImage } from '../private/images/registry';
 
@@ -179,7 +178,7 @@ class AssetImage extends ContainerImage {
     super();
   }
   public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
-    this.asset ??= new (ecrAssetsModule().DockerImageAsset)(scope, 'ModelImage', { directory: this.directory, ...this.options });
+    this.asset ??= new ecrAssets.DockerImageAsset(scope, 'ModelImage', { directory: this.directory, ...this.options });
     this.asset.repository.grantPull(grantee);
     return { imageUri: this.asset.imageUri };
   }
@@ -320,7 +319,7 @@ class AssetModelData extends ModelData {
     }
   }
   public bind(scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
-    this.asset ??= new (s3AssetsModule().Asset)(scope, 'ModelData', { path: this.path, ...this.options });
+    this.asset ??= new s3Assets.Asset(scope, 'ModelData', { path: this.path, ...this.options });
     this.asset.grantRead(grantee);
     return { s3Uri: this.asset.s3ObjectUrl, compressed: true };
   }

@@ -4,8 +4,7 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { IAM_ACTION } from './iam-actions';
 import { ModelSourceConfig } from './model-source';
-import { InlineStatementsRole } from '../private/inline-model-role';
-import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 
 /**
  * Internal helpers shared by the endpoint constructs: the model execution role and the AWS::SageMaker::Model.
@@ -16,14 +15,13 @@ import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
  * A role SageMaker assumes to run a model, with only what every hosted container needs: writing its own logs and
  * metrics. Model sources add ECR pull and S3 read for their image and artifacts when bound. Never a managed policy.
  *
- * What the library grants it goes inline, as its `ModelAccess` policy, when granted inside `withOwnStatements(role, fn)`
- * (src/private/inline-model-role.ts), the basics here included; anything else (a user's grant on `endpoint.role`) goes
- * to its DefaultPolicy. The cdk-nag IAM5 findings of the wildcards a model role needs are acknowledged on both.
+ * Its grants land where aws-cdk-lib puts a role's grants, its DefaultPolicy, whose cdk-nag IAM5 findings of the
+ * wildcards a model role needs are acknowledged.
  */
-export function createExecutionRole(scope: Construct, id: string, description: string): InlineStatementsRole {
-  const role = new InlineStatementsRole(scope, id, { assumedBy: executionRolePrincipal(), description });
-  role.ownStatements(() => addExecutionRoleBasics(role));
-  acknowledgeInlineModelRoleWildcards(role);
+export function createExecutionRole(scope: Construct, id: string, description: string): iam.Role {
+  const role = new iam.Role(scope, id, { assumedBy: executionRolePrincipal(), description });
+  addExecutionRoleBasics(role);
+  acknowledgeModelRoleWildcards(role);
   return role;
 }
 

@@ -28,26 +28,11 @@ export function acknowledgePolicyWildcardFindings(
   policy: () => iam.CfnPolicy | undefined,
   reasons: ReadonlyArray<WildcardReason>,
 ): void {
-  acknowledgeDocumentWildcardFindings(scope, () => {
-    const cfn = policy();
-    return cfn ? { resource: cfn, document: cfn.policyDocument } : undefined;
-  }, reasons);
-}
-
-/**
- * As `acknowledgePolicyWildcardFindings`, for any policy document and the resource cdk-nag reports its findings on
- * (e.g. an AWS::IAM::Role and one of its inline policies). `target` is looked up when the app validates.
- */
-export function acknowledgeDocumentWildcardFindings(
-  scope: IConstruct,
-  target: () => { readonly resource: IConstruct; readonly document: unknown } | undefined,
-  reasons: ReadonlyArray<WildcardReason>,
-): void {
   addValidationHook(scope, () => {
-    const found = target();
-    if (!found) return [];
-    const doc = Stack.of(found.resource).resolve(found.document);
-    acknowledgeFindings(found.resource, wildcardFindingReasons(doc?.Statement ?? [], reasons));
+    const cfn = policy();
+    if (!cfn) return [];
+    const doc = Stack.of(cfn).resolve(cfn.policyDocument);
+    acknowledgeFindings(cfn, wildcardFindingReasons(doc?.Statement ?? [], reasons));
     return [];
   });
 }
@@ -90,11 +75,10 @@ export function wildcardFindingReasons(
  * `Validations.ACKNOWLEDGED_RULES_METADATA_KEY` holding `{ ['Annotation::' + id]: reason }` for each, which is what cdk-nag v3 and
  * SageMakerMcpChecks read (the exact finding id, never the bare rule id, so nothing else on the construct is hidden).
  *
- * Not `Validations.of(scope).acknowledge()`: aws-cdk-lib before 2.269.0 (the peer floor included) treats every `::` in
- * an id as the reserved `prefix::rule` delimiter and throws `InvalidValidationId` for ids holding a CloudFormation
- * pseudo parameter such as `<AWS::Partition>`; and from 2.269.0 it records one entry per id, each with a stack trace and an
- * app-wide acknowledgement record, which an endpoint's seven findings keep on the heap until synth ends
- * (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/benchmarks.md). Nothing is recorded for no findings.
+ * Not `Validations.of(scope).acknowledge()`, for compatibility and not for speed: aws-cdk-lib before 2.269.0 (the peer
+ * floor included) treats every `::` in an id as the reserved `prefix::rule` delimiter and throws `InvalidValidationId`
+ * for ids holding a CloudFormation pseudo parameter such as `<AWS::Partition>`, which every IAM5 resource finding does.
+ * Once the peer floor is 2.269.0 or later, this becomes that call. Nothing is recorded for no findings.
  */
 export function acknowledgeFindings(scope: IConstruct, findings: Readonly<Record<string, string>>): void {
   // The callers run as validations, once per synth: what a synth before recorded is not recorded again.

@@ -1,8 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { s3Module } from '../private/cdk-modules';
 
 /**
  * Internal (not exported from src/core/index.ts): the one way this library creates a bucket — the customer-managed key
@@ -22,12 +21,12 @@ export interface EncryptedBucketOptions {
 }
 
 export function createEncryptedBucket(scope: Construct, id: string, options: EncryptedBucketOptions): s3.Bucket {
-  const bucket = new (s3Module().Bucket)(scope, id, {
-    encryption: s3Module().BucketEncryption.KMS,
+  const bucket = new s3.Bucket(scope, id, {
+    encryption: s3.BucketEncryption.KMS,
     encryptionKey: options.key,
     bucketKeyEnabled: true,
     enforceSSL: true,
-    blockPublicAccess: s3Module().BlockPublicAccess.BLOCK_ALL,
+    blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
     versioned: true,
     serverAccessLogsBucket: options.serverAccessLogsBucket,
     serverAccessLogsPrefix: options.serverAccessLogsBucket ? options.serverAccessLogsPrefix : undefined,

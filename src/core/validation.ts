@@ -74,32 +74,10 @@ export class PropValidator {
   }
 }
 
-/**
- * Runs `fn` so that the warnings it raises carry no stack trace: for what the library does while the app synthesizes
- * (validation hooks, and renders a token reaches first in aws-cdk-lib's prepare phase), never while the user builds
- * constructs. Such a trace is our code and aws-cdk-lib's synthesis up to `app.synth()`, never the line that built the
- * construct (the warning's construct path names that), and each holds about 5 KB of heap through CloudFormation
- * template validation, whose garbage collections mark it again and again (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/benchmarks.md). aws-cdk-lib's
- * `Annotations` reads `CDK_DISABLE_STACK_TRACE` when it is created, at every version in the peer range
- * (https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/core/lib/annotations.ts), and nothing else reads it: it
- * is set while `fn` runs, synchronously, and restored after. Acknowledgements (`Annotations.acknowledgeWarning`) and
- * de-duplication work as for any warning.
- */
-export function withoutWarningTraces<T>(fn: () => T): T {
-  const previous = process.env.CDK_DISABLE_STACK_TRACE;
-  process.env.CDK_DISABLE_STACK_TRACE = '1';
-  try {
-    return fn();
-  } finally {
-    if (previous === undefined) delete process.env.CDK_DISABLE_STACK_TRACE;
-    else process.env.CDK_DISABLE_STACK_TRACE = previous;
-  }
-}
-
-/** Adds a validation hook to `scope` whose warnings carry no stack trace (`withoutWarningTraces`): the library's only way. */
+/** Adds a validation hook to `scope`: the library's only way. */
 export function addValidationHook(scope: IConstruct, validate: () => string[]): void {
   // eslint-disable-next-line no-restricted-syntax -- the one place that adds a hook
-  scope.node.addValidation({ validate: () => withoutWarningTraces(validate) });
+  scope.node.addValidation({ validate });
 }
 
 /**

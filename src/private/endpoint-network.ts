@@ -3,12 +3,10 @@
  * security group created when none is given.
  */
 import { Token } from 'aws-cdk-lib';
-import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { ec2Module } from './cdk-modules';
-import { withOwnStatements } from './inline-model-role';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { IAM_ACTION } from '../core/iam-actions';
 import { InstanceType } from '../core/instance-type';
@@ -47,19 +45,18 @@ export function bindEndpointNetwork(scope: Construct, v: PropValidator, opts: En
   const securityGroups = opts.securityGroups ?? [createModelSecurityGroup(scope, opts.vpc)];
   return {
     vpcConfig: { subnets: selected.subnetIds, securityGroupIds: securityGroups.map((g) => g.securityGroupId) },
-    connections: new (ec2Module().Connections)({ securityGroups }),
+    connections: new ec2.Connections({ securityGroups }),
     enableNetworkIsolation: isolation,
   };
 }
 
 /** The private subnets of a VPC: isolated ones first, else those with egress. */
 function defaultSubnets(vpc: ec2.IVpc): ec2.SubnetSelection {
-  const { SubnetType } = ec2Module();
-  return vpc.isolatedSubnets.length > 0 ? { subnetType: SubnetType.PRIVATE_ISOLATED } : { subnetType: SubnetType.PRIVATE_WITH_EGRESS };
+  return vpc.isolatedSubnets.length > 0 ? { subnetType: ec2.SubnetType.PRIVATE_ISOLATED } : { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS };
 }
 
 function createModelSecurityGroup(scope: Construct, vpc: ec2.IVpc): ec2.SecurityGroup {
-  const sg = new (ec2Module().SecurityGroup)(scope, 'SecurityGroup', {
+  const sg = new ec2.SecurityGroup(scope, 'SecurityGroup', {
     vpc,
     description: 'SageMaker model containers: no inbound; HTTPS out only',
     allowAllOutbound: false,
@@ -68,8 +65,7 @@ function createModelSecurityGroup(scope: Construct, vpc: ec2.IVpc): ec2.Security
   // lookup) besides the interface endpoints in the VPC; in isolated subnets no route leads further. AWS's own VPC guides
   // give the same rule, "Outbound TCP 443 to 0.0.0.0/0"
   // (https://docs.aws.amazon.com/sagemaker/latest/dg/model-customize-mtrl-vpc.html).
-  const { Peer, Port } = ec2Module();
-  sg.addEgressRule(Peer.anyIpv4(), Port.tcp(443), 'HTTPS to the VPC endpoints (interface and S3 gateway)');
+  sg.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS to the VPC endpoints (interface and S3 gateway)');
   return sg;
 }
 
@@ -110,16 +106,14 @@ export function rejectExistingModelInVpc(subject: string, config: ModelSourceCon
 /**
  * Binds a model source with `role` in an endpoint's network and renders its AWS::SageMaker::Model (realtime and async
  * models): an existing model cannot join the network, a created one in a VPC lets the role manage its network
- * interfaces. What this grants goes inline on a role the endpoint created (`withOwnStatements`).
+ * interfaces.
  */
 export function bindModelInNetwork(scope: Construct, id: string, subject: string, source: ModelSource, opts: {
   readonly role: iam.IRole; readonly instanceType?: InstanceType; readonly network: BoundEndpointNetwork;
 }): { config: ModelSourceConfig; modelName: string; model?: sagemaker.CfnModel } {
   const { role, network } = opts;
-  return withOwnStatements(role, () => {
-    const config = source.bind(scope, { role, instanceType: opts.instanceType });
-    rejectExistingModelInVpc(subject, config, network);
-    if (network.vpcConfig && !config.modelName) grantVpcAccess(role);
-    return { config, ...renderModel(scope, id, config, role, network) };
-  });
+  const config = source.bind(scope, { role, instanceType: opts.instanceType });
+  rejectExistingModelInVpc(subject, config, network);
+  if (network.vpcConfig && !config.modelName) grantVpcAccess(role);
+  return { config, ...renderModel(scope, id, config, role, network) };
 }

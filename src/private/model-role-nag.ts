@@ -1,11 +1,10 @@
 /**
  * Internal (not exported from the package): the cdk-nag acknowledgements of the wildcards a model execution role needs,
  * each with its reason. The mechanism is `../core/nag.ts`. `createExecutionRole` (../core/model.ts) calls it for the
- * roles it creates; RealtimeEndpoint for its `InlineModelRole`, once a model uses it.
+ * roles it creates; RealtimeEndpoint for its `LazyRole`, once a model uses it.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { IInlineStatementsRole } from './inline-model-role';
-import { acknowledgeDocumentWildcardFindings, acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
+import { acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
 
 /** Reasons for the IAM wildcards that model execution roles need, by the actions they are granted to. */
 const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
@@ -21,27 +20,12 @@ const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
 
 /**
  * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards in the DefaultPolicy of a role this library
- * created for a model: only wildcards granted to actions in the table above; anything else is still reported.
+ * created for a model (a `LazyRole`'s is on its role, the child `Default`, once that exists): only wildcards granted to
+ * actions in the table above; anything else is still reported.
  */
-function acknowledgeModelRoleWildcards(role: iam.Role): void {
-  acknowledgePolicyWildcardFindings(role,
-    () => role.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined,
-    ROLE_WILDCARD_REASONS);
-}
-
-/**
- * The same acknowledgements for a role whose library-granted statements are inline (`InlineModelRole`,
- * `InlineStatementsRole`): on the AWS::IAM::Role for its `ModelAccess` document, and on its DefaultPolicy, if one
- * exists, as for any role.
- */
-export function acknowledgeInlineModelRoleWildcards(role: IInlineStatementsRole): void {
-  // The statements as added, not the rendered document: the same actions and resources, so the same finding ids (cdk-nag
-  // reports each wildcard action or resource on its own, however `@aws-cdk/aws-iam:minimizePolicies` merges statements),
-  // each with the reasons of the actions it is granted to, and without building the document a second time at validation.
-  acknowledgeDocumentWildcardFindings(role, () => {
-    const cfn = role.cfnRole;
-    return cfn ? { resource: cfn, document: { Statement: role.ownStatementsJson } } : undefined;
+export function acknowledgeModelRoleWildcards(role: iam.Role | iam.LazyRole): void {
+  acknowledgePolicyWildcardFindings(role, () => {
+    const base = role instanceof iam.LazyRole ? role.node.tryFindChild('Default') : role;
+    return base?.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined;
   }, ROLE_WILDCARD_REASONS);
-  const policyRole = role.policyRole;
-  if (policyRole) acknowledgeModelRoleWildcards(policyRole);
 }

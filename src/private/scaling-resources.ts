@@ -6,9 +6,8 @@
  */
 import { Annotations, Duration, Token } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
-import { cloudwatchModule } from './cdk-modules';
 import { PropValidator } from '../core/validation';
 
 /**
@@ -145,13 +144,13 @@ export function addScaleFromZero(scope: Construct, scalingTargetId: string, spec
       stepAdjustments: [{ metricIntervalLowerBound: 0, scalingAdjustment: 1 }],
     },
   });
-  const alarm = new (cloudwatchModule().Alarm)(scope, spec.alarmId, {
+  const alarm = new cloudwatch.Alarm(scope, spec.alarmId, {
     alarmDescription: spec.alarmDescription,
     metric: spec.metric,
     threshold: 1,
     evaluationPeriods: spec.evaluationPeriods,
     datapointsToAlarm: spec.datapointsToAlarm,
-    comparisonOperator: cloudwatchModule().ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     treatMissingData: spec.treatMissingData,
   });
   // A CfnScalingPolicy's Ref is its ARN, the alarm action Application Auto Scaling expects.

@@ -19,7 +19,7 @@ import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { addValidationHook, PropValidator, RenderedAtValidation, withoutWarningTraces, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateVariants } from '../cost/endpoint-estimates';
 import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
@@ -28,8 +28,7 @@ import {
   bindEndpointNetwork, bindModelInNetwork, BoundEndpointNetwork, endpointConnections,
 } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
-import { InlineModelRole, withOwnStatements } from '../private/inline-model-role';
-import { acknowledgeInlineModelRoleWildcards } from '../private/model-role-nag';
+import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { recordModelImage } from '../private/openai-route';
 import {
   primaryInstanceType, renderProductionVariant, validateProductionVariant, variantInstanceTypes, warnOnInstancePools,
@@ -84,7 +83,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   private firstModel?: sagemaker.CfnModel;
   /** The role created for the models; it renders only once a model that needs it is bound (never for existing models). */
-  private modelRole?: InlineModelRole;
+  private modelRole?: iam.LazyRole;
   private readonly props: RealtimeEndpointProps;
   private readonly variants: Variant[] = [];
   private readonly scaledVariants = new Map<string, ScalableInstanceCount>();
@@ -137,7 +136,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       kmsKeyId: Lazy.string({ produce: () => endpointConfigKmsKeyId(this.key, this.instanceTypes().map((x) => x.type)) }),
       // Captures are written with the models' role: the created one, or `role` (required when the models already exist).
       dataCaptureConfig: props.dataCapture
-        ? withOwnStatements(this.executionRole, () => renderDataCapture(this, props.dataCapture!, this.executionRole, this.key)) : undefined,
+        ? renderDataCapture(this, props.dataCapture!, this.executionRole, this.key) : undefined,
     });
     applyMetricsConfig(config, props.metricsConfig);
     this.endpointConfigName = config.attrEndpointConfigName;
@@ -319,11 +318,11 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   /**
    * The endpoint's update properties, rendered once at synth (`this.update`: by its validation, or first by a token
-   * aws-cdk-lib's prepare phase resolves); its warnings carry no stack trace.
+   * aws-cdk-lib's prepare phase resolves).
    */
   private renderUpdate(): EndpointUpdateProps {
-    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms: inline too on the created role.
-    const render = () => renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
+    // A rollout grants the models' role cloudwatch:DescribeAlarms on its alarms.
+    return renderEndpointUpdate(this.props, this.scaledVariants.size > 0, {
       scope: this,
       subject: `RealtimeEndpoint '${this.node.id}'`,
       variantCount: this.variants.length,
@@ -334,7 +333,6 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
       endpoint: this.cfnEndpoint,
       executionRole: this.executionRole,
     });
-    return withoutWarningTraces(() => withOwnStatements(this.executionRole, render));
   }
 
   private addVariantUnchecked(name: string, options: RealtimeVariantOptions): void {
@@ -370,14 +368,13 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
     const scope = count === 0 ? this : new Construct(this, `Model${count + 1}`);
     const id = count === 0 ? 'Model' : 'Resource';
     const role = this.executionRole ?? this.createdModelRole();
-    // What the model needs goes inline on the created role (InlineModelRole); a given role gets its DefaultPolicy.
     const { config, modelName, model } = bindModelInNetwork(scope, id, `RealtimeEndpoint '${this.node.id}'`, source,
       { role, instanceType, network: this.network });
     // A created model makes the created role the endpoint's; an existing model runs with its own role, and the created
     // one, never used, renders nothing (LazyRole).
     if (model && this.executionRole === undefined) {
       this.executionRole = role;
-      acknowledgeInlineModelRoleWildcards(role as InlineModelRole);
+      acknowledgeModelRoleWildcards(role as iam.LazyRole);
     }
     if (count === 0) {
       this.firstModel = model;
@@ -391,13 +388,13 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /** The role for models, created once; its statements wait in the LazyRole until a model uses it. */
-  private createdModelRole(): InlineModelRole {
+  private createdModelRole(): iam.LazyRole {
     if (!this.modelRole) {
-      const role = this.modelRole = new InlineModelRole(this, 'Role', {
+      const role = this.modelRole = new iam.LazyRole(this, 'Role', {
         assumedBy: executionRolePrincipal(),
         description: `Runs the models of SageMaker endpoint ${this.node.path}`,
       });
-      role.ownStatements(() => addExecutionRoleBasics(role));
+      addExecutionRoleBasics(role);
     }
     return this.modelRole;
   }

@@ -15,7 +15,6 @@ import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisi
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
 import { estimateServerless } from '../cost/endpoint-estimates';
-import { withOwnStatements } from '../private/inline-model-role';
 import { recordModelImage } from '../private/openai-route';
 import { secondScalingCall } from '../private/scaling-resources';
 
@@ -161,7 +160,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
     // The model: bound without an instance type (there is none), then checked for what serverless refuses.
     // What the model needs goes inline on the created role (createExecutionRole); a given role gets its DefaultPolicy.
     const role = props.role ?? createExecutionRole(this, 'Role', `Runs the model of SageMaker serverless endpoint ${this.node.path}`);
-    const config = withOwnStatements(role, () => props.model.bind(this, { role }));
+    const config = props.model.bind(this, { role });
     rejectUnsupportedModel(id, config);
     this.boundModelFamily = config.modelFamily;
     recordModelImage(this, config.imageUri);

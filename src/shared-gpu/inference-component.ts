@@ -16,7 +16,6 @@ import { ModelFamily } from '../core/model-family.generated';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
-import { withOwnStatements } from '../private/inline-model-role';
 import { recordModelImage } from '../private/openai-route';
 import {
   addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
@@ -212,7 +211,7 @@ export class InferenceComponent extends InferenceComponentBase {
 
     // What the model needs goes inline on a created role (the endpoint's or this component's, createExecutionRole); a
     // given role gets its DefaultPolicy.
-    const source = withOwnStatements(role, () => props.model.bind(this, { role, instanceType }));
+    const source = props.model.bind(this, { role, instanceType });
     recordModelImage(this, source.imageUri);
     const defaults = instanceType ? modelResourceDefaults(source, instanceType) : undefined;
     const capacity = instanceType ? capacityOf(instanceType) : undefined;
@@ -289,15 +288,15 @@ export class InferenceComponent extends InferenceComponentBase {
       runtimeConfig: { copyCount: copies },
     });
     if (props.rollout) {
-      // A rollout grants the endpoint's role cloudwatch:DescribeAlarms on its alarms: inline too on a created role.
-      this.cfnInferenceComponent.deploymentConfig = withOwnStatements(this.binding.role, () => props.rollout!._bindToInferenceComponent({
+      // A rollout grants the endpoint's role cloudwatch:DescribeAlarms on its alarms.
+      this.cfnInferenceComponent.deploymentConfig = props.rollout._bindToInferenceComponent({
         scope: this,
         subject: `InferenceComponent '${id}'`,
         copyCount: resolvedOrUndefined(copies),
         component: this.cfnInferenceComponent,
         // the endpoint config's ExecutionRoleArn, with which SageMaker updates the components
         executionRole: this.binding.role,
-      }));
+      });
     }
     // A component can only be placed once the endpoint is InService.
     if (this.binding.dependable) this.cfnInferenceComponent.node.addDependency(this.binding.dependable);

@@ -28,7 +28,6 @@ import {
 } from '../private/endpoint-config-metrics';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
 import { bindEndpointNetwork, endpointConnections, grantVpcAccess } from '../private/endpoint-network';
-import { withOwnStatements } from '../private/inline-model-role';
 import {
   primaryInstanceType, renderInstanceChoice, validateInstanceChoice, variantInstanceTypes, warnOnInstancePools,
 } from '../private/production-variant';
@@ -230,7 +229,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     this.role = props.role ?? this.createRole();
     // The components' models run in the endpoint config's VPC with this role, which then manages their network
     // interfaces (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html), as a realtime or async model's does.
-    if (network.vpcConfig) withOwnStatements(this.role, () => grantVpcAccess(this.role));
+    if (network.vpcConfig) grantVpcAccess(this.role);
     const routing = props.routing ?? SharedGpuRouting.LEAST_OUTSTANDING_REQUESTS;
 
     // Warned while the app validates, as every endpoint kind does.
@@ -324,7 +323,6 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     return [...this.components];
   }
 
-  /** What the components' models need goes inline on it (`InferenceComponent` grants inside `withOwnStatements`). */
   private createRole(): iam.IRole {
     return createExecutionRole(this, 'Role', 'Execution role of a shared-GPU SageMaker endpoint and its inference components');
   }

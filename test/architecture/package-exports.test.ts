@@ -29,21 +29,10 @@ test('every value src/index.ts exports is a type API.md documents', () => {
 // on a fresh clone with neither it is a todo, and the check above still holds (API.md is generated from .jsii and committed).
 const built = existsSync(join(root, 'lib', 'index.js')) && existsSync(join(root, '.jsii'));
 const compiledCheck = 'lib/index.js exports no name the .jsii assembly lacks (after a compile)';
-const lazyCheck = 'lib/index.js loads a capability folder only when one of its exports is first used (after a compile)';
-if (!built) {test.todo(compiledCheck); test.todo(lazyCheck);} else {
-  test(lazyCheck, () => {
-    // A fresh process: which of lib/'s folders are loaded after the require, and after RealtimeEndpoint is read.
-    const script = `const lib = require(${JSON.stringify(join(root, 'lib'))});
-const folders = () => [...new Set(Object.keys(require.cache).map((f) => /[\\/]lib[\\/]([a-z-]+)[\\/]/.exec(f)?.[1]).filter(Boolean))].sort();
-const atRequire = folders();
-void lib.RealtimeEndpoint;
-console.log(JSON.stringify({ atRequire, afterUse: folders(), exports: Object.keys(lib).length }));`;
-    const seen = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
-    expect(seen.atRequire).toEqual([]);
-    expect(seen.afterUse).toContain('realtime');
-    for (const unused of ['mcp', 'pipelines', 'feature-store', 'lifecycle', 'operations', 'checks']) expect(seen.afterUse).not.toContain(unused);
-    expect(seen.exports).toBeGreaterThan(50);
-    // An ES module gets every export by name, as from the eager index (Node reads CommonJS names statically).
+const esmCheck = 'an ES module imports every export of lib/index.js by name (after a compile)';
+if (!built) {test.todo(compiledCheck); test.todo(esmCheck);} else {
+  test(esmCheck, () => {
+    // Node reads the names of jsii's CommonJS output statically (cjs-module-lexer follows its `__exportStar` lines).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const names = Object.keys(require(join(root, 'lib', 'index.js')));
     const esm = `import * as lib from ${JSON.stringify(join(root, 'lib', 'index.js'))};

@@ -106,11 +106,11 @@ describe('defaults', () => {
     const endpoints = template.findResources('AWS::SageMaker::Endpoint');
     const [logicalId, resource] = Object.entries(endpoints)[0] as [string, any];
     expect(logicalId).toMatch(/^Async[0-9A-F]{8}$/);
-    // The model's permissions are inline on the role (ModelAccess): waiting for the role waits for them too.
-    expect(resource.DependsOn).toEqual([expect.stringMatching(/^AsyncAsyncIoPolicy/), expect.stringMatching(/^AsyncRole[0-9A-F]{8}$/)]);
+    // The model's permissions are in the role's DefaultPolicy: the endpoint waits for the role and that policy.
+    expect(resource.DependsOn).toEqual([expect.stringMatching(/^AsyncAsyncIoPolicy/),
+      expect.stringMatching(/^AsyncRoleDefaultPolicy/), expect.stringMatching(/^AsyncRole[0-9A-F]{8}$/)]);
     const [role] = Object.values(template.findResources('AWS::IAM::Role', { Properties: { Description: Match.stringLikeRegexp('async endpoint') } })) as any[];
-    expect(role.Properties.Policies.map((p: any) => p.PolicyName)).toEqual(['ModelAccess']);
-    expect(Object.keys(template.findResources('AWS::IAM::Policy'))).not.toContainEqual(expect.stringMatching(/^AsyncRoleDefaultPolicy/));
+    expect(role.Properties.Policies).toBeUndefined();
   });
 
   test('records results: job table with customer KMS, PITR and TTL attribute', () => {

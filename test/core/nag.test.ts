@@ -3,7 +3,6 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addExecutionRoleBasics, createExecutionRole, executionRolePrincipal } from '../../src/core/model';
 import { acknowledgePolicyWildcardFindings, flattenReference } from '../../src/core/nag';
-import { withOwnStatements } from '../../src/private/inline-model-role';
 import { synthWithNag } from '../support/template-checks';
 import { errorOf } from '../support/test-stacks';
 
@@ -84,31 +83,30 @@ describe('acknowledgePolicyWildcardFindings', () => {
 });
 
 describe('createExecutionRole acknowledges its model-role wildcards', () => {
-  test('inline (ModelAccess, granted inside withOwnStatements) and in its DefaultPolicy (granted after) alike: cdk-nag clean', () => {
+  test('on its DefaultPolicy, where its grants land: cdk-nag clean', () => {
     // GIVEN
     const app = new App();
     const stack = new Stack(app, 'Test', { env: ENV });
     const role = createExecutionRole(stack, 'Role', 'Runs a model');
     // WHEN
-    withOwnStatements(role, () => s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts').grantRead(role, 'llama/*'));
+    s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts').grantRead(role, 'llama/*');
     s3.Bucket.fromBucketName(stack, 'Later', 'later-artifacts').grantRead(role, 'mistral/*');
     // THEN
     expect(() => synthWithNag(app)).not.toThrow();
-    expect(Object.keys(acknowledgedOn(role.node.defaultChild as iam.CfnRole))).toEqual(expect.arrayContaining([
-      'AwsSolutions-IAM5[Action::s3:GetObject*]', expect.stringMatching(/^AwsSolutions-IAM5\[Resource::.*model-artifacts\/llama\/\*\]$/),
-    ]));
     expect(Object.keys(acknowledgedOn(role.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy))).toEqual(expect.arrayContaining([
+      'AwsSolutions-IAM5[Action::s3:GetObject*]',
+      expect.stringMatching(/^AwsSolutions-IAM5\[Resource::.*model-artifacts\/llama\/\*\]$/),
       expect.stringMatching(/^AwsSolutions-IAM5\[Resource::.*later-artifacts\/mistral\/\*\]$/),
     ]));
   });
 
-  test('a wildcard the library gives no reason for stays reported, inline or not', () => {
+  test('a wildcard the library gives no reason for stays reported', () => {
     // GIVEN
     const app = new App();
     const stack = new Stack(app, 'Test', { env: ENV });
     const role = createExecutionRole(stack, 'Role', 'Runs a model');
     // WHEN
-    withOwnStatements(role, () => role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:aws:sqs:us-east-1:123456789012:own-*'] })));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:aws:sqs:us-east-1:123456789012:own-*'] }));
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:aws:sqs:us-east-1:123456789012:user-*'] }));
     // THEN
     const error = errorOf(() => synthWithNag(app));

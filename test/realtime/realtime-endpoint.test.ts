@@ -93,11 +93,12 @@ describe('RealtimeEndpoint defaults', () => {
     expect(cfn.node.id).toBe('Resource');
     const t = Template.fromStack(stack);
     const [ep1] = Object.values(t.findResources('AWS::SageMaker::Endpoint')) as any[];
-    // The role carries the model's permissions inline (ModelAccess), so waiting for the role waits for them too.
+    // The model's permissions are in the role's DefaultPolicy: the endpoint waits for the role and that policy.
     const [roleId, role] = Object.entries(t.findResources('AWS::IAM::Role'))[0] as [string, any];
-    expect(ep1.DependsOn).toEqual([roleId]);
-    expect(role.Properties.Policies.map((p: any) => p.PolicyName)).toEqual(['ModelAccess']);
-    t.resourceCountIs('AWS::IAM::Policy', 0);
+    const [policyId] = Object.keys(t.findResources('AWS::IAM::Policy'));
+    expect([...ep1.DependsOn].sort()).toEqual([policyId, roleId].sort());
+    expect(role.Properties.Policies).toBeUndefined();
+    t.resourceCountIs('AWS::IAM::Policy', 1);
   });
 
   test('the created role has exactly what the model needs and no managed policy', () => {
@@ -123,7 +124,7 @@ describe('RealtimeEndpoint defaults', () => {
     }
   });
 
-  test('the model\'s permissions are inline on the role; a grant on endpoint.role afterwards lands in its DefaultPolicy', () => {
+  test('the model\'s permissions and a grant on endpoint.role afterwards land in the role\'s one DefaultPolicy', () => {
     // GIVEN
     const stack = newStack();
     const ep = endpoint(stack);
@@ -132,18 +133,17 @@ describe('RealtimeEndpoint defaults', () => {
     extra.grantRead(ep.role!, 'reports/*');
     // THEN
     const t = Template.fromStack(stack);
-    const [role] = Object.values(t.findResources('AWS::IAM::Role')) as any[];
-    const inline = role.Properties.Policies[0].PolicyDocument.Statement;
-    expect(inline.map((st: any) => [st.Action].flat()[0])).toEqual([
-      'logs:CreateLogGroup', 'cloudwatch:PutMetricData', 'ecr:BatchCheckLayerAvailability', 'ecr:GetAuthorizationToken', 's3:GetObject*',
-    ]);
-    expect(JSON.stringify(inline)).not.toContain('extra-bucket');
+    t.resourceCountIs('AWS::IAM::Policy', 1);
     const [policy] = Object.values(t.findResources('AWS::IAM::Policy')) as any[];
-    expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('extra-bucket/reports/*');
+    const granted = policy.Properties.PolicyDocument.Statement;
+    expect(granted.map((st: any) => [st.Action].flat()[0])).toEqual([
+      'logs:CreateLogGroup', 'cloudwatch:PutMetricData', 'ecr:BatchCheckLayerAvailability', 'ecr:GetAuthorizationToken', 's3:GetObject*', 's3:GetObject*',
+    ]);
+    expect(JSON.stringify(granted)).toContain('extra-bucket/reports/*');
     expect(policy.Properties.Roles).toEqual([{ Ref: Object.keys(t.findResources('AWS::IAM::Role'))[0] }]);
   });
 
-  test('cdk-nag: the role\'s own wildcards are acknowledged on the role; the user\'s grant stays reported', () => {
+  test('cdk-nag: the role\'s own wildcards are acknowledged on its DefaultPolicy; the user\'s grant stays reported', () => {
     // GIVEN
     const stack = newStack();
     const ep = endpoint(stack);
@@ -151,8 +151,8 @@ describe('RealtimeEndpoint defaults', () => {
     // WHEN
     const report = nagReport(stack.node.root as App);
     // THEN
-    const rolePath = ep.role!.node.findChild('Default').node.defaultChild!.node.path;
-    const onRole = report.acknowledgements.filter((a) => a.constructPath === rolePath).map((a) => a.ruleId);
+    const policyPath = ep.role!.node.findChild('Default').node.findChild('DefaultPolicy').node.defaultChild!.node.path;
+    const onRole = report.acknowledgements.filter((a) => a.constructPath === policyPath).map((a) => a.ruleId);
     expect(onRole).toEqual(expect.arrayContaining([
       expect.stringContaining('Action::s3:GetObject*'), expect.stringContaining('Resource::*'),
       expect.stringContaining('/aws/sagemaker/*'), expect.stringContaining('model-artifacts/llama/*'),

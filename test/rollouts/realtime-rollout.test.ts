@@ -67,21 +67,19 @@ describe('RealtimeEndpoint rollout', () => {
     endpoint(stack, { rollout: Rollout.allAtOnce() });
     // THEN: https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails-configuration.html
     const t = Template.fromStack(stack);
-    // On the created role, with what its models need (its inline ModelAccess policy).
-    t.hasResourceProperties('AWS::IAM::Role', {
-      Policies: [{
-        PolicyName: 'ModelAccess',
-        PolicyDocument: {
-          Statement: Match.arrayWith([{
-            Action: 'cloudwatch:DescribeAlarms',
-            Effect: 'Allow',
-            Resource: [
-              { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsModelLatencyP99'), 'Arn'] },
-              { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsInvocation5XXRate'), 'Arn'] },
-            ],
-          }]),
-        },
-      }],
+    // On the created role's DefaultPolicy, with what its models need.
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^ChatRole') }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([{
+          Action: 'cloudwatch:DescribeAlarms',
+          Effect: 'Allow',
+          Resource: [
+            { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsModelLatencyP99'), 'Arn'] },
+            { 'Fn::GetAtt': [Match.stringLikeRegexp('^ChatAllTrafficAlarmsInvocation5XXRate'), 'Arn'] },
+          ],
+        }]),
+      },
     });
     t.hasResourceProperties('AWS::SageMaker::Endpoint', {
       DeploymentConfig: { BlueGreenUpdatePolicy: { TrafficRoutingConfiguration: { Type: 'ALL_AT_ONCE', WaitIntervalInSeconds: 0 } } },

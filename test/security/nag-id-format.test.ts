@@ -91,15 +91,15 @@ describe('acknowledgement id format', () => {
     });
   });
 
-  test('an endpoint\'s findings are recorded on its role as one entry with no stack trace, keyed as aws-cdk-lib keys them', () => {
-    // GIVEN a realtime endpoint: its role's inline ModelAccess policy holds several acknowledged wildcards
+  test('an endpoint\'s findings are recorded on its role\'s policy as one entry with no stack trace, keyed as aws-cdk-lib keys them', () => {
+    // GIVEN a realtime endpoint: its role's DefaultPolicy holds several acknowledged wildcards
     const { app, stack } = scene();
     const endpoint = realtime(stack);
     // WHEN
     expect(() => synthWithNag(app)).not.toThrow();
     // THEN
-    const role = endpoint.node.findChild('Role').node.findChild('Default').node.defaultChild!;
-    const entries = role.node.metadata.filter((m) => m.type === ACK);
+    const policy = endpoint.node.findChild('Role').node.findChild('Default').node.findChild('DefaultPolicy').node.defaultChild!;
+    const entries = policy.node.metadata.filter((m) => m.type === ACK);
     expect(entries).toHaveLength(1);
     expect(entries[0].trace).toBeUndefined();
     expect(Object.keys(entries[0].data).length).toBeGreaterThan(1); // the logs log-group wildcard and `Resource::*`

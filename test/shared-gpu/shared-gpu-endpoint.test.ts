@@ -51,7 +51,7 @@ describe('SharedGpuEndpoint defaults', () => {
     });
   });
 
-  test('the endpoint config waits for the role, which holds the models\' permissions inline', () => {
+  test('the endpoint config waits for the role and its DefaultPolicy, which holds the models\' permissions', () => {
     // GIVEN / WHEN
     const { stack, endpoint } = stackWith();
     addModel(endpoint);
@@ -60,10 +60,10 @@ describe('SharedGpuEndpoint defaults', () => {
     const t = Template.fromStack(stack);
     const configs = t.findResources('AWS::SageMaker::EndpointConfig');
     const dependsOn: string[] = Object.values(configs)[0].DependsOn;
-    expect(dependsOn).toEqual([expect.stringMatching(/^SharedRole[0-9A-F]{8}$/)]);
-    const role = t.toJSON().Resources[dependsOn[0]];
-    expect(role.Properties.Policies.map((p: any) => p.PolicyName)).toEqual(['ModelAccess']);
-    t.resourceCountIs('AWS::IAM::Policy', 0);
+    expect(dependsOn).toEqual([expect.stringMatching(/^SharedRoleDefaultPolicy/), expect.stringMatching(/^SharedRole[0-9A-F]{8}$/)]);
+    const role = t.toJSON().Resources[dependsOn[1]];
+    expect(role.Properties.Policies).toBeUndefined();
+    t.resourceCountIs('AWS::IAM::Policy', 1);
   });
 
   test('the created role has no managed policy and only what the models need', () => {

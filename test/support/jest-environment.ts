@@ -1,5 +1,6 @@
 /**
- * The jest environment of every test file: Node's, plus two template-check engines kept warm per worker.
+ * The jest environment of every test file: Node's, plus two template-check engines kept warm per worker (each built
+ * through its package's public API).
  *
  * Why: jest gives each test file a fresh module registry, so each file paid again for what never changes between
  * files: aws-cdk-lib's CloudFormation validation engine (WebAssembly, ~2.4 s to initialise; it ran on every synth) and
@@ -26,7 +27,6 @@ export interface TemplateCheckEngines {
 
 let specDatabase: SpecDatabase | undefined;
 let validatePlugin: CloudFormationValidatePlugin | undefined;
-let engineBuilt = false;
 
 // Loaded on first use only: suites that never check a template (the runtime's) never pay for either.
 const engines: TemplateCheckEngines = {
@@ -38,16 +38,9 @@ const engines: TemplateCheckEngines = {
   cloudFormationValidate(context) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const cdk = require('aws-cdk-lib') as typeof import('aws-cdk-lib');
-    validatePlugin ??= (cdk.CloudFormationValidatePlugin as any)._singletonInstance() as CloudFormationValidatePlugin;
-    // The plugin builds a new engine whenever a template has a resource type its engine was not built for, and builds
-    // it for that template's types only (~0.2 s each, and ~1.3 s for the first, in aws-cdk-lib 2.276.0), so templates
-    // of different shapes kept rebuilding it. Built once for every resource type of the CloudFormation database, the
-    // engine serves any template: it then holds the rules of every type, and each rule only evaluates its own types.
-    if (!engineBuilt) {
-      const types = new Set(engines.specDatabase().all('resource').map((r) => r.cloudFormationType));
-      (validatePlugin as any).initializeEngine(types);
-      engineBuilt = true;
-    }
+    // One plugin per worker, through its public constructor: it keeps its engine between templates (and rebuilds it
+    // itself when a template brings a resource type the engine was not built for).
+    validatePlugin ??= new cdk.CloudFormationValidatePlugin();
     return validatePlugin.validate(context);
   },
 };

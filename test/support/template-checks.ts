@@ -524,15 +524,17 @@ function factFindings(ctx: ResourceContext): Array<Finding & { source: string }>
 // 3. aws-cdk-lib's built-in CloudFormation validation, run on the template object
 // ---------------------------------------------------------------------------------------------------------------
 
+let localPlugin: CloudFormationValidatePlugin | undefined;
+
 function cdkValidateProblems(template: object): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'template-checks-'));
   try {
     const file = join(dir, 'template.json');
     writeFileSync(file, JSON.stringify(template));
-    // The singleton keeps the validation engine warm across tests (initialising it is the slow part); under jest, one
+    // One plugin keeps the validation engine warm across tests (initialising it is the slow part); under jest, one
     // engine serves every test file of a worker.
     const validate = shared?.cloudFormationValidate ?? ((context: IPolicyValidationContext) =>
-      ((CloudFormationValidatePlugin as any)._singletonInstance() as CloudFormationValidatePlugin).validate(context));
+      (localPlugin ??= new CloudFormationValidatePlugin()).validate(context));
     const report = validate({
       templatePaths: [file],
       stackTemplates: [{ stackConstructPath: 'Template', templatePath: file, accountId: undefined, region: undefined }],

@@ -2,12 +2,11 @@
  * Internal: the latency and 5xx-rate alarms of a realtime endpoint's variant (`RealtimeEndpoint.addAlarms`).
  */
 import { Duration } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import { addAlarmActions } from '../../core/encryption';
 import { ISageMakerEndpoint } from '../../core/endpoint-base';
 import { PropValidator } from '../../core/validation';
-import { cloudwatchModule } from '../../private/cdk-modules';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from '../realtime-alarms';
 
 /**
@@ -25,19 +24,19 @@ export function addVariantAlarms(
   if (options.modelLatencyP99Threshold) {
     // Sub-millisecond thresholds are meaningful: ModelLatency is published in microseconds.
     const thresholdMs = options.modelLatencyP99Threshold.toMilliseconds({ integral: false });
-    modelLatencyP99 = new (cloudwatchModule().Alarm)(scope, 'ModelLatencyP99', {
+    modelLatencyP99 = new cloudwatch.Alarm(scope, 'ModelLatencyP99', {
       alarmDescription: `p99 ModelLatency of variant ${variantName} above ${thresholdMs} ms`,
       metric: endpoint.metricModelLatency({ variantName, statistic: 'p99', period }),
       threshold: thresholdMs * 1000,
-      comparisonOperator: cloudwatchModule().ComparisonOperator.GREATER_THAN_THRESHOLD,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods,
-      treatMissingData: cloudwatchModule().TreatMissingData.NOT_BREACHING,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
   }
   if (options.invocation5XXRateThreshold !== undefined) {
-    invocation5XXRate = new (cloudwatchModule().Alarm)(scope, 'Invocation5XXRate', {
+    invocation5XXRate = new cloudwatch.Alarm(scope, 'Invocation5XXRate', {
       alarmDescription: `Share of 5xx responses of variant ${variantName} above ${options.invocation5XXRateThreshold}%`,
-      metric: new (cloudwatchModule().MathExpression)({
+      metric: new cloudwatch.MathExpression({
         expression: 'IF(invocations > 0, 100 * errors / invocations, 0)',
         usingMetrics: {
           errors: endpoint.metricInvocation5XXErrors({ variantName, period }),
@@ -47,9 +46,9 @@ export function addVariantAlarms(
         period,
       }),
       threshold: options.invocation5XXRateThreshold,
-      comparisonOperator: cloudwatchModule().ComparisonOperator.GREATER_THAN_THRESHOLD,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods,
-      treatMissingData: cloudwatchModule().TreatMissingData.NOT_BREACHING,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
   }
   addAlarmActions(alarmActions, modelLatencyP99, invocation5XXRate);

@@ -158,7 +158,7 @@ export interface ISageMakerEndpoint extends IResource {
  * (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html). Callers send
  * `POST {openAiBaseUrl}/chat/completions` with `Authorization: Bearer sagemaker-api-key-...` (the runtime's
  * `cdk-sagemaker-mcp-runtime/openai` generates the token). The container must serve `/v1/chat/completions`: AWS lists
- * the SageMaker AI vLLM and SGLang DLCs and custom containers that implement it. See docs/openai.md.
+ * the SageMaker AI vLLM and SGLang DLCs and custom containers that implement it. See https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/openai.md.
  */
 export interface IOpenAiCompatible {
   /**

@@ -132,7 +132,7 @@ export class JumpStartModel extends ModelSource {
   public readonly version: string;
   /**
    * The least costly instance type this version supports that fits the model at its precision: fewest accelerators,
-   * then G-family GPUs before P-family ones, then the smallest (docs/jumpstart.md, "Default instance type"). JumpStart's
+   * then G-family GPUs before P-family ones, then the smallest (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/jumpstart.md, "Default instance type"). JumpStart's
    * own default (`catalogDefaultInstanceType`) when the model's size is unknown or no supported type in the instance
    * table fits.
    */

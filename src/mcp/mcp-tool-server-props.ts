@@ -49,7 +49,7 @@ export interface McpRealtimeEndpointOptions {
    * Send chat-shaped `invoke_endpoint` calls (`prompt`, or a Chat Completions `json` body) through SageMaker's
    * OpenAI-compatible route (`/openai/v1/chat/completions`, streamed as progress when the client asks), and grant the
    * server `sagemaker:CallWithBearerToken`. Set it for a custom container that implements the route. Never used with
-   * `targetModels`. See docs/openai.md.
+   * `targetModels`. See https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/openai.md.
    *
    * @default - true when the model's container is one AWS lists as serving the route (a vLLM or SGLang image), false
    * for any other or an imported endpoint

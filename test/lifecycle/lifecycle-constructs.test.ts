@@ -205,28 +205,6 @@ describe('ApprovedModelDeployment', () => {
     expect(d.failedAlarm).toBeDefined();
   });
 
-  test('a group imported from a central registry account: approvals are routed from that account and region only', () => {
-    const stack = newStack();
-    const group = ModelPackageGroup.fromModelPackageGroupArn(stack, 'Central', 'arn:aws:sagemaker:eu-west-1:210987654321:model-package-group/churn');
-    new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: 'arn:aws:sagemaker:eu-west-1:210987654321:model-package/churn/1' });
-    Template.fromStack(stack).hasResourceProperties('AWS::Events::Rule', {
-      EventPattern: Match.objectLike({ source: ['aws.sagemaker'], account: ['210987654321'], region: ['eu-west-1'] }),
-    });
-  });
-
-  test('alarms: a rolled-back update, and a failed one that needs a person (UPDATE_ROLLBACK_FAILED, UPDATE_FAILED)', () => {
-    const stack = newStack();
-    const group = new ModelPackageGroup(stack, 'Group', { modelPackageGroupName: 'churn' });
-    const d = new ApprovedModelDeployment(stack, 'Deploy', { modelPackageGroup: group, initialModelPackageArn: ARN1 });
-    const t = Template.fromStack(stack);
-    t.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      MetricName: 'ModelDeploymentOutcome',
-      Dimensions: Match.arrayWith([{ Name: 'Outcome', Value: 'failed' }]),
-      AlarmDescription: Match.stringLikeRegexp('needs a person'),
-    });
-    expect(d.failedAlarm).toBeDefined();
-  });
-
   describe('grants', () => {
     test('the handler may describe and update this stack only, publish to its topic, and pass no role', () => {
       const stack = newStack();

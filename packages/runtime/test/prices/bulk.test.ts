@@ -4,6 +4,7 @@
  * streamed.
  */
 import { BulkFilesServer, BULK_VERSION, startBulkFilesServer } from '../../../../test/support/price-bulk-files';
+import { captureOutput } from '../support/captured-output';
 import { main } from 'cdk-sagemaker-mcp-runtime/cli';
 import { PriceDataError, pricesFromBulk, PRICE_TABLE_FORMAT } from 'cdk-sagemaker-mcp-runtime/prices';
 
@@ -52,15 +53,7 @@ describe('pricesFromBulk', () => {
 });
 
 describe('prices --from-bulk', () => {
-  let out: string[];
-  let err: string[];
-  beforeEach(() => {
-    out = [];
-    err = [];
-    jest.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
-    jest.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
-  });
-  afterEach(() => jest.restoreAllMocks());
+  const { out, err } = captureOutput();
 
   test('writes the table of the regions asked for', async () => {
     expect(await main(['prices', '--from-bulk', '--bulk-url', files.url, '--region', 'eu-west-1'])).toBe(0);

@@ -3,6 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { PricingClient } from '@aws-sdk/client-pricing';
 import { OFFER_PRODUCTS, OFFER_PUBLICATION_DATE, PricingServer, sageMakerOfferFile, startPricingServer } from '../../../../test/support/price-list';
+import { captureOutput } from '../support/captured-output';
 import { main } from 'cdk-sagemaker-mcp-runtime/cli';
 import { PRICE_TABLE_FORMAT, PriceDataError, pricesFromApi, pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
@@ -134,15 +135,7 @@ describe('pricesFromApi (GetProducts through the Pricing stand-in)', () => {
 
 describe('cdk-sagemaker-mcp prices', () => {
   const dir = mkdtempSync(join(tmpdir(), 'prices-'));
-  let out: string[];
-  let err: string[];
-  beforeEach(() => {
-    out = [];
-    err = [];
-    jest.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
-    jest.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
-  });
-  afterEach(() => jest.restoreAllMocks());
+  const { out, err } = captureOutput();
 
   test('--offer-file writes the table to stdout', async () => {
     const file = join(dir, 'index.json');

@@ -43,6 +43,17 @@ export const OFFER_PRODUCTS: OfferProduct[] = [
   { sku: 'H1STOR', productFamily: 'Storage', usagetype: 'USE1-Host:VolumeUsage.gp2', regionCode: 'us-east-1', component: 'Hosting', usd: '0.1400000000', unit: 'GB-Mo' },
 ];
 
+/** The hosting price table `OFFER_PRODUCTS` make: what every reader of this data must produce from it. */
+export const OFFER_HOSTING_TABLE = {
+  'eu-west-1': { 'ml.m5.xlarge': { usd: 0.258, usagetype: 'EU-Host:ml.m5.xlarge', sku: 'H2M5XL' } },
+  'us-east-1': {
+    'ml.g5.12xlarge': { usd: 7.089, usagetype: 'USE1-Host:ml.g5.12xlarge', sku: 'H1G512XL' },
+    'ml.g5.2xlarge': { usd: 1.515, usagetype: 'USE1-Host:ml.g5.2xlarge', sku: 'H1G52XL' },
+    'ml.g5.xlarge': { usd: 1.408, usagetype: 'USE1-Host:ml.g5.xlarge', sku: 'H1G5XL' },
+    'ml.m5.xlarge': { usd: 0.23, usagetype: 'USE1-Host:ml.m5.xlarge', sku: 'H1M5XL' },
+  },
+};
+
 export function attributes(p: OfferProduct): Record<string, string> {
   return {
     servicecode: 'AmazonSageMaker',

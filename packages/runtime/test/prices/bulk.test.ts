@@ -4,6 +4,7 @@
  * streamed.
  */
 import { BulkFilesServer, BULK_VERSION, startBulkFilesServer } from '../../../../test/support/price-bulk-files';
+import { OFFER_HOSTING_TABLE } from '../../../../test/support/price-list';
 import { captureOutput } from '../support/captured-output';
 import { main } from 'cdk-sagemaker-mcp-runtime/cli';
 import { PriceDataError, pricesFromBulk, PRICE_TABLE_FORMAT } from 'cdk-sagemaker-mcp-runtime/prices';
@@ -21,15 +22,7 @@ describe('pricesFromBulk', () => {
     expect(table.asOf).toBe('2026-11-20');
     expect(table.source).toBe(`AWS Price List bulk files AmazonSageMaker, version ${BULK_VERSION} (${files.url}/offers/v1.0/aws/index.json)`);
     // Training, notebook, batch, serverless, storage, async inference and the free-tier row are not hosting prices.
-    expect(table.regions).toEqual({
-      'eu-west-1': { 'ml.m5.xlarge': { usd: 0.258, usagetype: 'EU-Host:ml.m5.xlarge', sku: 'H2M5XL' } },
-      'us-east-1': {
-        'ml.g5.12xlarge': { usd: 7.089, usagetype: 'USE1-Host:ml.g5.12xlarge', sku: 'H1G512XL' },
-        'ml.g5.2xlarge': { usd: 1.515, usagetype: 'USE1-Host:ml.g5.2xlarge', sku: 'H1G52XL' },
-        'ml.g5.xlarge': { usd: 1.408, usagetype: 'USE1-Host:ml.g5.xlarge', sku: 'H1G5XL' },
-        'ml.m5.xlarge': { usd: 0.23, usagetype: 'USE1-Host:ml.m5.xlarge', sku: 'H1M5XL' },
-      },
-    });
+    expect(table.regions).toEqual(OFFER_HOSTING_TABLE);
     expect(files.requests).toEqual([
       '/offers/v1.0/aws/index.json',
       '/offers/v1.0/aws/AmazonSageMaker/current/region_index.json',

@@ -2,20 +2,12 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { PricingClient } from '@aws-sdk/client-pricing';
-import { OFFER_PRODUCTS, OFFER_PUBLICATION_DATE, PricingServer, sageMakerOfferFile, startPricingServer } from '../../../../test/support/price-list';
+import { OFFER_HOSTING_TABLE, OFFER_PRODUCTS, OFFER_PUBLICATION_DATE, PricingServer, sageMakerOfferFile, startPricingServer } from '../../../../test/support/price-list';
 import { captureOutput } from '../support/captured-output';
 import { main } from 'cdk-sagemaker-mcp-runtime/cli';
 import { PRICE_TABLE_FORMAT, PriceDataError, pricesFromApi, pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
-const HOSTING = {
-  'eu-west-1': { 'ml.m5.xlarge': { usd: 0.258, usagetype: 'EU-Host:ml.m5.xlarge', sku: 'H2M5XL' } },
-  'us-east-1': {
-    'ml.g5.12xlarge': { usd: 7.089, usagetype: 'USE1-Host:ml.g5.12xlarge', sku: 'H1G512XL' },
-    'ml.g5.2xlarge': { usd: 1.515, usagetype: 'USE1-Host:ml.g5.2xlarge', sku: 'H1G52XL' },
-    'ml.g5.xlarge': { usd: 1.408, usagetype: 'USE1-Host:ml.g5.xlarge', sku: 'H1G5XL' },
-    'ml.m5.xlarge': { usd: 0.23, usagetype: 'USE1-Host:ml.m5.xlarge', sku: 'H1M5XL' },
-  },
-};
+const HOSTING = OFFER_HOSTING_TABLE;
 
 describe('pricesFromOfferFile', () => {
   test('keeps only on-demand hosting instance rows (not training, notebooks, batch, serverless, storage), per region, dated by the offer', () => {

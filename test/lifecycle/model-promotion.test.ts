@@ -148,15 +148,7 @@ describe('staging and production accounts', () => {
 
   test('staging: approvals of the registry\'s group from the registry account and region; may record on its versions', () => {
     const t = Template.fromStack(example.staging);
-    t.hasResourceProperties('AWS::Events::Rule', {
-      EventPattern: {
-        'source': ['aws.sagemaker'],
-        'account': [REGISTRY_ACCOUNT],
-        'region': [PROMOTION_REGION],
-        'detail-type': ['SageMaker Model Package State Change'],
-        'detail': { ModelPackageGroupName: [{ 'equals-ignore-case': 'churn' }], ModelApprovalStatus: ['Approved'] },
-      },
-    });
+    t.hasResourceProperties('AWS::Events::Rule', { EventPattern: registryApprovals({}) });
     t.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: Match.objectLike({
@@ -171,17 +163,7 @@ describe('staging and production accounts', () => {
   test('production: only the Production/Approved stage of an approved version routes to it; it may describe the versions, not update them', () => {
     const t = Template.fromStack(example.production);
     t.hasResourceProperties('AWS::Events::Rule', {
-      EventPattern: {
-        'source': ['aws.sagemaker'],
-        'account': [REGISTRY_ACCOUNT],
-        'region': [PROMOTION_REGION],
-        'detail-type': ['SageMaker Model Package State Change'],
-        'detail': {
-          ModelPackageGroupName: [{ 'equals-ignore-case': 'churn' }],
-          ModelApprovalStatus: ['Approved'],
-          ModelLifeCycle: { Stage: ['Production'], StageStatus: ['Approved'] },
-        },
-      },
+      EventPattern: registryApprovals({ ModelLifeCycle: { Stage: ['Production'], StageStatus: ['Approved'] } }),
     });
     t.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ DEPLOY_PROMOTION_STEP: 'production', DEPLOY_REQUIRED_STAGE: 'Production', DEPLOY_REQUIRED_STAGE_STATUS: 'Approved' }) },
@@ -258,3 +240,14 @@ test('the three stacks pass cdk-nag AwsSolutions and the examples\' security rev
   expect(wildcardDataPlaneGrants(Template.fromStack(example.registry).toJSON())).toEqual([]);
   expectNagClean(app);
 });
+
+/** The pattern of a deploying account's rule: approved versions of the registry's group, from its account and region. */
+function registryApprovals(detail: Record<string, unknown>) {
+  return {
+    'source': ['aws.sagemaker'],
+    'account': [REGISTRY_ACCOUNT],
+    'region': [PROMOTION_REGION],
+    'detail-type': ['SageMaker Model Package State Change'],
+    'detail': { ModelPackageGroupName: [{ 'equals-ignore-case': 'churn' }], ModelApprovalStatus: ['Approved'], ...detail },
+  };
+}

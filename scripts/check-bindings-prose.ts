@@ -3,10 +3,11 @@
  *
  * jsii-pacmak renames members in signatures and `:param` lines (`instanceType` becomes `instance_type`) but passes the
  * prose through, so a docstring that names a member as a code span (`` `instanceType` ``, `` `props.instanceType` ``,
- * `` `grantInvoke()` ``) shows Python users a name they cannot type. This fails on such a span when the camelCase name is
- * a property, method or parameter of this library's assembly (AWS API names such as `InstancePools`, environment
- * variables and event JSON keys are not: only our own member names count), and on "undefined", which no other language
- * has. Prose names members in words ("the instance type") so every language reads it.
+ * `` `grantInvoke()` ``, `` `minCapacity: 0` ``) or as a bare word shows Python users a name they cannot type. This
+ * fails on such a name when it is a camelCase property, method or parameter of this library's assembly (AWS API names
+ * such as `InstancePools`, environment variables and event JSON keys are not: only our own member names count), and on
+ * "undefined", which no other language has. Prose names members in words ("the instance type") so every language reads
+ * it. Example code blocks are not read (the release translates them).
  *
  * Only text this library wrote is checked: a struct that extends an aws-cdk-lib struct repeats that struct's docs in
  * Python, and those are resolved to their declaring type (not ours) and skipped.
@@ -40,15 +41,18 @@ export interface Finding {
   /** The Python file, as given to `scanPython`. */
   readonly file: string;
   readonly line: number;
-  /** The code span (without its backquotes), or `undefined` for the word. */
+  /** The code span (without its backquotes) or bare word that names a member, or `undefined` for the word. */
   readonly span: string;
   /** Where the text is written: `src/<file>.ts:<line>`, when the assembly records it. */
   readonly source?: string;
 }
 
 const CAMEL = /^[a-z][a-z0-9]*[A-Z]/;
-/** An identifier, a dotted path (`a.b.c`) or a call (`x()`, `x(y)`): the shapes a code span names a member with. */
-const REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(.*\))?$/;
+/**
+ * An identifier, a dotted path (`a.b.c`), a call (`x()`, `x(y)`) or an option as written in an object literal
+ * (`x: 1`): the shapes a code span names a member with.
+ */
+const REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(.*\)|\s*:\s*\S.*)?$/;
 
 /** Our camelCase property, method and parameter names (initializers' and methods' parameters included). */
 export function ownMemberNames(assembly: Assembly): Set<string> {
@@ -71,7 +75,7 @@ export function ownMemberNames(assembly: Assembly): Set<string> {
  */
 export function namedMember(span: string, own: Set<string>): string | undefined {
   if (!REFERENCE.test(span) || span.startsWith('detail.')) return undefined;
-  return span.replace(/\(.*\)$/, '').split('.').find((segment) => own.has(segment));
+  return span.replace(/\(.*\)$|\s*:.*$/, '').split('.').find((segment) => own.has(segment));
 }
 
 /** `instance_type`, `instanceType` and `INSTANCE_TYPE` all give `instancetype` (Python adds `_` to keywords: `lambda_`). */
@@ -143,6 +147,8 @@ export function scanPython(file: string, text: string, assembly: Assembly): Find
   let type: JsiiType | undefined;
   let member: string | undefined;
   let inDoc = false;
+  let exampleIndent: number | undefined;
+  const indent = (l: string) => l.length - l.trimStart().length;
   const lines = text.split('\n');
   lines.forEach((line, i) => {
     if (!inDoc) {
@@ -155,8 +161,11 @@ export function scanPython(file: string, text: string, assembly: Assembly): Find
       inDoc = true;
       line = line.replace(/^\s*r?'''/, '');
     }
-    if (line.includes("'''")) inDoc = false;
-    if (!type) return;
+    const closes = line.includes("'''");
+    if (closes) inDoc = false;
+    if (exampleIndent !== undefined && (closes || (line.trim() !== '' && indent(line) <= exampleIndent))) exampleIndent = undefined;
+    if (/^\s*Example::\s*$/.test(line)) exampleIndent = indent(line);
+    if (!type || exampleIndent !== undefined) return;
     const param = /^\s*:param (\w+):/.exec(line);
     const location = param && member
       ? resolver.param(type, member, param[1])
@@ -165,6 +174,10 @@ export function scanPython(file: string, text: string, assembly: Assembly): Find
     const report = (span: string) => findings.push({ file, line: i + 1, span, source: where(location) || undefined });
     for (const m of line.matchAll(/``([^`]+)``/g)) {
       if (namedMember(m[1], own)) report(m[1]);
+    }
+    const prose = line.replace(/``[^`]*``/g, ' ').replace(/https?:\/\/\S+/g, ' ');
+    for (const word of prose.match(/\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/g) ?? []) {
+      if (own.has(word)) report(word);
     }
     if (/\bundefined\b/i.test(line)) report('undefined');
   });
@@ -182,7 +195,7 @@ if (require.main === module) {
   const findings = pythonFiles(join(out, 'python', 'src')).flatMap((f) =>
     scanPython(relative(ROOT, f), readFileSync(f, 'utf8'), assembly));
   for (const f of findings) {
-    console.error(`${f.file}:${f.line}: \`\`${f.span}\`\`${f.source ? ` (written at ${f.source})` : ''}`);
+    console.error(`${f.file}:${f.line}: ${f.span}${f.source ? ` (written at ${f.source})` : ''}`);
   }
   const sources = new Set(findings.map((f) => f.source?.replace(/:\d+$/, '')));
   console.log(`bindings prose: ${findings.length} docstring line(s) name a member in camelCase or say "undefined"` +

@@ -156,7 +156,7 @@ export interface ISageMakerEndpoint extends IResource {
 /**
  * A target of SageMaker's OpenAI-compatible route: a real-time or serverless endpoint, or an inference component
  * (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html). Callers send
- * `POST {openAiBaseUrl}/chat/completions` with `Authorization: Bearer sagemaker-api-key-...` (the runtime's
+ * `POST <OpenAI base URL>/chat/completions` with `Authorization: Bearer sagemaker-api-key-...` (the runtime's
  * `cdk-sagemaker-mcp-runtime/openai` generates the token). The container must serve `/v1/chat/completions`: AWS lists
  * the SageMaker AI vLLM and SGLang DLCs and custom containers that implement it. See https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/openai.md.
  */

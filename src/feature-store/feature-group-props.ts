@@ -184,7 +184,7 @@ export interface FeatureGroupProps {
   readonly offlineStore?: OfflineStoreOptions;
   /**
    * Throughput mode.
-   * @default FeatureGroupThroughput.onDemand()
+   * @default - on-demand throughput (`FeatureGroupThroughput`)
    */
   readonly throughput?: FeatureGroupThroughput;
   /**
@@ -210,7 +210,7 @@ export interface FeatureGroupAttributes {
   readonly onlineStoreEncryptionKey?: kms.IKey;
   /**
    * Bucket of the offline store.
-   * @default - unknown: grantQueryOffline throws
+   * @default - unknown: the offline query grant throws
    */
   readonly offlineStoreBucket?: s3.IBucket;
   /**
@@ -225,12 +225,12 @@ export interface FeatureGroupAttributes {
   readonly offlineStoreEncryptionKey?: kms.IKey;
   /**
    * Glue database of the offline store table.
-   * @default - unknown: grantQueryOffline throws
+   * @default - unknown: the offline query grant throws
    */
   readonly databaseName?: string;
   /**
    * Glue table of the offline store.
-   * @default - unknown: grantQueryOffline throws
+   * @default - unknown: the offline query grant throws
    */
   readonly tableName?: string;
   /**

@@ -18,7 +18,7 @@ export enum McpGatewayTargetKind {
 /** Options of adding `McpToolServer` to a gateway. */
 export interface McpGatewayTargetOptions {
   /**
-   * The gateway target's name, unique within the gateway: agents see each tool as `<targetName>___<tool>`
+   * The gateway target's name, unique within the gateway: agents see each tool as `<target name>___<tool>`
    * (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-tool-naming.html). Letters, digits and
    * single hyphens between them, up to 100 characters.
    *

@@ -34,7 +34,7 @@ export interface EndpointUpdateOptions {
   /**
    * When all variant properties are retained, the properties that still follow the new config (`ExcludeRetainedVariantProperties`).
    *
-   * @default - [DESIRED_WEIGHT] when retainAllVariantProperties defaults to true (weights follow the code, instance counts
+   * @default - [DESIRED_WEIGHT] when retaining all variant properties defaults to true (weights follow the code, instance counts
    * stay with autoscaling); otherwise none
    */
   readonly excludeRetainedVariantProperties?: RetainedVariantProperty[];

@@ -235,11 +235,11 @@ export abstract class ModelData {
 
   /**
    * Artifacts at an S3 URI you already know, `s3://bucket/key.tar.gz` or `s3://bucket/prefix/` (the form
-   * AWS::SageMaker::Model takes): the same location and the same read grant as artifacts from a bucket
-   * imported by name, without importing the bucket. A bucket encrypted with a customer managed KMS key needs artifacts
+   * AWS::SageMaker::Model takes): the same location and the same read grant as `ModelData` from a bucket
+   * imported by name, without importing the bucket. A bucket encrypted with a customer managed KMS key needs `ModelData`
    * from a bucket that knows its key (the role must also decrypt).
    *
-   * @param s3Uri a literal `s3://` URI; a location known only at deploy time goes through artifacts from a bucket
+   * @param s3Uri a literal `s3://` URI; a location known only at deploy time goes through `ModelData` from a bucket
    */
   public static fromS3Uri(s3Uri: string): ModelData {
     return new S3UriModelData(s3Uri);
@@ -438,7 +438,7 @@ export interface ContainerModelOptions {
   readonly modelFamily?: ModelFamily;
 }
 
-/** Options of a model created from a versioned model package (a model source from a model package). */
+/** Options of a model created from a versioned model package (a `ModelSource` from a model package). */
 export interface ModelPackageSourceOptions {
   /**
    * The versions the model may be made from, for the model role's `sagemaker:DescribeModelPackage`: usually a group's

@@ -180,7 +180,7 @@ export interface VariantCostEstimate {
    * @default - no value when the price is unknown
    */
   readonly monthlyAtMaxUsd?: number;
-  /** Whether the endpoint scales to zero (the fewest instances is 0): the floor is then 0. */
+  /** Whether the endpoint scales to zero (fewest instances 0): the floor is then 0. */
   readonly scalesToZero: boolean;
   /** Where the price comes from: a URL of the price table's source, "given by caller", or "not in the price table". */
   readonly priceSource: string;

@@ -157,7 +157,7 @@ export class JumpStartModel extends ModelSource {
   public readonly precision: JumpStartPrecision;
   /** What the model needs from its instance. */
   public readonly resourceRequirements: JumpStartResourceRequirements;
-  /** Whether the license (EULA) must be accepted (the accept-EULA option set to true). */
+  /** Whether the license (EULA) must be accepted (accept the EULA in the model's options). */
   public readonly requiresEula: boolean;
   /** Whether the artifact is in JumpStart's gated (private) bucket. */
   public readonly gated: boolean;

@@ -135,8 +135,8 @@ const PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/
 
 /**
  * Deploys the versions of a model package group that become Approved, through CloudFormation: the stack this construct
- * is in gets a parameter holding the package ARN (the model package ARN, which the endpoint's model is made from with
- * this construct's model source), and a bundled handler, on "SageMaker Model Package State Change" events of the group, calls
+ * is in gets a parameter holding the package ARN (which the endpoint's model is made from with this construct's
+ * model source), and a bundled handler, on "SageMaker Model Package State Change" events of the group, calls
  * `UpdateStack` on this stack with the previous template, the approved ARN and every other parameter at its previous
  * value. The endpoint's own rollout (canary or linear, rolled back on its alarms) then does the deploy. See
  * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/lifecycle.md for the design and its limits.

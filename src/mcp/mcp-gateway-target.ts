@@ -1,4 +1,4 @@
-/** How a gateway reaches the MCP tool server (the tool server's add-to-gateway method, https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md). */
+/** How a gateway reaches the MCP tool server (when the tool server is added to a gateway, https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md). */
 export enum McpGatewayTargetKind {
   /**
    * A Lambda target: the gateway invokes the server function (`lambda:InvokeFunction`) with each tool call's arguments

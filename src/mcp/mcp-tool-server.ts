@@ -242,7 +242,7 @@ export class McpToolServer extends Construct {
   /**
    * Puts the server behind an Amazon Bedrock AgentCore Gateway (agents see `<target name>___<tool>`): by default as a
    * Lambda target listing exactly this server's tools, with input schemas generated from the server's own, the
-   * gateway's role granted `lambda:InvokeFunction` on this function only; with the target kind `McpGatewayTargetKind.MCP_SERVER` as an
+   * gateway's role granted `lambda:InvokeFunction` on this function only; with the target kind `McpGatewayTargetKind.MCP_SERVER`, as an
    * MCP server target at the function URL, the gateway's role granted `lambda:InvokeFunctionUrl` (and `lambda:InvokeFunction`
    * via the URL) on this function only. The gateway's inbound authorizer decides who may call (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md).
    * Call it once per gateway.

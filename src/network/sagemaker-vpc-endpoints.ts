@@ -9,7 +9,7 @@ import { PropValidator } from '../core/validation';
 /**
  * An interface endpoint of an AWS service that this library's constructs call from a VPC without internet access.
  *
- * Whether it supports a policy records whether the service's documentation says it honours a VPC endpoint policy; where it does not
+ * Its policy support records whether the service's documentation says it honours a VPC endpoint policy; where it does not
  * say so, no policy is attached (the endpoint then allows what IAM allows).
  */
 export class SageMakerVpcEndpointService {

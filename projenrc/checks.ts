@@ -43,10 +43,13 @@ export function configureChecks(project: awscdk.AwsCdkConstructLibrary): void {
   });
 
   // Local and CI packaging is JS-only (Python/Java/.NET/Go packaging needs registries this machine cannot reach; the
-  // release workflow packages every language): this proves the bindings generate offline.
+  // release workflow packages every language): this proves the bindings generate offline. Then the Python docstrings
+  // are read for prose that names a member in camelCase or says "undefined" (scripts/check-bindings-prose.ts); a failed
+  // run keeps .pacmak-check for a look at the generated Python.
   project.addTask('pacmak:check', {
-    description: 'Generate (code only) the Python, Java, .NET and Go bindings into a temp folder to prove the jsii API is valid',
-    exec: 'rm -rf .pacmak-check && jsii-pacmak --code-only --targets python,java,dotnet,go -o .pacmak-check && echo "generated files per language:" && find .pacmak-check -type f | cut -d/ -f2 | sort | uniq -c && rm -rf .pacmak-check',
+    description: 'Generate (code only) the Python, Java, .NET and Go bindings into a temp folder to prove the jsii API is valid, and check their docstrings name members in words',
+    exec: 'rm -rf .pacmak-check && jsii-pacmak --code-only --targets python,java,dotnet,go -o .pacmak-check && echo "generated files per language:" && find .pacmak-check -type f | cut -d/ -f2 | sort | uniq -c'
+      + ' && ts-node --project scripts/tsconfig.json --transpile-only scripts/check-bindings-prose.ts .pacmak-check && rm -rf .pacmak-check',
   });
   project.gitignore.addPatterns('.pacmak-check');
 

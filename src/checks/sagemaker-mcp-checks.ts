@@ -69,7 +69,7 @@ export class SageMakerMcpChecks implements IPolicyValidationPlugin, IAspect {
   }
 
   /**
-   * Acknowledges rule `ruleId` on `scope` and everything below it, with the reason it does not apply.
+   * Acknowledges the rule on the scope and everything below it, with the reason it does not apply.
    * Recorded with `Validations.of(scope).acknowledge`, so cdk-nag style tooling and the CDK report see it too.
    *
    * @param scope the construct (or a parent) the finding is on
@@ -90,7 +90,7 @@ export class SageMakerMcpChecks implements IPolicyValidationPlugin, IAspect {
   public readonly name: string = SageMakerMcpChecks.PLUGIN_NAME;
   /**
    * Ids of the rules this instance evaluates (always set; optional only because the plugin interface says so).
-   * @default - every rule not in `disabledRules`
+   * @default - every rule not disabled
    */
   public readonly ruleIds?: string[];
 
@@ -157,7 +157,7 @@ function messageOf(f: Finding, refused: boolean): string {
   return refused ? `${f.message} (An acknowledgement of ${f.rule.id} without a reason was ignored.)` : f.message;
 }
 
-/** Whether `ruleId` is acknowledged, with a non-empty reason, on the construct or one of its parents. */
+/** Whether the rule is acknowledged, with a non-empty reason, on the construct or one of its parents. */
 function acknowledgement(construct: IConstruct, ruleId: string): { acknowledged: boolean; refused: boolean } {
   let refused = false;
   for (let c: IConstruct | undefined = construct; c; c = c.node.scope) {

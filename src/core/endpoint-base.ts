@@ -1,8 +1,8 @@
 /**
  * What every SageMaker endpoint construct shares (realtime, async, shared-GPU): the `ISageMakerEndpoint` interface
  * (name, lowercase ARN, grants, metrics), the `SageMakerEndpointBase` that implements it, and imports by name or ARN.
- * Subclasses set `endpointName`, `endpointArn` (use `attrEndpointArn` of the CfnEndpoint: SageMaker returns it
- * lowercase) and `defaultVariantName`.
+ * Subclasses set the endpoint's name, its ARN (the CfnEndpoint's `attrEndpointArn`: SageMaker returns it lowercase)
+ * and the default variant's name.
  *
  * Beside it: `./production-variant.ts` (variant settings), `./private/` (variant rendering, the NVMe/KMS rule, the model
  * role's cdk-nag acknowledgements), `./scaling/` (Application Auto Scaling) and `./autoscaled-updates.ts`.
@@ -49,7 +49,7 @@ export interface ISageMakerEndpoint extends IResource {
 
   /**
    * The payload family of the model the default variant serves, when its model source knows it (a JumpStart or
-   * Hugging Face Hub model, or a container source given `modelFamily`). `McpToolServer` uses it for `prompt` payloads
+   * Hugging Face Hub model, or a container source given a model family). `McpToolServer` uses it for `prompt` payloads
    * when the endpoint's entry names none.
    */
   readonly modelFamily?: ModelFamily;
@@ -64,7 +64,7 @@ export interface ISageMakerEndpoint extends IResource {
   grantInvoke(grantee: iam.IGrantable): iam.Grant;
 
   /**
-   * Grants `sagemaker:InvokeEndpoint` on this multi-model endpoint for requests naming one of `targetModels` only (IAM
+   * Grants `sagemaker:InvokeEndpoint` on this multi-model endpoint for requests naming one of the target models only (IAM
    * condition key `sagemaker:TargetModel`); no streaming, which names no target model.
    */
   grantInvokeTargetModels(grantee: iam.IGrantable, targetModels: string[]): iam.Grant;
@@ -156,7 +156,7 @@ export interface ISageMakerEndpoint extends IResource {
 /**
  * A target of SageMaker's OpenAI-compatible route: a real-time or serverless endpoint, or an inference component
  * (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html). Callers send
- * `POST {openAiBaseUrl}/chat/completions` with `Authorization: Bearer sagemaker-api-key-...` (the runtime's
+ * `POST <OpenAI base URL>/chat/completions` with `Authorization: Bearer sagemaker-api-key-...` (the runtime's
  * `cdk-sagemaker-mcp-runtime/openai` generates the token). The container must serve `/v1/chat/completions`: AWS lists
  * the SageMaker AI vLLM and SGLang DLCs and custom containers that implement it. See https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/openai.md.
  */
@@ -183,13 +183,13 @@ export interface SageMakerEndpointAttributes {
   /**
    * The endpoint's name, in its exact case.
    *
-   * @default - parsed from `endpointArn` (lowercase: metrics of a mixed-case name will not match, give the name then)
+   * @default - parsed from the ARN (lowercase: metrics of a mixed-case name will not match, give the name then)
    */
   readonly endpointName?: string;
   /**
    * The endpoint's ARN.
    *
-   * @default - built from `endpointName`, lowercased
+   * @default - built from the name, lowercased
    */
   readonly endpointArn?: string;
   /**
@@ -205,7 +205,7 @@ export interface SageMakerEndpointAttributes {
  */
 export abstract class SageMakerEndpointBase extends Resource implements ISageMakerEndpoint {
   /**
-   * Imports an endpoint by name and/or ARN. Capability constructs expose this as `fromEndpointName`/`fromEndpointArn`.
+   * Imports an endpoint by name and/or ARN. Capability constructs expose this as imports by endpoint name and by endpoint ARN.
    */
   public static fromSageMakerEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
     return importEndpoint(scope, id, attrs);
@@ -213,9 +213,9 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
 
   public abstract readonly endpointName: string;
   public abstract readonly endpointArn: string;
-  /** Set by an endpoint that binds its model source (the default variant's `ModelSourceConfig.modelFamily`). */
+  /** Set by an endpoint that binds its model source (the model family of the default variant's model source). */
   protected boundModelFamily?: ModelFamily;
-  /** The variant that metrics default to when `variantName` is not given. */
+  /** The variant that metrics default to when no variant name is given. */
   protected abstract readonly defaultVariantName: string;
 
   /**
@@ -237,7 +237,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
   /**
    * The base URL of this endpoint's OpenAI-compatible route (`.../endpoints/{endpoint}/openai/v1`), for an OpenAI
    * client. Warns at synth when the model's container is one AWS does not list as serving the route. A shared-GPU
-   * endpoint is called through its inference components: use `InferenceComponent.openAiBaseUrl`.
+   * endpoint is called through its inference components: use the inference component's OpenAI base URL.
    */
   public get openAiBaseUrl(): string {
     warnIfRouteNotServed(this);
@@ -261,7 +261,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
 
   /**
    * Grants `sagemaker:InvokeEndpoint` on this multi-model endpoint for requests whose `TargetModel` is one of
-   * `targetModels`, exactly (`StringEquals`). Without it, "an IAM principal with InvokeEndpoint permissions on a
+   * the target models, exactly (`StringEquals`). Without it, "an IAM principal with InvokeEndpoint permissions on a
    * multi-model endpoint can invoke any model at the address of the S3 prefix"; the documented remedy is the
    * `sagemaker:TargetModel` IAM condition key
    * (https://docs.aws.amazon.com/sagemaker/latest/dg/multi-model-endpoint-security.html). A request without a target

@@ -30,7 +30,7 @@ export interface EndpointNetworkOptions {
    * Run every model container of the endpoint without any network access (AWS::SageMaker::Model
    * `EnableNetworkIsolation`): no calls out, not even to AWS services; SageMaker still downloads the artifacts. AWS
    * Marketplace model packages (and JumpStart's proprietary models, which are Marketplace packages) require it. A model
-   * source that sets `enableNetworkIsolation` itself keeps it whatever this says.
+   * source that sets network isolation itself keeps it whatever this says.
    *
    * @default false
    */

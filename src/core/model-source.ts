@@ -211,7 +211,7 @@ export interface ModelDataConfig {
   /** `s3://bucket/key.tar.gz` (compressed) or `s3://bucket/prefix/` (uncompressed). */
   readonly s3Uri: string;
   /**
-   * True for a `.tar.gz` object (`ModelDataUrl`, or `ModelDataSource` S3Object/Gzip when `acceptEula` is set), false for
+   * True for a `.tar.gz` object (`ModelDataUrl`, or `ModelDataSource` S3Object/Gzip when the EULA is accepted), false for
    * an uncompressed prefix (`ModelDataSource` S3Prefix).
    */
   readonly compressed: boolean;
@@ -235,11 +235,11 @@ export abstract class ModelData {
 
   /**
    * Artifacts at an S3 URI you already know, `s3://bucket/key.tar.gz` or `s3://bucket/prefix/` (the form
-   * AWS::SageMaker::Model takes): the same location and the same read grant as `fromBucket` with
-   * `s3.Bucket.fromBucketName`, without importing the bucket. A bucket encrypted with a customer managed KMS key needs
-   * `fromBucket` with a bucket that knows its key (the role must also decrypt).
+   * AWS::SageMaker::Model takes): the same location and the same read grant as `ModelData` from a bucket
+   * imported by name, without importing the bucket. A bucket encrypted with a customer managed KMS key needs `ModelData`
+   * from a bucket that knows its key (the role must also decrypt).
    *
-   * @param s3Uri a literal `s3://` URI; a location known only at deploy time goes through `fromBucket`
+   * @param s3Uri a literal `s3://` URI; a location known only at deploy time goes through `ModelData` from a bucket
    */
   public static fromS3Uri(s3Uri: string): ModelData {
     return new S3UriModelData(s3Uri);
@@ -342,12 +342,12 @@ export interface ModelSourceConfig {
   /**
    * An existing SageMaker model; when set nothing else is used and no model is created.
    *
-   * @default - a model is created from `imageUri`
+   * @default - a model is created from the image URI
    */
   readonly modelName?: string;
   /**
    * A versioned model package the model is created from (`Containers[].ModelPackageName`): its containers, images and
-   * artifacts come from the package, so `imageUri` and `modelData` are unset.
+   * artifacts come from the package, so the image URI and the model data are unset.
    *
    * @default - none
    */
@@ -355,7 +355,7 @@ export interface ModelSourceConfig {
   /**
    * The container image.
    *
-   * @default - none (required unless `modelName` is set)
+   * @default - none (required unless a model name is set)
    */
   readonly imageUri?: string;
   /**
@@ -384,7 +384,7 @@ export interface ModelSourceConfig {
   readonly modelFamily?: ModelFamily;
   /**
    * Accelerator devices (GPUs, Neuron devices) of one instance of the bound instance type the model needs, for an
-   * inference component's default `acceleratorCount`. JumpStart models derive it from their size and precision.
+   * inference component's default accelerator count. JumpStart models derive it from their size and precision.
    *
    * @default - unknown
    */
@@ -397,7 +397,7 @@ export interface ModelSourceConfig {
    */
   readonly acceleratorMemoryRequired?: Size;
   /**
-   * Host every model under the `modelData` prefix (container `Mode: MultiModel`); requests name one with `TargetModel`.
+   * Host every model under the model data prefix (container `Mode: MultiModel`); requests name one with `TargetModel`.
    *
    * @default false
    */
@@ -438,11 +438,11 @@ export interface ContainerModelOptions {
   readonly modelFamily?: ModelFamily;
 }
 
-/** Options of a model created from a versioned model package (`ModelSource.fromModelPackage`). */
+/** Options of a model created from a versioned model package (a `ModelSource` from a model package). */
 export interface ModelPackageSourceOptions {
   /**
    * The versions the model may be made from, for the model role's `sagemaker:DescribeModelPackage`: usually a group's
-   * `modelPackageVersionsArn` (`model-package/<group>/*`).
+   * versions ARN (`model-package/<group>/*`).
    *
    * @default - the given ARN itself (it must then be a literal, not a token such as a stack parameter)
    */
@@ -454,7 +454,7 @@ export interface ModelPackageSourceOptions {
    */
   readonly artifactsBucket?: s3.IBucket;
   /**
-   * Key pattern within `artifactsBucket` the role may read, e.g. `pipelines/*`.
+   * Key pattern within the artifacts bucket the role may read, e.g. `pipelines/*`.
    *
    * @default '*'
    */
@@ -479,10 +479,10 @@ export abstract class ModelSource {
   /**
    * A model created from a versioned model package (`AWS::SageMaker::Model` with `Containers[].ModelPackageName`): the
    * package's containers, images and artifacts. The model role gets `sagemaker:DescribeModelPackage` on
-   * `modelPackageVersionsArn`, read of `artifactsBucket` and pull of `images`.
+   * the model package versions, read of the artifacts bucket and pull of the images.
    *
    * @param modelPackageArn `arn:<partition>:sagemaker:<region>:<account>:model-package/<group>/<version>`, or a token
-   * (e.g. `ApprovedModelDeployment.modelPackageArn`, a stack parameter)
+   * (e.g. the model package ARN of an `ApprovedModelDeployment`, a stack parameter)
    */
   public static fromModelPackage(modelPackageArn: string, options: ModelPackageSourceOptions = {}): ModelSource {
     const v = new PropValidator('ModelSource.fromModelPackage');

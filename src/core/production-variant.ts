@@ -26,18 +26,18 @@ export interface InstancePool {
 /** The instance settings of a production variant (shared by realtime and async endpoints). */
 export interface ProductionVariantOptions {
   /**
-   * The instance type, e.g. `InstanceType.ML_G5_2XLARGE`. Give exactly one of `instanceType` and `instancePools`.
+   * The instance type, e.g. `InstanceType.ML_G5_2XLARGE`. Give exactly one of the instance type and instance pools.
    *
-   * @default - none: `instancePools` must be given
+   * @default - none: instance pools must be given
    */
   readonly instanceType?: InstanceType;
   /**
-   * Up to five instance types in priority order (`InstancePools`), in place of `instanceType`: SageMaker falls back to
-   * the next pool when one has no capacity, at creation and on scale-out. Give exactly one of `instanceType` and
-   * `instancePools`. Autoscaling and metrics work on the variant as a whole; metrics also carry an `InstanceType`
+   * Up to five instance types in priority order (`InstancePools`), in place of an instance type: SageMaker falls back to
+   * the next pool when one has no capacity, at creation and on scale-out. Give exactly one of the instance type and
+   * instance pools. Autoscaling and metrics work on the variant as a whole; metrics also carry an `InstanceType`
    * dimension per pool.
    *
-   * @default - none: `instanceType` must be given
+   * @default - none: the instance type must be given
    */
   readonly instancePools?: InstancePool[];
   /**

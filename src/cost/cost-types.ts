@@ -16,14 +16,14 @@ export interface EndpointCostProps {
    */
   readonly hourlyPriceUsd?: number;
   /**
-   * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
-   * `cdk-sagemaker-mcp prices` from AWS's Price List).
+   * The price table to look prices up in, e.g. a `PriceTable` read from the file `cdk-sagemaker-mcp prices` writes
+   * from AWS's Price List.
    * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
 }
 
-/** Options of the endpoint constructs' `costEstimate` and `costComparison` methods. */
+/** Options of the endpoint constructs' cost estimate and cost comparison methods. */
 export interface CostEstimateOptions {
   /**
    * The region whose prices apply.
@@ -37,8 +37,8 @@ export interface CostEstimateOptions {
    */
   readonly hourlyPricesUsd?: { [instanceType: string]: number };
   /**
-   * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
-   * `cdk-sagemaker-mcp prices` from AWS's Price List).
+   * The price table to look prices up in, e.g. a `PriceTable` read from the file `cdk-sagemaker-mcp prices` writes
+   * from AWS's Price List.
    * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
@@ -58,7 +58,7 @@ export interface CostEstimateOptions {
 }
 
 /**
- * What an endpoint costs, the same shape for every kind (`costEstimate()` of RealtimeEndpoint, AsyncEndpoint,
+ * What an endpoint costs, the same shape for every kind (the cost estimate of RealtimeEndpoint, AsyncEndpoint,
  * SharedGpuEndpoint and ServerlessEndpoint): instance-based variants in `variants` (one per production variant),
  * Serverless Inference in `serverless`; the totals add up what is known. An estimate, not a bill.
  */
@@ -94,9 +94,9 @@ export interface EndpointCostEstimate {
 export interface ServerlessCostEstimate {
   /** The memory size the prices are for, MiB. */
   readonly memorySizeInMb: number;
-  /** The fewest units of provisioned concurrency (its autoscaling floor, or `provisionedConcurrency`; 0 without). */
+  /** The fewest units of provisioned concurrency (its autoscaling floor, or the provisioned concurrency; 0 without). */
   readonly minProvisionedConcurrency: number;
-  /** The most units of provisioned concurrency (its autoscaling ceiling, or `provisionedConcurrency`; 0 without). */
+  /** The most units of provisioned concurrency (its autoscaling ceiling, or the provisioned concurrency; 0 without). */
   readonly maxProvisionedConcurrency: number;
   /** Whether the prices the estimate needs are known. */
   readonly priceKnown: boolean;
@@ -128,7 +128,7 @@ export interface ServerlessCostEstimate {
 
 /**
  * What an endpoint (or one production variant) costs at its minimum and maximum capacity: an estimate, not a bill.
- * When the price is unknown (`priceKnown` false) the USD figures have no value and `summary` says which price is missing
+ * When the price is unknown, the USD figures have no value and `summary` says which price is missing
  * and how to give it.
  */
 export interface VariantCostEstimate {
@@ -141,8 +141,8 @@ export interface VariantCostEstimate {
   readonly instanceType: string;
   /**
    * The instance pools' types, highest priority first. The estimate is then a range over the pools: the figures at
-   * `minInstances` are all instances on the cheapest pool, those at `maxInstances` all on the dearest.
-   * @default - undefined for a variant with one instance type
+   * the fewest instances are all instances on the cheapest pool, those at the most instances all on the dearest.
+   * @default - none for a variant with one instance type
    */
   readonly instancePoolTypes?: string[];
   readonly region: string;
@@ -157,30 +157,30 @@ export interface VariantCostEstimate {
   readonly pricePerInstanceHourUsd?: number;
   /**
    * With instance pools, the on-demand price of one instance-hour of the dearest pool, USD.
-   * @default - undefined for a variant with one instance type, or when a price is unknown
+   * @default - none for a variant with one instance type, or when a price is unknown
    */
   readonly maxPricePerInstanceHourUsd?: number;
   /**
-   * USD per hour at `minInstances` (0 when the endpoint scales to zero).
+   * USD per hour at the fewest instances (0 when the endpoint scales to zero).
    * @default - no value when the price is unknown
    */
   readonly hourlyAtMinUsd?: number;
   /**
-   * USD per hour at `maxInstances`.
+   * USD per hour at the most instances.
    * @default - no value when the price is unknown
    */
   readonly hourlyAtMaxUsd?: number;
   /**
-   * USD per month (730 hours) at `minInstances`: the floor you pay with no traffic.
+   * USD per month (730 hours) at the fewest instances: the floor you pay with no traffic.
    * @default - no value when the price is unknown
    */
   readonly monthlyAtMinUsd?: number;
   /**
-   * USD per month (730 hours) at `maxInstances`: the ceiling.
+   * USD per month (730 hours) at the most instances: the ceiling.
    * @default - no value when the price is unknown
    */
   readonly monthlyAtMaxUsd?: number;
-  /** Whether the endpoint scales to zero (`minInstances` 0): the floor is then 0. */
+  /** Whether the endpoint scales to zero (fewest instances 0): the floor is then 0. */
   readonly scalesToZero: boolean;
   /** Where the price comes from: a URL of the price table's source, "given by caller", or "not in the price table". */
   readonly priceSource: string;
@@ -208,7 +208,7 @@ export interface GpuComponentNeed {
   readonly copies?: number;
 }
 
-/** Inputs of `EndpointCost.compareSharedGpu`. */
+/** Inputs of `EndpointCost`'s shared-GPU comparison. */
 export interface SharedGpuCostProps {
   /** The components sharing the instance. */
   readonly components: GpuComponentNeed[];
@@ -227,8 +227,8 @@ export interface SharedGpuCostProps {
    */
   readonly hourlyPricesUsd?: { [instanceType: string]: number };
   /**
-   * The price table to look prices up in, e.g. `PriceTable.fromFile('prices.json')` (written by
-   * `cdk-sagemaker-mcp prices` from AWS's Price List).
+   * The price table to look prices up in, e.g. a `PriceTable` read from the file `cdk-sagemaker-mcp prices` writes
+   * from AWS's Price List.
    * @default - the bundled table, `PriceTable.bundled()` (empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md)
    */
   readonly priceTable?: PriceTable;
@@ -254,7 +254,7 @@ export interface SharedGpuCostComparison {
   readonly packedInstanceCount: number;
   /** Whether every price the comparison needs is known; the USD totals have no value otherwise. */
   readonly priceKnown: boolean;
-  /** The instance types whose price is unknown (empty when `priceKnown`). */
+  /** The instance types whose price is unknown (empty when every price is known). */
   readonly missingPrices: string[];
   /**
    * USD per hour of the packed instances.

@@ -6,7 +6,7 @@ import { PropValidator } from '../core/validation';
 
 /**
  * Estimates of what endpoints cost, from a dated price table (on-demand, real-time inference). The endpoint constructs
- * have the same figures as `costEstimate()` (and `SharedGpuEndpoint.costComparison()`); see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md.
+ * have the same figures in their cost estimate (and `SharedGpuEndpoint` in its cost comparison); see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md.
  */
 export class EndpointCost {
   /** The date of the bundled price table (`PriceTable.bundled()`), which is empty in this release: see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md. */
@@ -35,7 +35,7 @@ export class EndpointCost {
   }
 
   /**
-   * What packing the components on `packedInstanceType` saves against running every copy on its own smallest fitting
+   * What packing the components on the packed instance type saves against running every copy on its own smallest fitting
    * priced instance (same accelerator kind, by accelerator memory then size; hardware from the instance table). Throws
    * when a price is unknown.
    */

@@ -3,7 +3,7 @@ import { BUNDLED_PRICES } from './private/hosting-prices';
 
 /**
  * The `format` of a price table file, as `cdk-sagemaker-mcp prices` writes it (packages/runtime/src/prices/prices.ts
- * `PRICE_TABLE_FORMAT`; test/cost/endpoint-cost.test.ts reads the generator's output with `fromFile`).
+ * `PRICE_TABLE_FORMAT`; test/cost/endpoint-cost.test.ts reads the generator's output from a file).
  */
 const FORMAT = 'cdk-sagemaker-mcp/hosting-prices@1';
 
@@ -13,7 +13,7 @@ interface Row {
   readonly usagetype: string;
 }
 
-/** A price table file's content (see `PriceTable.fromFile`). */
+/** A price table file's content. */
 interface PriceTableData {
   readonly format: string;
   readonly source: string;
@@ -23,9 +23,9 @@ interface PriceTableData {
 
 /**
  * On-demand SageMaker AI real-time inference (hosting) prices in USD per instance-hour, by region and instance type,
- * from AWS's Price List: what `costEstimate()` multiplies capacities by. Build a current one with
+ * from AWS's Price List: what an endpoint's cost estimate multiplies capacities by. Build a current one with
  * `cdk-sagemaker-mcp prices --offer-file <file> > prices.json` (or `--from-api`) and pass
- * `PriceTable.fromFile('prices.json')` as the `priceTable` option; see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md.
+ * the table read from that file as the price table option; see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/cost.md.
  */
 export class PriceTable {
   /**
@@ -56,7 +56,7 @@ export class PriceTable {
     return PriceTable.fromData(data, `PriceTable.fromFile '${path}'`);
   }
 
-  /** A table from the parsed content of a price table file (what `fromFile` reads). */
+  /** A table from the parsed content of a price table file (what reading the file gives). */
   public static fromJson(data: any): PriceTable {
     return PriceTable.fromData(data, 'PriceTable.fromJson');
   }
@@ -109,7 +109,7 @@ export class PriceTable {
     return Object.keys(this.data.regions[region] ?? {}).sort();
   }
 
-  /** USD per instance-hour of `instanceType` in `region`, or no value when the table lacks it. */
+  /** USD per instance-hour of the instance type in the region, or no value when the table lacks it. */
   public hourlyPriceUsd(region: string, instanceType: string): number | undefined {
     return this.data.regions[region]?.[instanceType]?.usd;
   }

@@ -87,7 +87,7 @@ export interface OnlineStoreOptions {
   readonly ttl?: Duration;
   /**
    * KMS key for the online store. Callers of GetRecord/PutRecord/DeleteRecord need `kms:Decrypt` on it (the grants add it).
-   * @default - the feature group's `encryptionKey`
+   * @default - the feature group's encryption key
    */
   readonly encryptionKey?: kms.IKey;
 }
@@ -111,7 +111,7 @@ export interface OfflineStoreOptions {
   readonly prefix?: string;
   /**
    * KMS key with which Feature Store encrypts the offline store objects.
-   * @default - the feature group's `encryptionKey`
+   * @default - the feature group's encryption key
    */
   readonly encryptionKey?: kms.IKey;
   /**
@@ -138,7 +138,7 @@ export interface OfflineStoreOptions {
    */
   readonly catalogName?: string;
   /**
-   * Associate an existing Glue table (named by `databaseName`/`tableName`) instead of creating one.
+   * Associate an existing Glue table (named by the database and table names) instead of creating one.
    * @default false - Feature Store creates the table
    */
   readonly disableGlueTableCreation?: boolean;
@@ -174,7 +174,7 @@ export interface FeatureGroupProps {
   readonly description?: string;
   /**
    * Online store options.
-   * @default - an online store of type Standard, encrypted with `encryptionKey`, no TTL
+   * @default - an online store of type Standard, encrypted with the encryption key, no TTL
    */
   readonly onlineStore?: OnlineStoreOptions;
   /**
@@ -184,7 +184,7 @@ export interface FeatureGroupProps {
   readonly offlineStore?: OfflineStoreOptions;
   /**
    * Throughput mode.
-   * @default FeatureGroupThroughput.onDemand()
+   * @default - on-demand throughput (`FeatureGroupThroughput`)
    */
   readonly throughput?: FeatureGroupThroughput;
   /**
@@ -199,7 +199,7 @@ export interface FeatureGroupProps {
   readonly encryptionKey?: kms.IKey;
 }
 
-/** Where and how the offline store of an existing feature group lives, for `grantQueryOffline`. */
+/** Where and how the offline store of an existing feature group lives, for the offline query grant. */
 export interface FeatureGroupAttributes {
   /** The feature group name. */
   readonly featureGroupName: string;
@@ -210,7 +210,7 @@ export interface FeatureGroupAttributes {
   readonly onlineStoreEncryptionKey?: kms.IKey;
   /**
    * Bucket of the offline store.
-   * @default - unknown: grantQueryOffline throws
+   * @default - unknown: the offline query grant throws
    */
   readonly offlineStoreBucket?: s3.IBucket;
   /**
@@ -225,12 +225,12 @@ export interface FeatureGroupAttributes {
   readonly offlineStoreEncryptionKey?: kms.IKey;
   /**
    * Glue database of the offline store table.
-   * @default - unknown: grantQueryOffline throws
+   * @default - unknown: the offline query grant throws
    */
   readonly databaseName?: string;
   /**
    * Glue table of the offline store.
-   * @default - unknown: grantQueryOffline throws
+   * @default - unknown: the offline query grant throws
    */
   readonly tableName?: string;
   /**
@@ -240,7 +240,7 @@ export interface FeatureGroupAttributes {
   readonly schema?: FeatureGroupSchema;
 }
 
-/** Options of `grantQueryOffline`. */
+/** Options of the offline query grant. */
 export interface OfflineQueryGrantOptions {
   /**
    * The Athena workgroup queries run in.
@@ -253,7 +253,7 @@ export interface OfflineQueryGrantOptions {
    */
   readonly resultsBucket?: s3.IBucket;
   /**
-   * Key prefix of the query results in `resultsBucket`.
+   * Key prefix of the query results in the results bucket.
    * @default 'athena-results'
    */
   readonly resultsPrefix?: string;
@@ -296,8 +296,8 @@ export interface IFeatureGroup extends IResource {
   /**
    * Grants `sagemaker:PutRecord` only (writing records, never deleting them) on this group, plus `kms:Decrypt` on the
    * online store key (every data-plane call on a KMS-encrypted online store needs it). The runtime's `putFeatures` also
-   * reads the record it merges into (`grantGetRecord`, `Standard` online store) or updates it (`grantUpdateRecord`,
-   * `Standard_V2`/`InMemory`).
+   * reads the record it merges into (the get-record grant, `Standard` online store) or updates it (the update-record
+   * grant, `Standard_V2`/`InMemory`).
    */
   grantPutRecord(grantee: iam.IGrantable): iam.Grant;
   /**

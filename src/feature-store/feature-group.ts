@@ -18,7 +18,7 @@ import { IAM_ACTION } from '../core/iam-actions';
  * it can own, a least-privilege offline-store role, grants and metrics.
  */
 export class FeatureGroup extends FeatureGroupBase {
-  /** Imports a feature group by name: online grants and metrics work; grantQueryOffline needs `fromFeatureGroupAttributes`. */
+  /** Imports a feature group by name: online grants and metrics work; the offline query grant needs an import by attributes. */
   public static fromFeatureGroupName(scope: Construct, id: string, featureGroupName: string): IFeatureGroup {
     return FeatureGroup.fromFeatureGroupAttributes(scope, id, { featureGroupName });
   }
@@ -90,7 +90,7 @@ export class FeatureGroup extends FeatureGroupBase {
   public readonly offlineStoreDatabaseName?: string;
   /**
    * The Glue table of the offline store (set in DataCatalogConfig). A token resolving at deploy time unless
-   * `offlineStore.tableName` was given (the default name ends with a suffix of the stack's id).
+   * the offline store's table name was given (the default name ends with a suffix of the stack's id).
    * @default - none when the offline store is disabled
    */
   public readonly offlineStoreTableName?: string;

@@ -87,13 +87,13 @@ export interface HuggingFaceHubModelOptions {
    * template as a `{{resolve:secretsmanager:...}}` dynamic reference (not the token), but CloudFormation resolves it
    * into the SageMaker model's environment (`HF_TOKEN`, `HUGGING_FACE_HUB_TOKEN`, and `HF_API_TOKEN` for transformers),
    * where anyone allowed `sagemaker:DescribeModel` can read it (synth warns, and the `SMCP-SEC1` check flags it).
-   * Recommended instead: `modelData`, the model copied from the Hub to S3, which needs no token.
+   * Recommended instead: the model data, the model copied from the Hub to S3, which needs no token.
    *
    * @default - no token (public models)
    */
   readonly hubToken?: secretsmanager.ISecret;
   /**
-   * The JSON key of the token in `hubToken`.
+   * The JSON key of the token in the Hub token secret.
    *
    * @default - the whole secret string is the token
    */
@@ -101,7 +101,7 @@ export interface HuggingFaceHubModelOptions {
   /**
    * The model's files, copied from the Hub to S3 beforehand (uncompressed prefix or `.tar.gz`): SageMaker mounts them at
    * `/opt/ml/model` and `HF_MODEL_ID` is set to that path, so no Hub token is needed and network isolation works. The
-   * recommended way to serve a gated or private model (a `hubToken` ends up readable in the model's environment).
+   * recommended way to serve a gated or private model (a Hub token ends up readable in the model's environment).
    *
    * @default - the container downloads the model from the Hub at start
    */
@@ -113,7 +113,7 @@ export interface HuggingFaceHubModelOptions {
    */
   readonly environment?: { [key: string]: string };
   /**
-   * Run the container without network access (needs `modelData`: the Hub is then unreachable).
+   * Run the container without network access (needs the model data: the Hub is then unreachable).
    *
    * @default false
    */
@@ -153,7 +153,7 @@ export class HuggingFaceHubModel extends ModelSource {
   public readonly modelFamily?: ModelFamily;
   /** The instance type used when the endpoint names none: the smallest that fits when the size is known. */
   public readonly defaultInstanceType: InstanceType;
-  /** The environment variables that carry the Hub token (empty without `hubToken`). */
+  /** The environment variables that carry the Hub token (empty without a Hub token). */
   public readonly tokenEnvironmentVariables: string[];
 
   private readonly kind: HubContainer;

@@ -15,7 +15,7 @@ export interface CatalogImageVersionOptions {
   readonly version: string;
 }
 
-/** Options of `ContainerImage.huggingfaceTei`. */
+/** Options of the Hugging Face TEI image of `ContainerImage`. */
 export interface HuggingFaceTeiImageOptions {
   /** The Text Embeddings Inference version or alias (`1.8` is `1.8.2`). */
   readonly version: string;
@@ -40,7 +40,7 @@ export interface HuggingFaceImageOptions {
   /**
    * The TensorFlow version of the image (`2.11`), for the versions that have TensorFlow images.
    *
-   * @default - PyTorch (see `pytorchVersion`)
+   * @default - PyTorch (see the PyTorch version)
    */
   readonly tensorflowVersion?: string;
   /**

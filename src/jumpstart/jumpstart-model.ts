@@ -79,7 +79,7 @@ export interface JumpStartResourceRequirements {
    */
   readonly minAcceleratorMemoryGiB?: number;
   /**
-   * How `minAcceleratorMemoryGiB` was derived.
+   * How the minimum accelerator memory was derived.
    *
    * @default - unknown
    */
@@ -133,7 +133,7 @@ export class JumpStartModel extends ModelSource {
   /**
    * The least costly instance type this version supports that fits the model at its precision: fewest accelerators,
    * then G-family GPUs before P-family ones, then the smallest (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/jumpstart.md, "Default instance type"). JumpStart's
-   * own default (`catalogDefaultInstanceType`) when the model's size is unknown or no supported type in the instance
+   * own default (the catalog's default instance type) when the model's size is unknown or no supported type in the instance
    * table fits.
    */
   public readonly defaultInstanceType: InstanceType;
@@ -143,7 +143,7 @@ export class JumpStartModel extends ModelSource {
   public readonly supportedInstanceTypes: string[];
   /**
    * What the model id and its container say the model is: `llama3`, `llama2`, `mistral`, `falcon`, `tgi`, `lmi`,
-   * `stable-diffusion`, `text-to-image` or `huggingface`. Wider than `modelFamily`, which is set only when the MCP
+   * `stable-diffusion`, `text-to-image` or `huggingface`. Wider than the model family, which is set only when the MCP
    * invoke tool builds the model's request body.
    */
   public readonly modelKind: string;
@@ -157,7 +157,7 @@ export class JumpStartModel extends ModelSource {
   public readonly precision: JumpStartPrecision;
   /** What the model needs from its instance. */
   public readonly resourceRequirements: JumpStartResourceRequirements;
-  /** Whether the license (EULA) must be accepted (`acceptEula: true`). */
+  /** Whether the license (EULA) must be accepted (accept the EULA in the model's options). */
   public readonly requiresEula: boolean;
   /** Whether the artifact is in JumpStart's gated (private) bucket. */
   public readonly gated: boolean;

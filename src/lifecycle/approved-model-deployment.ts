@@ -31,7 +31,7 @@ import {
 import { defaultBusArn } from '../private/default-bus';
 import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
 
-/** What the deployment handler reports, one metric data point each (`metricOutcome`). */
+/** What the deployment handler reports, one metric data point each (the outcome metric). */
 export enum DeploymentOutcome {
   /** UpdateStack started with the approved version. */
   UPDATED = 'updated',
@@ -62,7 +62,7 @@ export enum DeploymentOutcome {
 export interface ApprovedModelDeploymentProps extends FunctionNetworkOptions {
   /**
    * The group whose approved versions are deployed: of this account and region, or of a registry account
-   * (`ModelPackageGroup.fromModelPackageGroupArn`), whose `ModelPromotionSource` delivers its events to this account.
+   * (a `ModelPackageGroup` imported by ARN), whose `ModelPromotionSource` delivers its events to this account.
    */
   readonly modelPackageGroup: IModelPackageGroup;
   /**
@@ -135,8 +135,8 @@ const PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/
 
 /**
  * Deploys the versions of a model package group that become Approved, through CloudFormation: the stack this construct
- * is in gets a parameter holding the package ARN (`modelPackageArn`, which the endpoint's model is made from with
- * `modelSource()`), and a bundled handler, on "SageMaker Model Package State Change" events of the group, calls
+ * is in gets a parameter holding the package ARN (which the endpoint's model is made from with this construct's
+ * model source), and a bundled handler, on "SageMaker Model Package State Change" events of the group, calls
  * `UpdateStack` on this stack with the previous template, the approved ARN and every other parameter at its previous
  * value. The endpoint's own rollout (canary or linear, rolled back on its alarms) then does the deploy. See
  * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/lifecycle.md for the design and its limits.
@@ -177,7 +177,7 @@ export class ApprovedModelDeployment extends Construct {
   public readonly encryptionKey: kms.IKey;
   /**
    * The statement of this account's default event bus policy that lets the registry account deliver the group's events.
-   * @default - none: the group is of this account, or `allowRegistryEvents` is false
+   * @default - none: the group is of this account, or registry events are not allowed
    */
   public readonly registryEventsPolicy?: events.CfnEventBusPolicy;
 
@@ -371,8 +371,8 @@ export class ApprovedModelDeployment extends Construct {
   }
 
   /**
-   * The endpoint's model from the deployed version: `ModelSource.fromModelPackage(modelPackageArn, ...)` with
-   * `sagemaker:DescribeModelPackage` on the group's versions (plus the artifact read and image pull of `options`).
+   * The endpoint's model from the deployed version: a `ModelSource` from the model package ARN, with
+   * `sagemaker:DescribeModelPackage` on the group's versions (plus the artifact read and image pull of the options).
    */
   public modelSource(options: ModelPackageSourceOptions = {}): ModelSource {
     const versions = this.modelPackageGroup.modelPackageVersionsArn;

@@ -195,7 +195,7 @@ export class ModelPackageGroup extends ModelPackageGroupBase {
   }
 
   /**
-   * Adds an account to `crossAccountReaders` (the group's resource policy), once however often it is added. A
+   * Adds an account to the cross-account readers (the group's resource policy), once however often it is added. A
    * `ModelPromotionSource` adds its target accounts.
    */
   public addCrossAccountReader(account: string): void {

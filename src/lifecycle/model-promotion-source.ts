@@ -18,18 +18,18 @@ export interface ModelPromotionSourceProps {
   readonly modelPackageGroup: ModelPackageGroup;
   /**
    * The accounts that deploy the group's versions (e.g. staging and production), in this stack's region: each is added
-   * to the group's `crossAccountReaders` and gets the group's events on its default event bus.
+   * to the group's cross-account readers and gets the group's events on its default event bus.
    */
   readonly targetAccounts: string[];
   /**
    * The bucket holding the versions' model artifacts: its policy lets the target accounts `s3:GetObject` on
-   * `artifactsKeyPattern` (AWS's page shows `s3:*` on the bucket's objects as an example; reading is what a deploy needs).
+   * the artifacts key pattern (AWS's page shows `s3:*` on the bucket's objects as an example; reading is what a deploy needs).
    *
    * @default - no bucket policy (share the artifacts some other way)
    */
   readonly artifactsBucket?: s3.IBucket;
   /**
-   * The objects of `artifactsBucket` the target accounts may read.
+   * The objects of the artifacts bucket the target accounts may read.
    *
    * @default '*'
    */

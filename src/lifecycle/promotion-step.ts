@@ -34,8 +34,8 @@ export class PromotionStep {
   }
 
   /**
-   * Deploys a version only when its ModelLifeCycle reaches `stage`/`stageStatus` (a person's gate that SageMaker
-   * records, allowed by `grantApproveStage`), never on its approval alone, and only when staging recorded `deployed` on
+   * Deploys a version only when its ModelLifeCycle reaches the stage and stage status (a person's gate that
+   * SageMaker records, allowed by the stage approval grant), never on its approval alone, and only when staging recorded `deployed` on
    * it (read with DescribeModelPackage when the stage event arrives).
    */
   public static production(options: ProductionGateOptions = {}): PromotionStep {

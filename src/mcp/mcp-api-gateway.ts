@@ -25,16 +25,16 @@ export enum ApiGatewayCloudWatchRole {
 /**
  * Puts `McpToolServer` behind an API Gateway REST API (Regional, `POST|GET|DELETE /mcp`, Lambda proxy integration)
  * whose methods all use the authorization you choose: an `authorizer` (Cognito user pool, Lambda token or request
- * authorizer) or `authorizationType: AuthorizationType.IAM` (SigV4 for `execute-api`, granted by
- * `McpToolServer.grantInvokeApi`). Unauthenticated access (`AuthorizationType.NONE`) is refused.
+ * authorizer) or the authorization type `AuthorizationType.IAM` (SigV4 for `execute-api`, granted by
+ * the server's API invoke grant). Unauthenticated access (`AuthorizationType.NONE`) is refused.
  */
 export interface McpApiGatewayOptions {
   /**
    * The authorizer of every MCP method: a `CognitoUserPoolsAuthorizer`, `TokenAuthorizer`, `RequestAuthorizer` or any
-   * `IAuthorizer`. Give this or `authorizationType`; both only for an imported authorizer that carries no type of its
-   * own (then `authorizationType` says which it is: COGNITO or CUSTOM).
+   * `IAuthorizer`. Give this or an authorization type; both only for an imported authorizer that carries no type of its
+   * own (then the authorization type says which it is: COGNITO or CUSTOM).
    *
-   * @default - no authorizer: `authorizationType` must be `AuthorizationType.IAM`
+   * @default - no authorizer: the authorization type must be `AuthorizationType.IAM`
    */
   readonly authorizer?: apigateway.IAuthorizer;
   /**
@@ -60,13 +60,13 @@ export interface McpApiGatewayOptions {
    * Steady-state requests per second the stage admits; excess gets HTTP 429 from API Gateway (retryable) before it
    * reaches the function.
    *
-   * @default - the server's `reservedConcurrentExecutions` when set, else 10
+   * @default - the server's reserved concurrent executions when set, else 10
    */
   readonly throttlingRateLimit?: number;
   /**
    * Requests the stage admits in a burst.
    *
-   * @default - twice the rate limit's default (the server's `reservedConcurrentExecutions`, else 10)
+   * @default - twice the rate limit's default (the server's reserved concurrent executions, else 10)
    */
   readonly throttlingBurstLimit?: number;
   /**
@@ -86,7 +86,7 @@ export interface McpApiGatewayOptions {
   readonly cloudWatchRole?: ApiGatewayCloudWatchRole;
   /**
    * Stage execution logging (API Gateway's own log group `API-Gateway-Execution-Logs_<api id>/<stage>`, not encrypted by
-   * this construct). Like the access log it needs the account's API Gateway CloudWatch role (`cloudWatchRole`).
+   * this construct). Like the access log it needs the account's API Gateway CloudWatch role (the CloudWatch role option).
    *
    * @default apigateway.MethodLoggingLevel.OFF
    */

@@ -1,4 +1,4 @@
-/** How a gateway reaches the MCP tool server (`McpToolServer.addToGateway`, https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md). */
+/** How a gateway reaches the MCP tool server (when the tool server is added to a gateway, https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md). */
 export enum McpGatewayTargetKind {
   /**
    * A Lambda target: the gateway invokes the server function (`lambda:InvokeFunction`) with each tool call's arguments
@@ -10,15 +10,15 @@ export enum McpGatewayTargetKind {
    * An MCP server target: the gateway speaks MCP to the server's function URL (`AWS_IAM` auth), signing each request
    * with its own role (SigV4, service `lambda`), and lists the tools from the server itself (`tools/list`). The server
    * sees the caller as the gateway role's assumed-role ARN (the function URL's IAM request context), the same for
-   * every agent of the gateway. Needs the function URL (not replaced by `apiGateway`, or `apiGateway.keepFunctionUrl`).
+   * every agent of the gateway. Needs the function URL (no API Gateway front, or one that keeps the function URL).
    */
   MCP_SERVER = 'MCP_SERVER',
 }
 
-/** Options of `McpToolServer.addToGateway`. */
+/** Options of adding `McpToolServer` to a gateway. */
 export interface McpGatewayTargetOptions {
   /**
-   * The gateway target's name, unique within the gateway: agents see each tool as `<targetName>___<tool>`
+   * The gateway target's name, unique within the gateway: agents see each tool as `<target name>___<tool>`
    * (https://docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-tool-naming.html). Letters, digits and
    * single hyphens between them, up to 100 characters.
    *
@@ -40,7 +40,7 @@ export interface McpGatewayTargetOptions {
   /**
    * Sets the gateway's `ProtocolConfiguration.Mcp.StreamingConfiguration.EnableResponseStreaming`: the gateway streams
    * target responses to its clients as SSE. Only for a gateway created in this app (an imported one is not changed:
-   * synth fails). Progress then arrives live only when the server streams too (`McpToolServerProps.responseStreaming`
+   * synth fails). Progress then arrives live only when the server streams too (the tool server's response streaming,
    * behind an MCP server target).
    *
    * @default - the gateway's streaming setting is left as it is

@@ -33,14 +33,15 @@ export interface McpRealtimeEndpointOptions {
   /**
    * Payload family for `prompt` payloads (`ModelFamily.LLAMA3`, ...; https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/realtime.md lists them).
    *
-   * @default - the endpoint's own `modelFamily` (its JumpStart or Hugging Face Hub model's) when it has one; else the
+   * @default - the endpoint's own model family (its JumpStart or Hugging Face Hub model's) when it has one; else the
    * `tgi` request shape
    */
   readonly modelFamily?: ModelFamily;
   /**
-   * The target models the agent may name on a multi-model endpoint (e.g. a `MultiModelSource`'s `targetModels`);
+   * The target models the agent may name on a multi-model endpoint (e.g. a `MultiModelSource`'s target models);
    * `invoke_endpoint` then requires one of them and refuses any other, and the server's role may invoke the endpoint
-   * for these models only (`grantInvokeTargetModels`: the `sagemaker:TargetModel` condition key, no streaming).
+   * for these models only (the endpoint's target-model invoke grant: the `sagemaker:TargetModel` condition key, no
+   * streaming).
    *
    * @default - none: the endpoint is called without a target model
    */
@@ -49,7 +50,7 @@ export interface McpRealtimeEndpointOptions {
    * Send chat-shaped `invoke_endpoint` calls (`prompt`, or a Chat Completions `json` body) through SageMaker's
    * OpenAI-compatible route (`/openai/v1/chat/completions`, streamed as progress when the client asks), and grant the
    * server `sagemaker:CallWithBearerToken`. Set it for a custom container that implements the route. Never used with
-   * `targetModels`. See https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/openai.md.
+   * target models. See https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/openai.md.
    *
    * @default - true when the model's container is one AWS lists as serving the route (a vLLM or SGLang image), false
    * for any other or an imported endpoint
@@ -70,7 +71,7 @@ export interface McpServerlessEndpointOptions {
   /**
    * Payload family for `prompt` payloads (as for realtime endpoints).
    *
-   * @default - the endpoint's own `modelFamily` when it has one; else the `tgi` request shape
+   * @default - the endpoint's own model family when it has one; else the `tgi` request shape
    */
   readonly modelFamily?: ModelFamily;
   /**
@@ -124,13 +125,13 @@ export interface McpFeatureGroupOptions {
   /**
    * The group's schema (record identifier, event time, features and types).
    *
-   * @default - `featureGroup.schema` (a created `FeatureGroup`'s, or an imported one's from its attributes); required when
+   * @default - the feature group's schema (a created `FeatureGroup`'s, or an imported one's from its attributes); required when
    * neither is known
    */
   readonly schema?: FeatureGroupSchema;
   /**
-   * Register `put_feature_record` for this group and grant `grantPutRecord` (`sagemaker:PutRecord`; no tool deletes),
-   * plus `grantUpdateRecord` when the schema's `onlineStorageType` is `Standard_V2` or `InMemory` (partial writes use
+   * Register `put_feature_record` for this group and grant the group's put-record grant (`sagemaker:PutRecord`; no
+   * tool deletes), plus its update-record grant when the schema's online storage type is `Standard_V2` or `InMemory` (partial writes use
    * UpdateRecord there; on `Standard` they read the record first, with the GetRecord every exposed group is granted).
    *
    * @default false
@@ -194,7 +195,7 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
    */
   readonly realtimeEndpoints?: McpRealtimeEndpointOptions[];
   /**
-   * Serverless endpoints the agent may invoke (a `ServerlessEndpoint` under `realtimeEndpoints` is refused).
+   * Serverless endpoints the agent may invoke (a `ServerlessEndpoint` among the realtime endpoints is refused).
    *
    * @default - none
    */
@@ -224,9 +225,9 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
    */
   readonly pipelines?: McpPipelineOptions[];
   /**
-   * The router recording pipeline results (a `PipelineEventRouter`, or one imported with
-   * `PipelineEventRouter.fromPipelineEventRouterAttributes`): registers `get_training_result` and grants
-   * `grantReadResultsByExecution` (`dynamodb:GetItem`, the only read that tool makes).
+   * The router recording pipeline results (a `PipelineEventRouter`, or one imported from its
+   * attributes): registers `get_training_result` and grants the router's read of results by execution
+   * (`dynamodb:GetItem`, the only read that tool makes).
    *
    * @default - no `get_training_result` tool
    */
@@ -287,7 +288,7 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
    * Lambda lets an account reserve concurrency only while at least 100 stays unreserved (reservable = the account's
    * concurrency quota minus 100): new accounts often have a quota of 10 or 50, where any reservation fails the deploy
    * (https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html). Set it once the account's quota
-   * allows; the API front (`apiGateway`) throttles requests either way.
+   * allows; the API Gateway front throttles requests either way.
    *
    * @default - no reservation: the function shares the account's unreserved concurrency
    */
@@ -301,7 +302,7 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
   /**
    * How long a handle (`start_async_inference`, `start_training`) stays valid; a call with an older one gets a
    * non-retryable `HandleExpiredError`. Whole seconds from 1 hour to 365 days. Keep it longer than your longest job
-   * (an async request may queue up to `requestTtl` and run up to `invocationTimeout`).
+   * (an async request may queue up to its request TTL and run up to its invocation timeout).
    *
    * @default Duration.days(7)
    */
@@ -323,7 +324,7 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
   /**
    * Serve MCP through an API Gateway REST API with the authorizer you choose (Cognito user pool, Lambda token/request
    * authorizer, or IAM) instead of the function URL: `POST|GET|DELETE /mcp`, KMS-encrypted JSON access log, X-Ray
-   * tracing, stage throttling. The function URL is then not created unless `keepFunctionUrl` is set.
+   * tracing, stage throttling. The function URL is then not created unless the API keeps it.
    *
    * @default - no API: the AWS_IAM function URL is the endpoint
    */
@@ -333,7 +334,7 @@ export interface McpToolServerProps extends FunctionNetworkOptions {
    * progress) leaves the function notification by notification instead of whole with the result, and an answer may
    * exceed the 6 MB buffered limit (up to 200 MB streamed). The handler then runs as a Lambda response-streaming
    * handler (`awslambda.streamifyResponse`); AgentCore Lambda-target invocations keep one JSON result. Needs the
-   * function URL (no `apiGateway`, or `apiGateway.keepFunctionUrl`; this library's API Gateway integration stays
+   * function URL (no API Gateway front, or one that keeps the function URL; this library's API Gateway integration stays
    * buffered) and a function outside a VPC (Lambda does not stream function URL responses from a VPC).
    *
    * @default false - BUFFERED: the client gets every notification, but only with the result

@@ -28,10 +28,9 @@ import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from
 /**
  * The SageMaker MCP tool server: a Lambda function (nodejs22.x, the MCP SDK bundled) serving stateless streamable HTTP
  * MCP behind a function URL with AWS_IAM auth, or behind an API Gateway REST API with an authorizer of your choice
- * (`apiGateway`). It exposes exactly the endpoints, components, feature groups and
- * pipelines it is given, and its role holds exactly their grants (`grantInvoke`, `grant(DescribeEndpoint)`,
- * `grantSubmit`/`grantReadResults`, `grantGetRecord`/`grantPutRecord`, `grantStartExecution`/`grantReadExecutions`,
- * router `grantReadResultsByExecution`) plus writing its own log group.
+ * (the API Gateway option). It exposes exactly the endpoints, components, feature groups and pipelines it is given,
+ * and its role holds exactly their grants (invoke and `DescribeEndpoint`, submit and read results, get and put
+ * record, start and read executions, the router's read of results by execution) plus writing its own log group.
  */
 export class McpToolServer extends Construct {
   /** The function serving MCP. */
@@ -39,30 +38,30 @@ export class McpToolServer extends Construct {
   /**
    * The function URL (AWS_IAM auth, buffered responses).
    *
-   * @default - none when `apiGateway` is set without `keepFunctionUrl`
+   * @default - none behind an API Gateway API that does not keep the function URL
    */
   public readonly functionUrl?: lambda.FunctionUrl;
   /**
-   * The MCP endpoint clients connect to: `apiUrl` when `apiGateway` is set, else the function URL (which accepts any
+   * The MCP endpoint clients connect to: the API's MCP URL behind API Gateway, else the function URL (which accepts any
    * path).
    */
   public readonly url: string;
   /**
    * The REST API in front of the function.
    *
-   * @default - none unless `apiGateway` is set
+   * @default - none without an API Gateway front
    */
   public readonly api?: apigateway.RestApi;
   /**
    * The MCP endpoint on the REST API: `https://<api-id>.execute-api.<region>.amazonaws.com/<stage>/mcp`.
    *
-   * @default - none unless `apiGateway` is set
+   * @default - none without an API Gateway front
    */
   public readonly apiUrl?: string;
   /**
    * The REST API's access log group (KMS-encrypted with its own key).
    *
-   * @default - none unless `apiGateway` is set
+   * @default - none without an API Gateway front
    */
   public readonly apiAccessLogGroup?: logs.LogGroup;
   /** The tools the server registers, in order. */
@@ -241,10 +240,10 @@ export class McpToolServer extends Construct {
   }
 
   /**
-   * Puts the server behind an Amazon Bedrock AgentCore Gateway (agents see `<targetName>___<tool>`): by default as a
+   * Puts the server behind an Amazon Bedrock AgentCore Gateway (agents see `<target name>___<tool>`): by default as a
    * Lambda target listing exactly this server's tools, with input schemas generated from the server's own, the
-   * gateway's role granted `lambda:InvokeFunction` on this function only; with `targetKind: MCP_SERVER` as an MCP
-   * server target at the function URL, the gateway's role granted `lambda:InvokeFunctionUrl` (and `lambda:InvokeFunction`
+   * gateway's role granted `lambda:InvokeFunction` on this function only; with the target kind `McpGatewayTargetKind.MCP_SERVER`, as an
+   * MCP server target at the function URL, the gateway's role granted `lambda:InvokeFunctionUrl` (and `lambda:InvokeFunction`
    * via the URL) on this function only. The gateway's inbound authorizer decides who may call (https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/agentcore.md).
    * Call it once per gateway.
    */
@@ -263,7 +262,7 @@ export class McpToolServer extends Construct {
   /**
    * Grants `lambda:InvokeFunctionUrl` (with `lambda:FunctionUrlAuthType` AWS_IAM) and `lambda:InvokeFunction` (only via
    * the function URL) on the server function: what an MCP client's SigV4-signed requests need. Throws when there is
-   * no function URL (`apiGateway` without `keepFunctionUrl`).
+   * no function URL (behind an API Gateway API that does not keep it).
    */
   public grantInvokeUrl(grantee: iam.IGrantable): iam.Grant {
     if (!this.functionUrl) {
@@ -289,7 +288,7 @@ export class McpToolServer extends Construct {
   }
 
   /**
-   * Tool calls (`ToolCalls`, Sum over 5 minutes by default) of one tool (`toolName`) or of every tool of this server,
+   * Tool calls (`ToolCalls`, Sum over 5 minutes by default) of one tool (by its name) or of every tool of this server,
    * from the EMF records the bundled server writes (namespace `SageMakerMcp`, https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/operations.md).
    */
   public metricToolCalls(options?: McpToolMetricOptions): cloudwatch.Metric {
@@ -297,7 +296,7 @@ export class McpToolServer extends Construct {
   }
 
   /**
-   * Tool calls answered with an error (`ToolErrors`, Sum over 5 minutes by default), of one tool or all; `errorName`
+   * Tool calls answered with an error (`ToolErrors`, Sum over 5 minutes by default), of one tool or all; an error name
    * (e.g. `ModelError`, `ThrottlingException`, `InvalidArguments`, `DeadlineExceeded`) narrows it to one error of one tool.
    */
   public metricToolErrors(options?: McpToolMetricOptions, errorName?: string): cloudwatch.Metric {
@@ -314,7 +313,7 @@ export class McpToolServer extends Construct {
 
   /**
    * Grants `execute-api:Invoke` on the API's MCP methods (`POST`, `GET`, `DELETE` on `/mcp` of the deployed stage):
-   * what a SigV4-signing client needs when `apiGateway.authorizationType` is IAM. Other authorizers decide access
+   * what a SigV4-signing client needs when the API's authorization type is IAM. Other authorizers decide access
    * themselves; this grant changes nothing for them.
    */
   public grantInvokeApi(grantee: iam.IGrantable): iam.Grant {
@@ -326,7 +325,7 @@ export class McpToolServer extends Construct {
 }
 
 /**
- * An async job may queue `requestTtl` and then run `invocationTimeout`: a handle (start_async_inference's) that expires
+ * An async job may queue for its request TTL and then run for its invocation timeout: a handle (start_async_inference's) that expires
  * earlier could never read its result. The runtime refuses such a start too (HandleWouldExpire); this says so at synth.
  */
 function validateHandleOutlivesJobs(v: PropValidator, spec: McpServerSpec): void {

@@ -9,7 +9,7 @@ import { PropValidator } from '../core/validation';
 /**
  * An interface endpoint of an AWS service that this library's constructs call from a VPC without internet access.
  *
- * `supportsPolicy` records whether the service's documentation says it honours a VPC endpoint policy; where it does not
+ * Its policy support records whether the service's documentation says it honours a VPC endpoint policy; where it does not
  * say so, no policy is attached (the endpoint then allows what IAM allows).
  */
 export class SageMakerVpcEndpointService {
@@ -114,7 +114,7 @@ export interface SageMakerVpcEndpointsProps {
  *
  * Every endpoint policy is a data perimeter for the stack's account: only principals of this account
  * (`aws:PrincipalAccount`), only the service's own actions, and for S3 and DynamoDB only resources of this account
- * (`aws:ResourceAccount`), plus `externalReadBuckets` (read-only, this account's principals only) and ECR's layer
+ * (`aws:ResourceAccount`), plus the external read buckets (read-only, this account's principals only) and ECR's layer
  * bucket, which is the one exception: `s3:GetObject` on `prod-<region>-starport-layer-bucket` for any principal, as ECR's
  * documentation gives it, because ECR hands the layers out through presigned URLs created by an ECR account. The
  * interface endpoints accept HTTPS from the VPC's CIDR only.

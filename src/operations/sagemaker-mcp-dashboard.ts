@@ -47,7 +47,7 @@ export interface SageMakerMcpDashboardProps {
   readonly serverlessEndpoints?: IServerlessEndpoint[];
   /**
    * Shared-GPU endpoints: a row per inference component a created endpoint hosts (copies against their scaling range),
-   * and its cost line. Give the components of an imported endpoint as `inferenceComponents`.
+   * and its cost line. Give the components of an imported endpoint as its inference components.
    * @default - none
    */
   readonly sharedGpuEndpoints?: ISharedGpuEndpoint[];
@@ -78,7 +78,7 @@ export interface SageMakerMcpDashboardProps {
    */
   readonly period?: Duration;
   /**
-   * How the cost text widget estimates (region, price table, your prices): see `costEstimate`.
+   * How the cost text widget estimates (region, price table, your prices): see the cost estimate options.
    * @default - the stack's region and the bundled price table
    */
   readonly costEstimate?: CostEstimateOptions;
@@ -96,7 +96,8 @@ const GRAPH_HEIGHT = 6;
  * letters (Maximum) and instances (CPUUtilization SampleCount over 1 minute); each serverless endpoint's invocations, model
  * latency, errors, cold starts (ModelSetupTime), concurrency and memory use and provisioned concurrency; feature groups; pipeline runs by outcome and
  * the routers' recorded/duplicate/refused events and dead letters (Sum, Maximum); and a text widget with the dated cost
- * estimate. Every graph uses one period (`period`, 5 minutes by default), except the async instance count (1 minute). Add your own with `addWidgets`.
+ * estimate. Every graph uses one period (5 minutes by default), except the async instance count (1 minute). Add your own widgets
+ * below the library's.
  * https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/operations.md shows the layout.
  */
 export class SageMakerMcpDashboard extends Construct {
@@ -140,7 +141,7 @@ export class SageMakerMcpDashboard extends Construct {
     this.dashboard.addWidgets(new LazyTextWidget(() => costMarkdown(props), WIDTH, 4));
   }
 
-  /** Adds your widgets below the library's (one row per call, like `Dashboard.addWidgets`). */
+  /** Adds your widgets below the library's (one row per call, as a CloudWatch `Dashboard` adds them). */
   public addWidgets(...widgets: cloudwatch.IWidget[]): void {
     this.dashboard.addWidgets(...widgets);
   }

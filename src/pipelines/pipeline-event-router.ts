@@ -75,7 +75,7 @@ export interface PipelineEventRouterProps extends FunctionNetworkOptions {
   readonly encryptionKey?: kms.IKey;
 
   /**
-   * Also send each recorded result to an SQS queue (`resultsQueue`; KMS, TLS only), for consumers that want a push.
+   * Also send each recorded result to an SQS queue (the results queue; KMS, TLS only), for consumers that want a push.
    * @default false
    */
   readonly enableResultsQueue?: boolean;
@@ -92,7 +92,7 @@ export interface PipelineEventRouterProps extends FunctionNetworkOptions {
    */
   readonly alarmActions?: cloudwatch.IAlarmAction[];
   /**
-   * How long the handler's log group (KMS-encrypted with `encryptionKey`) keeps its logs.
+   * How long the handler's log group (KMS-encrypted with the encryption key) keeps its logs.
    *
    * @default logs.RetentionDays.ONE_MONTH
    */
@@ -118,15 +118,15 @@ export interface IPipelineEventRouter extends IResource {
   grantReadResultsByExecution(grantee: iam.IGrantable): iam.Grant;
 }
 
-/** An existing router's results table, for `PipelineEventRouter.fromPipelineEventRouterAttributes`. */
+/** An existing router's results table, to import a `PipelineEventRouter` from. */
 export interface PipelineEventRouterAttributes {
   /**
    * The results table, e.g. `dynamodb.Table.fromTableArn(this, 'Results', arn)` for a router deployed elsewhere.
    */
   readonly resultsTable: dynamodb.ITable;
   /**
-   * The customer-managed key encrypting the results table. Required unless `resultsTable` carries its `encryptionKey`.
-   * @default - the given `resultsTable`'s `encryptionKey`
+   * The customer-managed key encrypting the results table. Required unless the results table carries its encryption key.
+   * @default - the given results table's encryption key
    */
   readonly encryptionKey?: kms.IKey;
 }
@@ -148,12 +148,12 @@ function grantResults(grantee: iam.IGrantable, table: dynamodb.ITable, key: kms.
  * `{sessionId, executionArn, pipelineArn, status, failureReason?, failedStep?, startedAt, endedAt}` in a DynamoDB table
  * (customer-managed KMS key, point-in-time recovery, TTL) with conditional writes, so duplicates and out-of-order
  * events never regress a final status. Events the function cannot process are retried by Lambda and then land in
- * `deadLetterQueue`, as do events EventBridge could not deliver; `deadLetterAlarm` fires on its first message.
+ * the dead-letter queue, as do events EventBridge could not deliver; the dead-letter alarm fires on its first message.
  */
 export class PipelineEventRouter extends Resource implements IPipelineEventRouter {
   /**
    * Imports the results table of a router deployed elsewhere (another stack or app), e.g. for an `McpToolServer`'s
-   * `trainingResults`.
+   * training results.
    */
   public static fromPipelineEventRouterAttributes(scope: Construct, id: string, attrs: PipelineEventRouterAttributes): IPipelineEventRouter {
     const key = attrs.encryptionKey ?? attrs.resultsTable.encryptionKey;
@@ -184,16 +184,16 @@ export class PipelineEventRouter extends Resource implements IPipelineEventRoute
   public readonly rule: events.Rule;
   /**
    * The rule for failed steps.
-   * @default - none unless `recordStepFailures` is set
+   * @default - none unless step failures are recorded
    */
   public readonly stepFailureRule?: events.Rule;
   /** Events that could not be delivered (EventBridge) or processed (Lambda, after retries). */
   public readonly deadLetterQueue: sqs.Queue;
-  /** Fires when `deadLetterQueue` holds at least one message. */
+  /** Fires when the dead-letter queue holds at least one message. */
   public readonly deadLetterAlarm: cloudwatch.Alarm;
   /**
    * The queue results are also sent to.
-   * @default - none unless `enableResultsQueue` is set
+   * @default - none unless the results queue is enabled
    */
   public readonly resultsQueue?: sqs.Queue;
 

@@ -14,7 +14,7 @@ import { evaluateJsonPath, formatJsonPath, jsonType } from './private/json-path'
  */
 export class PipelineQualityGate {
   /**
-   * The problems of the definition's JsonGets that read the property file `propertyFileName`, checked against a
+   * The problems of the definition's JsonGets that read the named property file, checked against a
    * sample of that file (an evaluation report written by your script). Empty when every such JsonGet resolves to a
    * value of the expected type; also a problem when no JsonGet reads that property file.
    *
@@ -61,7 +61,7 @@ export class PipelineQualityGate {
   }
 
   /**
-   * `verifyReport`, throwing one error that lists every problem.
+   * The same check as verifying the report, throwing one error that lists every problem.
    *
    * @param definition the pipeline definition
    * @param propertyFileName the `PropertyFileName`, or `<step>.<PropertyFileName>`
@@ -75,7 +75,7 @@ export class PipelineQualityGate {
   }
 
   /**
-   * `verifyReport` with the report read from a file.
+   * The same check as verifying the report, with the report read from a file.
    *
    * @param definition the pipeline definition
    * @param propertyFileName the `PropertyFileName`, or `<step>.<PropertyFileName>`

@@ -95,9 +95,9 @@ export interface TrainingPipelineProps {
   /**
    * The role SageMaker assumes to run the pipeline's steps. When the definition has a Training step, the pipeline grants
    * it `sagemaker:CreateTrainingJob`, `DescribeTrainingJob`, `StopTrainingJob` and `AddTags` on `training-job/*` of
-   * this account and region (Pipelines names the jobs per run); with `trainingJobRole`, `iam:PassRole` on that role;
-   * with `modelPackageGroup`, registering in it. Give it what other steps need. It is not the role training jobs run
-   * as: that is each Training step's `RoleArn` (see `trainingJobRole`).
+   * this account and region (Pipelines names the jobs per run); with a training job role, `iam:PassRole` on that role;
+   * with a model package group, registering in it. Give it what other steps need. It is not the role training jobs
+   * run as: that is each Training step's `RoleArn` (see the training job role).
    */
   readonly role: iam.IRole;
 
@@ -137,8 +137,8 @@ export interface TrainingPipelineProps {
   readonly parameters?: PipelineParameter[];
 
   /**
-   * The model package group the definition's RegisterModel steps write to: `role` may register versions in it
-   * (`grantRegister`), and `TrainingPipeline.MODEL_PACKAGE_GROUP_NAME` written as a step's `ModelPackageGroupName` is
+   * The model package group the definition's RegisterModel steps write to: the role may register versions in it
+   * (the group's register grant), and `TrainingPipeline.MODEL_PACKAGE_GROUP_NAME` written as a step's `ModelPackageGroupName` is
    * replaced by its name. A RegisterModel step naming another group literally is an error.
    *
    * @default - none: RegisterModel steps name a group you manage (and `role` must be allowed to register in it)
@@ -161,19 +161,19 @@ const VERSION_TAG = 'cdk-sagemaker-mcp:definition-version';
 
 /**
  * A SageMaker pipeline (`AWS::SageMaker::Pipeline`) whose definition is pinned by the stack: changing the definition
- * changes `definitionVersion` (a content hash, written into the description and the `cdk-sagemaker-mcp:definition-version`
+ * changes the definition version (a content hash, written into the description and the `cdk-sagemaker-mcp:definition-version`
  * tag) and updates the pipeline on deploy. Nothing upserts the definition at runtime.
  */
 export class TrainingPipeline extends TrainingPipelineBase {
   /**
    * Write this string as a Training step's `RoleArn` (in a definition object, JSON string or file): the pipeline
-   * replaces it with the ARN of the role it creates from `trainingJobRole`.
+   * replaces it with the ARN of the role it creates from the training job role options.
    */
   public static readonly TRAINING_JOB_ROLE_ARN = '{{cdk-sagemaker-mcp:training-job-role-arn}}';
 
   /**
    * Write this string as a RegisterModel step's `ModelPackageGroupName`: the pipeline replaces it with the name of its
-   * `modelPackageGroup`.
+   * model package group.
    */
   public static readonly MODEL_PACKAGE_GROUP_NAME = '{{cdk-sagemaker-mcp:model-package-group-name}}';
 
@@ -208,9 +208,10 @@ export class TrainingPipeline extends TrainingPipelineBase {
   /** The AWS::SageMaker::Pipeline. */
   public readonly cfnPipeline: sagemaker.CfnPipeline;
   /**
-   * The execution role of the training jobs, created from `trainingJobRole`; `role` may pass it to SageMaker.
+   * The execution role of the training jobs, created from the training job role options; the pipeline's role may pass it
+   * to SageMaker.
    *
-   * @default - none unless `trainingJobRole` is set
+   * @default - none unless a training job role is set
    */
   public readonly trainingJobRole?: TrainingJobRole;
 

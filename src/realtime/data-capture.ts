@@ -28,7 +28,7 @@ export interface DataCaptureOptions {
   /**
    * The bucket captures are written to. The endpoint's execution role is granted `s3:PutObject` under `prefix`.
    *
-   * @default - a bucket is created: KMS-encrypted with the endpoint's key (its `encryptionKey`, or the customer-managed
+   * @default - a bucket is created: KMS-encrypted with the endpoint's key (its encryption key, or the customer-managed
    * key it creates, rotation on), TLS-only, all public access blocked, versioned (noncurrent versions deleted after 30
    * days), retained on stack deletion
    */
@@ -50,7 +50,7 @@ export interface DataCaptureOptions {
   /**
    * The KMS key SageMaker encrypts captures with.
    *
-   * @default - the created bucket's key (the endpoint's), or the given bucket's `encryptionKey` (S3's default encryption
+   * @default - the created bucket's key (the endpoint's), or the given bucket's encryption key (S3's default encryption
    * if it has none)
    */
   readonly encryptionKey?: kms.IKey;

@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 
 /**
- * Alarms on one variant of a realtime endpoint. What they do when they fire is the endpoint's `alarmActions`.
+ * Alarms on one variant of a realtime endpoint. What they do when they fire is the endpoint's alarm actions.
  */
 export interface RealtimeEndpointAlarmOptions {
   /**
@@ -37,7 +37,7 @@ export interface RealtimeEndpointAlarmOptions {
   readonly evaluationPeriods?: number;
 }
 
-/** The alarms `addAlarms` created. */
+/** The alarms that adding alarms created. */
 export interface RealtimeEndpointAlarms {
   /**
    * p99 ModelLatency above the threshold.

@@ -12,7 +12,7 @@ import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { EndpointUpdateOptions } from '../rollouts/endpoint-update';
 
-/** A production variant added with `addVariant`. */
+/** A production variant added to a `RealtimeEndpoint` beside its default one. */
 export interface RealtimeVariantOptions extends ProductionVariantOptions {
   /**
    * The model this variant serves (for A/B tests of models).
@@ -23,14 +23,15 @@ export interface RealtimeVariantOptions extends ProductionVariantOptions {
   /**
    * Scale this variant's instance count with target tracking.
    *
-   * @default - no autoscaling (call `autoScaleInstanceCount` later, or keep `initialInstanceCount`)
+   * @default - no autoscaling (add the endpoint's instance count autoscaling later, or keep the initial instance
+   * count)
    */
   readonly autoScaling?: VariantAutoScalingOptions;
 }
 
 /** Properties of a realtime endpoint. The instance settings are those of its first production variant. */
 export interface RealtimeEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions, EndpointUpdateOptions {
-  /** The model the endpoint serves: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)` or a JumpStart model. */
+  /** The model the endpoint serves: a container or an existing model (`ModelSource`), or a JumpStart model. */
   readonly model: ModelSource;
   /**
    * The endpoint's name (1-63 letters, digits, hyphens). Changing it replaces the endpoint. A fixed name cannot be
@@ -86,7 +87,7 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
    */
   readonly alarms?: RealtimeEndpointAlarmOptions;
   /**
-   * What the alarms this endpoint creates do when they fire (those of `alarms` and of `addAlarms`), e.g.
+   * What the alarms this endpoint creates do when they fire (those of the alarms option and of adding alarms), e.g.
    * `[new cloudwatch_actions.SnsAction(topic)]`.
    *
    * @default - the alarms change state but notify nobody
@@ -94,7 +95,7 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
   readonly alarmActions?: cloudwatch.IAlarmAction[];
   /**
    * A shadow variant: a challenger model that gets a copy of a share of the requests, its answers discarded. The endpoint
-   * then has one production variant (`addVariant` fails at synth).
+   * then has one production variant (adding a variant fails at synth).
    *
    * @default - no shadow variant
    */
@@ -109,7 +110,7 @@ export interface RealtimeEndpointProps extends ProductionVariantOptions, Endpoin
 }
 
 /**
- * A real-time endpoint: a `RealtimeEndpoint`, or one imported with `RealtimeEndpoint.fromEndpointName`,
- * `fromEndpointArn` or `fromRealtimeEndpointAttributes` (what `McpToolServer`'s `realtimeEndpoints` entries take).
+ * A real-time endpoint: a `RealtimeEndpoint`, or one imported by name, ARN or attributes (what the
+ * realtime endpoint entries of `McpToolServer` take).
  */
 export interface IRealtimeEndpoint extends ISageMakerEndpoint, IOpenAiCompatible {}

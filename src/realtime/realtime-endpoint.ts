@@ -169,7 +169,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /**
    * The AWS::SageMaker::Model of the first variant.
    *
-   * @default - no value when the first variant serves an existing model (`ModelSource.fromModelName`)
+   * @default - no value when the first variant serves an existing model (a `ModelSource` by model name)
    */
   public get cfnModel(): sagemaker.CfnModel | undefined {
     return this.firstModel;
@@ -186,7 +186,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   /**
    * The role the endpoint's models run with.
    *
-   * @default - no value when every variant serves an existing model (`ModelSource.fromModelName`) and no role was given
+   * @default - no value when every variant serves an existing model (a `ModelSource` by model name) and no role
+   * was given
    */
   public get role(): iam.IRole | undefined {
     return this.executionRole;
@@ -207,7 +208,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /**
-   * Adds a weighted production variant (up to 10 in all). Traffic splits by `initialVariantWeight`.
+   * Adds a weighted production variant (up to 10 in all). Traffic splits by the variants' initial weights.
    *
    * @param variantName 1-63 letters, digits or hyphens, unique within the endpoint
    */
@@ -223,10 +224,10 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /**
-   * Scales a variant's instance count (the default variant unless `variantName`) with target tracking on
+   * Scales a variant's instance count (the default variant unless a variant name is given) with target tracking on
    * `SageMakerVariantInvocationsPerInstance` (and optionally the high-resolution concurrency metric). The scalable target
    * is registered after the endpoint exists, without a role (Application Auto Scaling uses its SageMaker service-linked
-   * role). The `autoScaling` props call it. Once per variant: a second call for the same variant throws.
+   * role). The autoscaling props call it. Once per variant: a second call for the same variant throws.
    *
    * @returns the variant's scalable instance count, to add more policies to
    */
@@ -269,7 +270,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /**
-   * The variant's scalable instance count, if `autoScaleInstanceCount` (or `autoScaling`) registered it: for the
+   * The variant's scalable instance count, if its instance count autoscaling (or the autoscaling props) registered it: for the
    * library's own dashboard, which draws its range.
    * @internal
    */
@@ -279,7 +280,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   /**
    * Adds alarms on a variant: p99 model latency above a threshold, and/or the 5xx share of requests above a percentage.
-   * Both treat missing data (no traffic) as not breaching; the endpoint's `alarmActions` run when they fire.
+   * Both treat missing data (no traffic) as not breaching; the endpoint's alarm actions run when they fire.
    */
   public addAlarms(options: RealtimeEndpointAlarmOptions): RealtimeEndpointAlarms {
     const variantName = options.variantName ?? this.defaultVariantName;
@@ -307,7 +308,7 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
   }
 
   /**
-   * The name of the shadow variant, whose metrics (`metricModelLatency({ variantName })`, ...) compare with the
+   * The name of the shadow variant, whose metrics (the endpoint's metrics given this variant name) compare with the
    * production variant's.
    *
    * @default - no value when the endpoint has no shadow variant
@@ -451,8 +452,8 @@ export class RealtimeEndpoint extends SageMakerEndpointBase implements IRealtime
 
   /**
    * What each production variant costs per hour and per month (730 h) at its fewest and most instances (its
-   * autoscaling range, or `initialInstanceCount` when it is not autoscaled), from the bundled on-demand price table:
-   * an estimate, not a bill. A price the table lacks gives `priceKnown: false` and a summary saying how to give it.
+   * autoscaling range, or its initial instance count when it is not autoscaled), from the bundled on-demand price table:
+   * an estimate, not a bill. A price the table lacks gives an estimate whose price is not known and a summary saying how to give it.
    */
   public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
     return estimateVariants(`RealtimeEndpoint '${this.node.id}' costEstimate`, this.stack.region, this.variants.map((x) => {

@@ -5,7 +5,7 @@ import { ProductionVariantOptions } from '../core/production-variant';
  * A shadow variant: a challenger model that receives a copy of a share of the production variant's requests and whose
  * answers are never returned to callers (https://docs.aws.amazon.com/sagemaker/latest/dg/model-shadow-deployment.html).
  * Its metrics carry its own variant name, so it can be compared with the production variant (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/rollouts.md).
- * `initialVariantWeight` is not used: `samplingPercentage` sets the shadow's share.
+ * The initial variant weight is not used: the sampling percentage sets the shadow's share.
  */
 export interface ShadowVariantOptions extends ProductionVariantOptions {
   /** The challenger model. */

@@ -21,7 +21,7 @@ export interface VariantAutoScalingOptions {
    */
   readonly targetInvocationsPerInstance?: number;
   /**
-   * Wait after a scale-out before another. Keep it shorter than `scaleInCooldown`: bursts need capacity fast.
+   * Wait after a scale-out before another. Keep it shorter than the scale-in cooldown: bursts need capacity fast.
    *
    * @default Duration.seconds(60)
    */
@@ -41,7 +41,7 @@ export interface VariantAutoScalingOptions {
   readonly targetConcurrentRequestsPerModel?: number;
 }
 
-/** `RealtimeEndpoint.autoScaleInstanceCount`: which variant, and how it scales. */
+/** Instance count autoscaling of a `RealtimeEndpoint`: which variant, and how it scales. */
 export interface RealtimeAutoScalingOptions extends VariantAutoScalingOptions {
   /**
    * The variant to scale.

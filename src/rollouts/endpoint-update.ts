@@ -17,8 +17,8 @@ export enum RetainedVariantProperty {
  */
 export interface EndpointUpdateOptions {
   /**
-   * How SageMaker moves the endpoint to the new config: `Rollout.canary(...)`, `Rollout.linear(...)`,
-   * `Rollout.allAtOnce(...)` or `Rollout.rolling(...)`, rolled back when its alarms fire (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/rollouts.md).
+   * How SageMaker moves the endpoint to the new config: a canary, linear, all-at-once or rolling `Rollout`,
+   * rolled back when its alarms fire (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/rollouts.md).
    *
    * @default - SageMaker's default: blue/green, all traffic at once, and the old fleet terminated as soon as the new one
    * is in service (no baking period, no automatic rollback)
@@ -26,15 +26,15 @@ export interface EndpointUpdateOptions {
   readonly rollout?: Rollout;
   /**
    * Keep the running variants' instance counts and weights (`RetainAllVariantProperties`) instead of resetting them to
-   * the new config's `initialInstanceCount` / `initialVariantWeight`.
+   * the new config's initial instance counts and weights.
    *
    * @default - true when a variant is autoscaled (a deploy does not reset what autoscaling set), otherwise false
    */
   readonly retainAllVariantProperties?: boolean;
   /**
-   * With `retainAllVariantProperties`, the properties that still follow the new config (`ExcludeRetainedVariantProperties`).
+   * When all variant properties are retained, the properties that still follow the new config (`ExcludeRetainedVariantProperties`).
    *
-   * @default - [DESIRED_WEIGHT] when retainAllVariantProperties defaults to true (weights follow the code, instance counts
+   * @default - [DESIRED_WEIGHT] when retaining all variant properties defaults to true (weights follow the code, instance counts
    * stay with autoscaling); otherwise none
    */
   readonly excludeRetainedVariantProperties?: RetainedVariantProperty[];

@@ -27,8 +27,8 @@ interface Spec {
 
 /**
  * How SageMaker moves an endpoint (or an inference component) to a new model or configuration: SageMaker's deployment
- * guardrails (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails.html). Blue/green (`allAtOnce`,
- * `canary`, `linear`) brings up a full new fleet and moves traffic to it; `rolling` replaces the fleet batch by batch.
+ * guardrails (https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-guardrails.html). Blue/green (all at once,
+ * canary, linear) brings up a full new fleet and moves traffic to it; rolling replaces the fleet batch by batch.
  * Alarms that fire during a baking period roll the update back.
  */
 export class Rollout {
@@ -103,7 +103,7 @@ export class Rollout {
     this.spec = spec;
   }
 
-  /** The baking period of each step (for `allAtOnce`, the one baking period), when known. */
+  /** The baking period of each step (for all at once, the one baking period), when known. */
   public get bakingPeriod(): Duration | undefined {
     return this.strategy === 'ALL_AT_ONCE' ? this.spec.terminationWait : this.spec.wait;
   }

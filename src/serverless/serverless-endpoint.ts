@@ -35,7 +35,7 @@ export const SERVERLESS_LIMITS = {
 /** Properties of a serverless endpoint. */
 export interface ServerlessEndpointProps {
   /**
-   * The model the endpoint serves: a CPU container (`ModelSource.fromContainer`) or an existing model. Serverless
+   * The model the endpoint serves: a CPU container (a `ModelSource` from a container) or an existing model. Serverless
    * Inference has no GPUs, no network isolation and no multi-model mode (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/serverless.md).
    */
   readonly model: ModelSource;
@@ -45,14 +45,14 @@ export interface ServerlessEndpointProps {
   readonly maxConcurrency: number;
   /**
    * Executions kept warm, so that requests up to this many at once start without a cold start (1-200, at most
-   * `maxConcurrency`). Billed while provisioned, used or not.
+   * the maximum concurrency). Billed while provisioned, used or not.
    *
    * @default - none: every execution starts on demand (cold starts after idle periods)
    */
   readonly provisionedConcurrency?: number;
   /**
    * Scale the provisioned concurrency with target tracking on `SageMakerVariantProvisionedConcurrencyUtilization`.
-   * Needs `provisionedConcurrency`.
+   * Needs provisioned concurrency.
    *
    * @default - no autoscaling: the provisioned concurrency stays as given
    */
@@ -79,8 +79,8 @@ export interface ServerlessEndpointProps {
 }
 
 /**
- * A serverless endpoint: a `ServerlessEndpoint`, or one imported with `ServerlessEndpoint.fromEndpointName`,
- * `fromEndpointArn` or `fromServerlessEndpointAttributes` (what `McpToolServer`'s `serverlessEndpoints` entries take).
+ * A serverless endpoint: a `ServerlessEndpoint`, or one imported by name, ARN or attributes (what the
+ * serverless endpoint entries of `McpToolServer` take).
  */
 export interface IServerlessEndpoint extends ISageMakerEndpoint, IOpenAiCompatible {}
 
@@ -136,7 +136,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   /** The most invocations the endpoint processes at once. */
   public readonly maxConcurrency: number;
   /**
-   * The executions kept warm (the starting point when `autoScaling` scales them).
+   * The executions kept warm (the starting point when autoscaling scales them).
    *
    * @default - none: on-demand only
    */
@@ -200,10 +200,10 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   }
 
   /**
-   * Scales the variant's provisioned concurrency (which the endpoint must have: `provisionedConcurrency`) with target
+   * Scales the variant's provisioned concurrency (which the endpoint must have) with target
    * tracking on `SageMakerVariantProvisionedConcurrencyUtilization`
    * (https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-autoscale.html); on-demand concurrency scales
-   * by itself. The `autoScaling` prop calls it. Once per endpoint: a second call throws.
+   * by itself. The autoscaling prop calls it. Once per endpoint: a second call throws.
    *
    * @returns the provisioned concurrency as registered with Application Auto Scaling, to add more policies to
    */
@@ -226,8 +226,8 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   }
 
   /**
-   * The provisioned concurrency as registered with Application Auto Scaling, if `autoScaleProvisionedConcurrency` (or
-   * `autoScaling`) registered it: for the library's own dashboard, which draws its range.
+   * The provisioned concurrency as registered with Application Auto Scaling, if its provisioned concurrency autoscaling
+   * (or the autoscaling prop) registered it: for the library's own dashboard, which draws its range.
    * @internal
    */
   public get _scaledProvisionedConcurrency(): ScalableProvisionedConcurrency | undefined {
@@ -236,10 +236,10 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
 
   /**
    * What the endpoint costs (`EndpointCostEstimate`, the shape every endpoint kind returns): its provisioned concurrency
-   * per hour and per month (730 h) at its fewest and most units (its autoscaling range, or `provisionedConcurrency`),
+   * per hour and per month (730 h) at its fewest and most units (its autoscaling range, or the provisioned concurrency),
    * and the per-request model's price per second of compute, at its memory size, from the same price table as the
-   * instance-based endpoints. The table has no serverless prices yet: give them as `provisionedConcurrencyPerHourUsd`
-   * and `serverlessComputePerSecondUsd`; until then `priceKnown` is false and the summary says so.
+   * instance-based endpoints. The table has no serverless prices yet: give them in the options (the provisioned
+   * concurrency's price per hour, the compute's per second); until then the price is not known and the summary says so.
    */
   public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
     const provisioned = this.provisionedConcurrency ?? 0;
@@ -272,7 +272,7 @@ export class ServerlessEndpoint extends SageMakerEndpointBase implements IServer
   }
 
   /**
-   * Concurrent executions divided by `maxConcurrency` (`ServerlessConcurrentExecutionsUtilization`, 0-1): near 1,
+   * Concurrent executions divided by the maximum concurrency (`ServerlessConcurrentExecutionsUtilization`, 0-1): near 1,
    * further requests are throttled.
    *
    * @default - Maximum over 1 minute

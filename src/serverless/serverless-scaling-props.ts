@@ -8,15 +8,15 @@ import { Duration } from 'aws-cdk-lib';
 export interface ServerlessAutoScalingOptions {
   /**
    * The least provisioned concurrency (1-200: a serverless variant's provisioned concurrency is never 0; remove
-   * `provisionedConcurrency` for a purely on-demand endpoint).
+   * the provisioned concurrency for a purely on-demand endpoint).
    *
    * @default 1
    */
   readonly minCapacity?: number;
   /**
-   * The most provisioned concurrency (at most the endpoint's `maxConcurrency`).
+   * The most provisioned concurrency (at most the endpoint's maximum concurrency).
    *
-   * @default - the endpoint's `maxConcurrency`
+   * @default - the endpoint's maximum concurrency
    */
   readonly maxCapacity?: number;
   /**

@@ -30,7 +30,7 @@ export class CopyScalingTarget {
   /** The value of the metric the policy holds (`TargetValue`). */
   public readonly targetValue: number;
 
-  /** The factory that made this target (`invocationsPerCopy`, `concurrentRequestsPerCopy`), to name it in errors. */
+  /** The factory that made this target (invocations or concurrent requests per copy), to name it in errors. */
   public readonly kind: string;
 
   private constructor(predefinedMetricType: string, targetValue: number, kind: string) {

@@ -30,14 +30,14 @@ export interface SharedGpuInstanceScalingOptions {
   readonly scaleInStrategy?: SharedGpuScaleInStrategy;
 
   /**
-   * The most instances removed in one scale-in step (1-100). Needs `scaleInStrategy`.
+   * The most instances removed in one scale-in step (1-100). Needs a scale-in strategy.
    *
    * @default - SageMaker's default (1)
    */
   readonly scaleInMaximumStepSize?: number;
 
   /**
-   * The wait between scale-in steps (5 minutes to 1 day, whole minutes). Needs `scaleInStrategy`.
+   * The wait between scale-in steps (5 minutes to 1 day, whole minutes). Needs a scale-in strategy.
    *
    * @default - SageMaker's default (20 minutes)
    */

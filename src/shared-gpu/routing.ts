@@ -20,7 +20,7 @@ export class SharedGpuRouting {
 
   /**
    * Requests that share a prefix go to the same copy, so its KV cache is reused, unless that copy is busier than
-   * `concurrencyThreshold`.
+   * the concurrency threshold.
    */
   public static prefixAware(options: PrefixAwareRoutingOptions): SharedGpuRouting {
     new PropValidator('SharedGpuRouting.prefixAware')

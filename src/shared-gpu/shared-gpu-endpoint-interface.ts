@@ -7,8 +7,8 @@ import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base
 import { InstanceType } from '../core/instance-type';
 
 /**
- * An endpoint that hosts inference components: a `SharedGpuEndpoint`, or one imported with
- * `SharedGpuEndpoint.fromSharedGpuEndpointAttributes` (components can be added to both).
+ * An endpoint that hosts inference components: a `SharedGpuEndpoint`, or one imported from
+ * its attributes (components can be added to both).
  */
 export interface ISharedGpuEndpoint extends ISageMakerEndpoint {
   /**
@@ -72,7 +72,7 @@ export interface SharedGpuEndpointAttributes {
   /**
    * The endpoint's instance type: models bind for it, and JumpStart models size their copies for it.
    *
-   * @default - unknown: give `acceleratorCount` and `minMemory` for every component
+   * @default - unknown: give the accelerator count and minimum memory of every component
    */
   readonly instanceType?: InstanceType;
 

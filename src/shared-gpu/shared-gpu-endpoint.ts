@@ -37,19 +37,19 @@ import { secondScalingCall } from '../private/scaling-resources';
 export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
   /**
    * The instance type every instance of the endpoint has, e.g. `ml.g5.12xlarge` or `ml.p4d.24xlarge`. Give exactly one
-   * of `instanceType` and `instancePools`.
+   * of the instance type and instance pools.
    *
-   * @default - none: `instancePools` must be given
+   * @default - none: instance pools must be given
    */
   readonly instanceType?: InstanceType;
 
   /**
-   * Up to five instance types in priority order (`InstancePools`), in place of `instanceType`: SageMaker falls back to
+   * Up to five instance types in priority order (`InstancePools`), in place of an instance type: SageMaker falls back to
    * the next pool when one has no capacity. Every component's copies must fit an instance of every pool (each is checked
    * as if all instances came from it); the components' models are bound for the priority-1 type. A pool cannot name a
-   * model here (the endpoint config names none). Give exactly one of `instanceType` and `instancePools`.
+   * model here (the endpoint config names none). Give exactly one of the instance type and instance pools.
    *
-   * @default - none: `instanceType` must be given
+   * @default - none: the instance type must be given
    */
   readonly instancePools?: InstancePool[];
 
@@ -106,11 +106,12 @@ export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
   readonly routing?: SharedGpuRouting;
 
   /**
-   * Managed instance scaling, shorthand for `autoScaleInstanceCount(instanceScaling)`. Needed for
-   * `InferenceComponent.autoScaleCopyCount` to add instances when copies no longer fit, and (with `minCapacity: 0`) to
+   * Managed instance scaling, shorthand for the endpoint's instance count autoscaling with these options. Needed for
+   * an inference component's copy count autoscaling to add instances when copies no longer fit, and (with a minimum
+   * capacity of 0) to
    * scale the endpoint to zero instances.
    *
-   * @default - no managed instance scaling: the endpoint keeps `initialInstanceCount` instances
+   * @default - no managed instance scaling: the endpoint keeps its initial instance count
    */
   readonly instanceScaling?: SharedGpuInstanceScalingOptions;
 
@@ -147,8 +148,8 @@ export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
 export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.IConnectable {
   /**
    * Imports an endpoint by name (exact case; the ARN is built lowercase). Inference components can be added to it
-   * (`new InferenceComponent(scope, id, { endpoint, ... })`), unchecked for fit; give `fromSharedGpuEndpointAttributes` its
-   * instance type and role when components are added.
+   * (`new InferenceComponent(scope, id, { endpoint, ... })`), unchecked for fit; import it by attributes, with its
+   * instance type, and role when components are added.
    */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): ISharedGpuEndpoint {
     return new ImportedSharedGpuEndpoint(scope, id, { endpointName });
@@ -157,7 +158,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   /**
    * Imports an endpoint defined elsewhere, on which inference components can be added
    * (`new InferenceComponent(scope, id, { endpoint, ... })`). Their copies are not checked to fit its instances (a
-   * warning says so); with `instanceType`, JumpStart models bind for it and size their copies.
+   * warning says so); with an instance type, JumpStart models bind for it and size their copies.
    */
   public static fromSharedGpuEndpointAttributes(scope: Construct, id: string, attrs: SharedGpuEndpointAttributes): ISharedGpuEndpoint {
     return new ImportedSharedGpuEndpoint(scope, id, attrs);
@@ -165,8 +166,8 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
   /**
    * Imports an endpoint by ARN; its name is parsed from the ARN, so it is lowercase: components name the endpoint, so
-   * use `fromEndpointName` for a name with capitals. Components added to it are unchecked for fit, as with
-   * `fromEndpointName`.
+   * import by name for a name with capitals. Components added to it are unchecked for fit, as with an import by
+   * name.
    */
   public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): ISharedGpuEndpoint {
     const endpointName = Arn.split(endpointArn, ArnFormat.SLASH_RESOURCE_NAME).resourceName!;
@@ -180,7 +181,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   public readonly variantName: string;
   protected readonly defaultVariantName: string;
 
-  /** The endpoint's instance type (with `instancePools`, the priority-1 pool's). */
+  /** The endpoint's instance type (with instance pools, the priority-1 pool's). */
   public readonly instanceType: InstanceType;
 
   /** How many instances the endpoint starts with. */
@@ -295,8 +296,8 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   }
 
   /**
-   * Deploys a model on this endpoint as an inference component: `acceleratorCount` accelerators and `minMemory` of
-   * host memory per copy, `copies` copies to start with. Checks at once that one copy fits one instance and that the
+   * Deploys a model on this endpoint as an inference component: its accelerator count and minimum host memory per
+   * copy, and its copies to start with. Checks at once that one copy fits one instance and that the
    * initial copies of all components fit the endpoint's instances.
    */
   public addInferenceComponent(id: string, options: InferenceComponentOptions): InferenceComponent {
@@ -318,7 +319,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     return problems;
   }
 
-  /** The components added with `addInferenceComponent`. */
+  /** The inference components added to this endpoint. */
   public get inferenceComponents(): InferenceComponent[] {
     return [...this.components];
   }
@@ -340,10 +341,10 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
   /**
    * Turns on managed instance scaling (`ManagedInstanceScaling`): SageMaker adds instances when the copies that
-   * Application Auto Scaling adds to the components (`InferenceComponent.autoScaleCopyCount`) no longer fit, and
-   * removes instances no copy needs, between `minCapacity` and `maxCapacity` (0 lets the endpoint scale to zero once
+   * Application Auto Scaling adds to the components (their copy count autoscaling) no longer fit, and
+   * removes instances no copy needs, between the minimum and maximum capacity (0 lets the endpoint scale to zero once
    * every component has). There is no policy to add on this level: the instance count follows the components' copies,
-   * which is where policies go. The `instanceScaling` prop calls it. Once per endpoint: a second call throws.
+   * which is where policies go. The instance scaling prop calls it. Once per endpoint: a second call throws.
    *
    * @returns the managed instance scaling the endpoint config carries
    */
@@ -359,7 +360,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   }
 
   /**
-   * The managed instance scaling (see `autoScaleInstanceCount`).
+   * The managed instance scaling (see the endpoint's instance count autoscaling).
    *
    * @returns no value without managed instance scaling
    */
@@ -369,9 +370,9 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
   /**
    * What the endpoint's instances cost per hour and per month (730 h) at their fewest and most (managed instance
-   * scaling's range, whose floor is 0 when it scales to zero, or `initialInstanceCount` without it), from the bundled
-   * on-demand price table: an estimate, not a bill. A price the table lacks gives `priceKnown: false` and a summary
-   * saying how to give it.
+   * scaling's range, whose floor is 0 when it scales to zero, or its initial instance count without it), from the bundled
+   * on-demand price table: an estimate, not a bill. A price the table lacks gives an estimate whose price is not known
+   * and a summary saying how to give it.
    */
   public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
     return estimateVariants(`SharedGpuEndpoint '${this.node.id}' costEstimate`, this.stack.region, [{
@@ -382,8 +383,8 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   }
 
   /**
-   * The components' initial copies packed on the endpoint's `initialInstanceCount` instances versus each copy on its own
-   * smallest instance of the same accelerator kind that gives it what it reserves here (its `acceleratorCount` devices,
+   * The components' initial copies packed on the endpoint's initial instances versus each copy on its own
+   * smallest instance of the same accelerator kind that gives it what it reserves here (its accelerator count of devices,
    * with their memory; host memory is not carried over, as it defaults to a proportional share rather than a need):
    * an estimate from the bundled on-demand price table. Unknown prices leave the totals without a value and are listed.
    * With instance pools, the instances are the priority-1 pool's type.

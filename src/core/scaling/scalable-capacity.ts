@@ -9,7 +9,7 @@ export interface SageMakerTargetTrackingOptions {
   /** The value of the metric the policy keeps the capacity at (> 0). */
   readonly targetValue: number;
   /**
-   * Wait after a scale-out before another. Keep it shorter than `scaleInCooldown`: bursts need capacity fast.
+   * Wait after a scale-out before another. Keep it shorter than the scale-in cooldown: bursts need capacity fast.
    *
    * @default Duration.seconds(60)
    */
@@ -43,8 +43,8 @@ export interface ScalableCapacityProps {
 /**
  * The capacity of a SageMaker resource that Application Auto Scaling scales: an endpoint variant's instance count or an
  * inference component's copy count. The endpoint constructs return it from their scaling methods, so that more
- * policies can be added: SageMaker's own metrics with the `scaleOn...` methods, any metric with `scaleToTrackMetric`
- * or `scaleOnMetric`, and any `aws-applicationautoscaling` policy (it is an `IScalableTarget`).
+ * policies can be added: SageMaker's own metrics with its scaling methods named after them, any metric with its
+ * target-tracking or step scaling method, and any `aws-applicationautoscaling` policy (it is an `IScalableTarget`).
  *
  * The scalable target has no RoleARN: Application Auto Scaling uses its SageMaker service-linked role.
  */
@@ -70,7 +70,7 @@ export abstract class ScalableCapacity extends Resource implements appscaling.IS
     this.maxCapacity = target.maxCapacity;
   }
 
-  /** The reference `aws-applicationautoscaling` policies use (`resourceId` is the target's id, as `ScalableTarget` gives it). */
+  /** The reference `aws-applicationautoscaling` policies use (its resource id is the target's id, as `ScalableTarget` gives it). */
   public get scalableTargetRef(): appscaling.ScalableTargetReference {
     return { resourceId: this.scalableTargetId, scalableDimension: this.scalableDimension, serviceNamespace: 'sagemaker' };
   }

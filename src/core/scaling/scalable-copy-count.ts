@@ -4,7 +4,7 @@ import { ScalableCapacity, ScalableCapacityProps, SageMakerTargetTrackingOptions
 
 /**
  * The copy count of an inference component (dimension `sagemaker:inference-component:DesiredCopyCount`), as registered
- * with Application Auto Scaling: returned by `InferenceComponent.autoScaleCopyCount`, to add policies to.
+ * with Application Auto Scaling: returned by the inference component's copy count autoscaling, to add policies to.
  */
 export class ScalableCopyCount extends ScalableCapacity {
   constructor(scope: Construct, id: string, props: ScalableCapacityProps) {

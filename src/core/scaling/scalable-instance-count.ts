@@ -4,8 +4,8 @@ import { ScalableCapacity, ScalableCapacityProps, SageMakerTargetTrackingOptions
 
 /**
  * The instance count of an endpoint's production variant (dimension `sagemaker:variant:DesiredInstanceCount`), as
- * registered with Application Auto Scaling: returned by `RealtimeEndpoint.autoScaleInstanceCount` and
- * `AsyncEndpoint.autoScaleInstanceCount`, to add policies to.
+ * registered with Application Auto Scaling: returned by the instance count autoscaling of
+ * `RealtimeEndpoint` and `AsyncEndpoint`, to add policies to.
  */
 export class ScalableInstanceCount extends ScalableCapacity {
   constructor(scope: Construct, id: string, props: ScalableCapacityProps) {

@@ -5,7 +5,7 @@ import { ScalableCapacity, ScalableCapacityProps, SageMakerTargetTrackingOptions
 /**
  * The provisioned concurrency of a serverless endpoint's variant (dimension
  * `sagemaker:variant:DesiredProvisionedConcurrency`), as registered with Application Auto Scaling: returned by
- * `ServerlessEndpoint.autoScaleProvisionedConcurrency`, to add policies to (e.g. scheduled scaling for known peaks).
+ * the provisioned concurrency autoscaling of `ServerlessEndpoint`, to add policies to (e.g. scheduled scaling for known peaks).
  */
 export class ScalableProvisionedConcurrency extends ScalableCapacity {
   constructor(scope: Construct, id: string, props: ScalableCapacityProps) {

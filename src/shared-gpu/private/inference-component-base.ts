@@ -26,7 +26,7 @@ export abstract class InferenceComponentBase extends Resource implements IInfere
   }
 
   /**
-   * `sagemaker:InvokeEndpoint` on the component's endpoint and on the component (the resources `grantInvoke` uses) and
+   * `sagemaker:InvokeEndpoint` on the component's endpoint and on the component (the resources of the invoke grant) and
    * `sagemaker:CallWithBearerToken` on `*`.
    */
   public grantInvokeOpenAi(grantee: iam.IGrantable): iam.Grant {
@@ -60,7 +60,7 @@ export abstract class InferenceComponentBase extends Resource implements IInfere
   }
 
   /**
-   * Requests per copy (what `CopyScalingTarget.invocationsPerCopy` tracks).
+   * Requests per copy (what a `CopyScalingTarget` of invocations per copy tracks).
    *
    * @default - Sum over 5 minutes
    */

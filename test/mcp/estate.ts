@@ -6,11 +6,11 @@
 import { App, Fn, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncEndpoint } from '../../src/async';
-import { FeatureGroup } from '../../src/feature-store';
+import { FeatureGroup } from '../../src/features';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
 import { TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { userKeyedSchema } from '../feature-store/fixtures';
+import { userKeyedSchema } from '../features/fixtures';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 

@@ -31,7 +31,7 @@ import { render } from './checks';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, recordTrainingResult, RESULTS_TABLE, startLocalEnv, USERS_SCHEMA } from '../../packages/runtime/test/support/local-env';
 import { AsyncEndpoint } from '../../src/async';
 import { IAM_ACTIONS_BY_OPERATION } from '../../src/core/iam-actions';
-import { FeatureGroup } from '../../src/feature-store';
+import { FeatureGroup } from '../../src/features';
 import { ApprovedModelDeployment, ModelPackageGroup } from '../../src/lifecycle';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';

@@ -1,5 +1,5 @@
 import { PutRecordCommand, SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
-import { MCP_USER_FEATURES_WITH_CATEGORY } from '../../../../test/feature-store/fixtures';
+import { MCP_USER_FEATURES_WITH_CATEGORY } from '../../../../test/features/fixtures';
 import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreRuntimeServer, startFeatureStoreSession } from '../../../../test/support/featurestore-runtime-server';
 import {
   batchGetFeatures,

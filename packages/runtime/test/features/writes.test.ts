@@ -1,5 +1,5 @@
 import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
-import { userKeyedSchema } from '../../../../test/feature-store/fixtures';
+import { userKeyedSchema } from '../../../../test/features/fixtures';
 import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '../../../../test/support/featurestore-runtime-server';
 import { FeatureGroupNotFoundError, FeatureGroupSchema, FeatureValueError, parseFeatureGroupSchema, buildPutRecord, FeatureEventTimeError, putFeatures } from 'cdk-sagemaker-mcp-runtime/features';
 

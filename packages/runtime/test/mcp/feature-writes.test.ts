@@ -2,7 +2,7 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { userKeyedSchema } from '../../../../test/feature-store/fixtures';
+import { userKeyedSchema } from '../../../../test/features/fixtures';
 import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../../../../test/support/featurestore-runtime-server';
 import { LOCAL_CREDENTIALS } from '../../../../test/support/local-aws';
 import type { FeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/internal/contract';

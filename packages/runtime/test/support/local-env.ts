@@ -4,7 +4,7 @@
  */
 import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { userKeyedSchema } from '../../../../test/feature-store/fixtures';
+import { userKeyedSchema } from '../../../../test/features/fixtures';
 import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../../../../test/support/featurestore-runtime-server';
 import { clientConfig, LOCAL_CREDENTIALS, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../../../../test/support/local-aws';
 import { SageMakerControlServer, startSageMakerControlServer } from '../../../../test/support/sagemaker-control-server';

@@ -12,7 +12,7 @@ import {
   FeatureStoreOperation,
   OfflineStoreTableFormat,
   OnlineStoreStorageType,
-} from '../../src/feature-store';
+} from '../../src/features';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 import { parseFeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/features';

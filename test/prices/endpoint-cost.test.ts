@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { EndpointCost, PriceTable } from '../../src/cost';
-import { BUNDLED_PRICES, PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
+import { EndpointCost, PriceTable } from '../../src/prices';
+import { BUNDLED_PRICES, PRICE_TABLE_DATE } from '../../src/prices/private/hosting-prices';
 import { sageMakerOfferFile } from '../support/price-list';
 import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 

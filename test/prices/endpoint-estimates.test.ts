@@ -1,8 +1,8 @@
 import { App, Size, Stack } from 'aws-cdk-lib';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
-import { EndpointCost, PriceTable } from '../../src/cost';
-import { PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
+import { EndpointCost, PriceTable } from '../../src/prices';
+import { PRICE_TABLE_DATE } from '../../src/prices/private/hosting-prices';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';

@@ -7,6 +7,9 @@
 import { readFileSync } from 'fs';
 import { awscdk } from 'projen';
 
+/** The local AWS stand-ins' package (its tests and tsconfig.dev.json's include name it too: projenrc/tests.ts). */
+export const STAND_INS_DIR = 'packages/test-stand-ins';
+
 export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void {
   project.package.addField('workspaces', ['packages/*']);
 
@@ -79,6 +82,35 @@ export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void
     files: ['packages/runtime/test/**/*.ts'],
     rules: {
       'import/no-extraneous-dependencies': ['error', { devDependencies: true, optionalDependencies: false, peerDependencies: true, packageDir: ['.', 'packages/runtime'] }],
+    },
+  });
+
+  configureStandIns(project);
+}
+
+/**
+ * The local AWS stand-ins (packages/test-stand-ins, `@cdk-sagemaker-mcp/test-stand-ins`): a private workspace package
+ * that both test trees import by name (`@cdk-sagemaker-mcp/test-stand-ins/<module>`, one module per service), so the
+ * runtime's tests never reach into test/. Its package.json lists what the stand-ins run on (dynalite, s3rver, DuckDB...);
+ * it is `"private": true` (npm refuses to publish it) and no package task packs it: it exists only to be imported by
+ * tests. It is never built: its `exports` point at the TypeScript sources, which jest and the type check read through
+ * the mappings below, and ts-node (the benchmarks) through the workspace link.
+ */
+function configureStandIns(project: awscdk.AwsCdkConstructLibrary): void {
+  const name = JSON.parse(readFileSync(`${STAND_INS_DIR}/package.json`, 'utf8')).name as string;
+  // At the version it always has: npm links the workspace package in place of a registry one.
+  project.addDevDeps(`${name}@0.0.0`);
+  project.jest?.addModuleNameMappers({ [`^${name.replace(/[/.]/g, '\\$&')}/(.+)$`]: `<rootDir>/${STAND_INS_DIR}/src/$1` });
+  project.tsconfigDev.file.addOverride(`compilerOptions.paths.${name}/*`, [`./${STAND_INS_DIR}/src/*`]);
+
+  project.eslint?.addLintPattern(`${STAND_INS_DIR}/src`);
+  project.eslint?.addLintPattern(`${STAND_INS_DIR}/test`);
+  // The stand-ins' own tests import the package by name (a devDependency of the root) and the AWS SDK clients they
+  // check the stand-ins with (its own devDependencies).
+  project.eslint?.addOverride({
+    files: [`${STAND_INS_DIR}/test/**/*.ts`],
+    rules: {
+      'import/no-extraneous-dependencies': ['error', { devDependencies: true, optionalDependencies: false, peerDependencies: true, packageDir: ['.', STAND_INS_DIR] }],
     },
   });
 }

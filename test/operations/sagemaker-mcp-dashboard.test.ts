@@ -13,7 +13,7 @@ import { PriceTable } from '../../src/prices';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { InferenceComponent, SharedGpuEndpoint } from '../../src/shared-gpu';
-import { sageMakerOfferFile } from '../support/price-list';
+import { sageMakerOfferFile } from '@cdk-sagemaker-mcp/test-stand-ins/price-list';
 import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

@@ -2,7 +2,8 @@
  * The runtime package (packages/runtime, `cdk-sagemaker-mcp-runtime`: the AWS SDK calls, the MCP server, the CLI),
  * plain TypeScript with real dependencies, in an npm workspace so the root `npm ci` installs and links it. The construct
  * library ships no runtime code of its own: its bundled Lambda handlers (src/**\/*.lambda.ts) import the workspace
- * package and esbuild bundles it into assets/, so it is built before anything bundles.
+ * package and esbuild bundles it into assets/, so it is built before anything bundles. The second workspace package,
+ * packages/test-stand-ins, holds the tests' local AWS stand-ins and is never published (configureStandIns below).
  */
 import { readFileSync } from 'fs';
 import { awscdk } from 'projen';
@@ -97,9 +98,9 @@ export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void
  * the mappings below, and ts-node (the benchmarks) through the workspace link.
  */
 function configureStandIns(project: awscdk.AwsCdkConstructLibrary): void {
-  const name = JSON.parse(readFileSync(`${STAND_INS_DIR}/package.json`, 'utf8')).name as string;
-  // At the version it always has: npm links the workspace package in place of a registry one.
-  project.addDevDeps(`${name}@0.0.0`);
+  const { name, version } = JSON.parse(readFileSync(`${STAND_INS_DIR}/package.json`, 'utf8'));
+  // At its own version (it has no other: nothing bumps it), so npm links the workspace package in place of a registry one.
+  project.addDevDeps(`${name}@${version}`);
   project.jest?.addModuleNameMappers({ [`^${name.replace(/[/.]/g, '\\$&')}/(.+)$`]: `<rootDir>/${STAND_INS_DIR}/src/$1` });
   project.tsconfigDev.file.addOverride(`compilerOptions.paths.${name}/*`, [`./${STAND_INS_DIR}/src/*`]);
 

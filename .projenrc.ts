@@ -25,7 +25,7 @@ const project = new awscdk.AwsCdkConstructLibrary({
 });
 
 configureLibrary(project); // jsii compile, npm ignores, generated sources
-configureWorkspace(project); // the runtime package (packages/runtime)
+configureWorkspace(project); // the runtime package (packages/runtime) and the test stand-ins (packages/test-stand-ins)
 configureBundling(project);
 configureTests(project); // test, test:slow, test:lib, test:node22, test:clients, test:consumer, typecheck
 configureExamples(project); // demo, bench

@@ -11,7 +11,7 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Bench, BenchRow, median } from './harness';
 import { getAsyncJob, parseAsyncNotification, recordAsyncResult } from '../packages/runtime/src/async/jobs';
-import { clientConfig, s3ClientConfig, startDynalite, startS3rver } from '../test/support/local-aws';
+import { clientConfig, s3ClientConfig, startDynalite, startS3rver } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 
 const SCALE = 1 / 50;
 /** Job durations of 30 s, 60 s and 120 s, scaled. */

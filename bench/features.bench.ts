@@ -8,7 +8,7 @@ import { GetRecordCommand, SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/c
 import { Bench, BenchRow, interleavedMs } from './harness';
 import { FeatureGroupSchema } from '../packages/runtime/src/contract/feature-store';
 import { batchGetFeatures } from '../packages/runtime/src/features/features';
-import { startFeatureStoreRuntimeServer } from '../test/support/featurestore-runtime-server';
+import { startFeatureStoreRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/featurestore-runtime-server';
 
 const IDS_PER_GROUP = 500;
 const ROUND_TRIP_MS = 2;

@@ -6,7 +6,7 @@
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
 import { Bench, BenchRow, interleavedMs } from './harness';
 import { createRuntimeClient, invokeEndpoint } from '../packages/runtime/src/invoke/invoke';
-import { fail, ok, start } from '../test/support/sagemaker-runtime-server';
+import { fail, ok, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 
 const CALLS = 500;
 const BURST = 200;

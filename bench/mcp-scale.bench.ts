@@ -15,8 +15,8 @@ import { estateServer, specResolved } from '../test/mcp/estate';
 import functionUrlEvent from '../test/mcp/fixtures/function-url-event.json';
 import { specSecretValueOf } from '../test/mcp/spec-of';
 import { ColdStart, coldStart } from '../test/support/cold-start';
-import { LOCAL_CREDENTIALS } from '../test/support/local-aws';
-import { startSecretsManagerServer } from '../test/support/secrets-manager-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 
 const SIZES = [10, 100, 300];
 const COLD_RUNS = 7;

@@ -20,8 +20,8 @@ import { createRuntimeClient, invokeEndpoint } from '../packages/runtime/src/inv
 import { createSageMakerMcpHandler } from '../packages/runtime/src/mcp/server';
 import functionUrlEvent from '../test/mcp/fixtures/function-url-event.json';
 import { ColdStart, coldStart } from '../test/support/cold-start';
-import { ok, start } from '../test/support/sagemaker-runtime-server';
-import { startSecretsManagerServer } from '../test/support/secrets-manager-server';
+import { ok, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 
 const CALLS = 300;
 const COLD_RUNS = 9;

@@ -15,8 +15,8 @@ import { Bench, BenchRow, median } from './harness';
 import { MCP_ENV } from '../packages/runtime/src/contract/mcp';
 import functionUrlEvent from '../test/mcp/fixtures/function-url-event.json';
 import { ColdStart, coldStart } from '../test/support/cold-start';
-import { ok, start } from '../test/support/sagemaker-runtime-server';
-import { startSecretsManagerServer } from '../test/support/secrets-manager-server';
+import { ok, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 
 const CALLS = 15;
 const COLD_RUNS = 5;

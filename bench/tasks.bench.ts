@@ -12,7 +12,7 @@ import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { Bench, BenchRow } from './harness';
 import { createSageMakerMcpHandler } from '../packages/runtime/src/mcp/server';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from '../packages/runtime/test/support/local-env';
-import { accepted } from '../test/support/sagemaker-runtime-server';
+import { accepted } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 
 /** Checks of the job's state, the last of which finds it completed. */
 const POLLS = 3;

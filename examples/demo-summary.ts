@@ -10,7 +10,7 @@ import { DemoResource, displayName, ourConstructs, relativePath } from './demo-m
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from '../packages/runtime/src/contract/mcp';
 import { mcpServerSpecFromSecretText } from '../packages/runtime/src/mcp/config';
 import { AsyncEndpoint } from '../src/async';
-import { EndpointCost, PriceTable, VariantCostEstimate, SharedGpuCostComparison } from '../src/cost';
+import { EndpointCost, PriceTable, VariantCostEstimate, SharedGpuCostComparison } from '../src/prices';
 import { RealtimeEndpoint } from '../src/realtime';
 import { SharedGpuEndpoint } from '../src/shared-gpu';
 

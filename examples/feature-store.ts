@@ -1,6 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import { operationsFor } from './operations';
-import { Feature, FeatureGroup, OnlineStoreStorageType } from '../src/feature-store';
+import { Feature, FeatureGroup, OnlineStoreStorageType } from '../src/features';
 
 /**
  * A per-user feature group: per-user behaviour features read by MCP tools at inference time (online store)

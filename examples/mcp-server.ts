@@ -4,7 +4,7 @@ import { operationsFor } from './operations';
 import { PipelinesExample } from './pipelines';
 import { AsyncEndpoint } from '../src/async';
 import { ModelFamily } from '../src/core';
-import { FeatureGroup } from '../src/feature-store';
+import { FeatureGroup } from '../src/features';
 import { McpToolServer } from '../src/mcp';
 import { RealtimeEndpoint } from '../src/realtime';
 import { ServerlessEndpoint } from '../src/serverless';

@@ -4,6 +4,7 @@
  */
 import { awscdk, javascript } from 'projen';
 import { CDK_FLOOR, CDK_TESTED, NODE22_FROM_NPM } from './versions';
+import { STAND_INS_DIR } from './workspace';
 
 /**
  * Suites that take minutes or synthesize whole apps: `npx projen test:slow` runs them (CI runs it after `test`), and the
@@ -57,9 +58,9 @@ export const testOptions = {
       // api:diff's baseline package (committed, and copied into .api-baseline/ while api:diff runs) is no module of ours:
       // left in the module map, the two package.json files of one name collide while a test runs api:diff.
       modulePathIgnorePatterns: ['<rootDir>/api-baseline/', '<rootDir>/.api-baseline/'],
-      // The construct library's tests (test/) and the runtime package's own (packages/runtime/test, importing the
-      // package by name: projenrc/workspace.ts maps it to its sources).
-      testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/packages/runtime/test/**/*.test.ts'],
+      // The construct library's tests (test/), the runtime package's own (packages/runtime/test, importing the package
+      // by name: projenrc/workspace.ts maps it to its sources) and the stand-ins' own (packages/test-stand-ins/test).
+      testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/packages/runtime/test/**/*.test.ts', `<rootDir>/${STAND_INS_DIR}/test/**/*.test.ts`],
     },
   },
 } satisfies Partial<awscdk.AwsCdkConstructLibraryOptions>;
@@ -72,10 +73,8 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
     // test/support/jest-environment.ts extends Node's environment (same release line as jest)
     'jest-environment-node@^30.5.0',
     '@jest/environment@^30.5.0',
-    // local stand-ins for AWS
-    'dynalite@4.0.0',
-    's3rver@3.7.1',
-    // SQL engine that executes the generated offline-store (Athena/Trino) SQL
+    // SQL engine that executes the generated offline-store (Athena/Trino) SQL (the Athena stand-in runs it too, and
+    // packages/runtime/test/features/offline-query.test.ts opens its fixture directly)
     '@duckdb/node-api',
     // a second MCP client that no one here wrote: the MCP Inspector's CLI package (1.0.3 declares no engines and runs on
     // Node 20, packages/runtime/test/cli/cli.test.ts; the full Inspector 2.x, @modelcontextprotocol/inspector, needs Node >= 22.19)
@@ -95,7 +94,7 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
   // ts-jest and ts-node run transpile-only; the types of tests, examples, benchmarks, scripts and projenrc are checked
   // here, once, in one program (tsconfig.dev.json), which eslint uses too. Its projen default, `**/*.ts` from the top,
   // would also check lib/ and assets/.
-  project.tsconfigDev.file.addOverride('include', ['src/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'packages/runtime/src/**/*.ts', 'packages/runtime/test/**/*.ts', 'projenrc/**/*.ts', '.projenrc.ts']);
+  project.tsconfigDev.file.addOverride('include', ['src/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'packages/runtime/src/**/*.ts', 'packages/runtime/test/**/*.ts', `${STAND_INS_DIR}/**/*.ts`, 'projenrc/**/*.ts', '.projenrc.ts']);
   project.addTask('typecheck', {
     description: 'Type-check tests, examples, benchmarks, scripts and projenrc (src is checked by jsii)',
     exec: `tsc --noEmit -p ${project.tsconfigDev.fileName}`,

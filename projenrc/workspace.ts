@@ -2,10 +2,14 @@
  * The runtime package (packages/runtime, `cdk-sagemaker-mcp-runtime`: the AWS SDK calls, the MCP server, the CLI),
  * plain TypeScript with real dependencies, in an npm workspace so the root `npm ci` installs and links it. The construct
  * library ships no runtime code of its own: its bundled Lambda handlers (src/**\/*.lambda.ts) import the workspace
- * package and esbuild bundles it into assets/, so it is built before anything bundles.
+ * package and esbuild bundles it into assets/, so it is built before anything bundles. The second workspace package,
+ * packages/test-stand-ins, holds the tests' local AWS stand-ins and is never published (configureStandIns below).
  */
 import { readFileSync } from 'fs';
 import { awscdk } from 'projen';
+
+/** The local AWS stand-ins' package (its tests and tsconfig.dev.json's include name it too: projenrc/tests.ts). */
+export const STAND_INS_DIR = 'packages/test-stand-ins';
 
 export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void {
   project.package.addField('workspaces', ['packages/*']);
@@ -79,6 +83,35 @@ export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void
     files: ['packages/runtime/test/**/*.ts'],
     rules: {
       'import/no-extraneous-dependencies': ['error', { devDependencies: true, optionalDependencies: false, peerDependencies: true, packageDir: ['.', 'packages/runtime'] }],
+    },
+  });
+
+  configureStandIns(project);
+}
+
+/**
+ * The local AWS stand-ins (packages/test-stand-ins, `@cdk-sagemaker-mcp/test-stand-ins`): a private workspace package
+ * that both test trees import by name (`@cdk-sagemaker-mcp/test-stand-ins/<module>`, one module per service), so the
+ * runtime's tests never reach into test/. Its package.json lists what the stand-ins run on (dynalite, s3rver, DuckDB...);
+ * it is `"private": true` (npm refuses to publish it) and no package task packs it: it exists only to be imported by
+ * tests. It is never built: its `exports` point at the TypeScript sources, which jest and the type check read through
+ * the mappings below, and ts-node (the benchmarks) through the workspace link.
+ */
+function configureStandIns(project: awscdk.AwsCdkConstructLibrary): void {
+  const { name, version } = JSON.parse(readFileSync(`${STAND_INS_DIR}/package.json`, 'utf8'));
+  // At its own version (it has no other: nothing bumps it), so npm links the workspace package in place of a registry one.
+  project.addDevDeps(`${name}@${version}`);
+  project.jest?.addModuleNameMappers({ [`^${name.replace(/[/.]/g, '\\$&')}/(.+)$`]: `<rootDir>/${STAND_INS_DIR}/src/$1` });
+  project.tsconfigDev.file.addOverride(`compilerOptions.paths.${name}/*`, [`./${STAND_INS_DIR}/src/*`]);
+
+  project.eslint?.addLintPattern(`${STAND_INS_DIR}/src`);
+  project.eslint?.addLintPattern(`${STAND_INS_DIR}/test`);
+  // The stand-ins' own tests import the package by name (a devDependency of the root) and the AWS SDK clients they
+  // check the stand-ins with (its own devDependencies).
+  project.eslint?.addOverride({
+    files: [`${STAND_INS_DIR}/test/**/*.ts`],
+    rules: {
+      'import/no-extraneous-dependencies': ['error', { devDependencies: true, optionalDependencies: false, peerDependencies: true, packageDir: ['.', STAND_INS_DIR] }],
     },
   });
 }

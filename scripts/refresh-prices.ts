@@ -1,5 +1,5 @@
 /**
- * Refreshes the price table the library bundles (src/cost/private/hosting-prices.generated.ts) from AWS's public bulk
+ * Refreshes the price table the library bundles (src/prices/private/hosting-prices.generated.ts) from AWS's public bulk
  * price list files: `npx projen prices:refresh [--region <code> ...] [--bulk-url <url>]`. Needs the internet, no AWS
  * credentials; the scheduled workflow .github/workflows/prices.yml runs it and opens a pull request with the result.
  */
@@ -8,7 +8,7 @@ import { join } from 'path';
 import { parseArgs } from 'util';
 import { HostingPriceTable, pricesFromBulk } from '../packages/runtime/src/prices';
 
-export const BUNDLED_PRICES_FILE = join(__dirname, '..', 'src', 'cost', 'private', 'hosting-prices.generated.ts');
+export const BUNDLED_PRICES_FILE = join(__dirname, '..', 'src', 'prices', 'private', 'hosting-prices.generated.ts');
 
 /** The TypeScript module of a price table, as the library bundles it. */
 export function renderBundledPrices(table: HostingPriceTable): string {

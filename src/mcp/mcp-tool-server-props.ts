@@ -7,7 +7,7 @@ import { IAsyncEndpoint } from '../async/async-endpoint-props';
 import { ISageMakerEndpoint } from '../core/endpoint-base';
 import { FunctionNetworkOptions } from '../core/function-network';
 import { ModelFamily } from '../core/model-family.generated';
-import { IFeatureGroup } from '../feature-store/feature-group-props';
+import { IFeatureGroup } from '../features/feature-group-props';
 import { IModelPackageGroup } from '../lifecycle/model-package-group';
 import { IPipelineEventRouter } from '../pipelines/pipeline-event-router';
 import { ITrainingPipeline } from '../pipelines/training-pipeline';

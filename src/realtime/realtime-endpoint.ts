@@ -20,8 +20,8 @@ import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
 import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
-import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
-import { estimateVariants } from '../cost/endpoint-estimates';
+import { CostEstimateOptions, EndpointCostEstimate } from '../prices/cost-types';
+import { estimateVariants } from '../prices/endpoint-estimates';
 import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
 import {

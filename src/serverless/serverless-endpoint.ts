@@ -13,8 +13,8 @@ import { createExecutionRole, renderModel } from '../core/model';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
-import { CostEstimateOptions, EndpointCostEstimate } from '../cost/cost-types';
-import { estimateServerless } from '../cost/endpoint-estimates';
+import { CostEstimateOptions, EndpointCostEstimate } from '../prices/cost-types';
+import { estimateServerless } from '../prices/endpoint-estimates';
 import { recordModelImage } from '../private/openai-route';
 import { secondScalingCall } from '../private/scaling-resources';
 

@@ -21,8 +21,8 @@ import { InstanceType } from '../core/instance-type';
 import { createExecutionRole } from '../core/model';
 import { InstancePool } from '../core/production-variant';
 import { addValidationHook, PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
-import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../cost/cost-types';
-import { compareShared, estimateVariants } from '../cost/endpoint-estimates';
+import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../prices/cost-types';
+import { compareShared, estimateVariants } from '../prices/endpoint-estimates';
 import {
   applyMetricsConfig, l1KnowsMetricsConfig, ScaleInPolicyValues, validateMetricsConfig, writeScaleInPolicyOverride,
 } from '../private/endpoint-config-metrics';

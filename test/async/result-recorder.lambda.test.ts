@@ -8,7 +8,7 @@ import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, GetItemCommand,
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { sqsRecord } from '../reliability/delivery';
 import { emfWrittenBy } from '../support/emf';
-import { clientConfig, LocalService, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from '../support/local-aws';
+import { clientConfig, LocalService, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'events');
 const success = JSON.parse(readFileSync(join(FIXTURES, 'async-inference-sns-message.success.json'), 'utf8'));

@@ -16,8 +16,8 @@ import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from '
 import { buildSync } from 'esbuild';
 import { setBundledServerEnv } from '../mcp/bundled-server-lambda';
 import { functionUrlEvent } from '../mcp/function-url-event';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 
 const ROOT = join(__dirname, '..', '..');
 const CONFORMANCE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');

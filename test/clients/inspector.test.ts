@@ -10,7 +10,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { buildSync } from 'esbuild';
 import { cliConfigJson, LocalEnv, startLocalEnv } from '../../packages/runtime/test/support/local-env';
-import { ok } from '../support/sagemaker-runtime-server';
+import { ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 
 const ROOT = join(__dirname, '..', '..');
 const INSPECTOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');

@@ -14,7 +14,7 @@ import { join } from 'path';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { buildSync } from 'esbuild';
 import { cliConfigJson, LocalEnv, startLocalEnv } from '../../packages/runtime/test/support/local-env';
-import { ok } from '../support/sagemaker-runtime-server';
+import { ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { createSageMakerMcpHandler } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ROOT = join(__dirname, '..', '..');

@@ -12,7 +12,7 @@ import { AddressInfo } from 'net';
 import { join } from 'path';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from '../../packages/runtime/test/support/local-env';
-import { accepted } from '../support/sagemaker-runtime-server';
+import { accepted } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { createSageMakerMcpHandler } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const SCRIPT = join(__dirname, 'tasks-requester.mjs');

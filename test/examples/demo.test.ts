@@ -13,7 +13,7 @@ import { buildDemoApp } from '../../examples/app';
 import { dashboardWidgets } from '../../examples/demo-dashboard';
 import { ourConstructs, relativePath } from '../../examples/demo-model';
 import { AsyncEndpoint } from '../../src/async';
-import { EndpointCost, PriceTable, VariantCostEstimate } from '../../src/cost';
+import { EndpointCost, PriceTable, VariantCostEstimate } from '../../src/prices';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 

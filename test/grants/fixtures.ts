@@ -8,7 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
-import { Feature, FeatureGroup } from '../../src/feature-store';
+import { Feature, FeatureGroup } from '../../src/features';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineDefinition, PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';

@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 import { functionUrlFrontDoor, useBundledServerLambda } from '../mcp/bundled-server-lambda';
 import { agentCoreContext, agentCoreEvent } from '../mcp/fixtures/agentcore-gateway-invocation';
-import { ok } from '../support/sagemaker-runtime-server';
+import { ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const TARGET = 'sagemaker-tools';

@@ -11,7 +11,7 @@ import { McpHttpSession, startMcpHttpSession } from '../../packages/runtime/test
 import { AsyncEndpoint, AsyncWorkload } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { McpToolServer } from '../../src/mcp';
-import { accepted } from '../support/sagemaker-runtime-server';
+import { accepted } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { createHandleCodec, HANDLE_CLOCK_SKEW_MS } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 let env: LocalEnv;

@@ -1,11 +1,11 @@
 /**
  * The cold-start read of the handle key against a Secrets Manager that accepts the connection and
- * never answers (test/support/silent-server.ts). The BUNDLED handler's `readHandleKey` with short bounds: it must end
+ * never answers (packages/test-stand-ins/src/silent-server.ts). The BUNDLED handler's `readHandleKey` with short bounds: it must end
  * with a clear error, not wait for the function timeout (the SDK's requestTimeout only warns unless
  * `throwOnRequestTimeout` is set, see packages/runtime/src/core/bounded.ts).
  */
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { SilentServer, startSilentServer } from '../support/silent-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { SilentServer, startSilentServer } from '@cdk-sagemaker-mcp/test-stand-ins/silent-server';
 import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const saved = { ...process.env };

@@ -7,7 +7,7 @@
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { useBundledServerLambda } from '../mcp/bundled-server-lambda';
 import { functionUrlEvent } from '../mcp/function-url-event';
-import { ok } from '../support/sagemaker-runtime-server';
+import { ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { invokeResultBytes, MAX_INVOKE_RESULT_BYTES } from 'cdk-sagemaker-mcp-runtime/internal/mcp';
 
 const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;

@@ -1,6 +1,6 @@
 /**
  * The approved-model deployment handler fed AWS's documented "SageMaker Model Package State Change" sample (and events
- * derived from it by changing only the fields named), against the CloudFormation stand-in (test/support) through the
+ * derived from it by changing only the fields named), against the CloudFormation stand-in (packages/test-stand-ins) through the
  * real @aws-sdk/client-cloudformation: the runtime logic directly, then the BUNDLED handler
  * (assets/lifecycle/approved-deployment.lambda/index.js, `npx projen bundle`).
  */
@@ -8,8 +8,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
-import { CloudFormationServer, startCloudFormationServer } from '../support/cloudformation-server';
-import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
+import { CloudFormationServer, startCloudFormationServer } from '@cdk-sagemaker-mcp/test-stand-ins/cloudformation-server';
+import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
 import { LIFECYCLE_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent, deploymentLogRecord } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 import { deployToken, MalformedLifecycleEventError } from 'cdk-sagemaker-mcp-runtime/lifecycle';

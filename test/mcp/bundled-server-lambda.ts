@@ -13,9 +13,9 @@ import { AddressInfo } from 'net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { functionUrlEvent } from './function-url-event';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 /** What sets the bundled server's environment apart in a test: the stand-ins it reaches and what it serves. */

@@ -12,8 +12,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
-import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
+import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { processCallerIdentity } from 'cdk-sagemaker-mcp-runtime/internal/mcp';
 import { trainingRequestToken } from 'cdk-sagemaker-mcp-runtime/pipelines';
 

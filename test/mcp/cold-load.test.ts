@@ -8,9 +8,9 @@ import { join } from 'path';
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import event from './fixtures/function-url-event.json';
 import { coldStart } from '../support/cold-start';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { ok, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../support/sagemaker-runtime-server';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { ok, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const ROOT = join(__dirname, '..', '..');

@@ -5,12 +5,12 @@
  */
 import { App, Fn, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import { userKeyedSchema } from '../../packages/runtime/test/support/feature-schemas';
 import { AsyncEndpoint } from '../../src/async';
-import { FeatureGroup } from '../../src/feature-store';
+import { FeatureGroup } from '../../src/features';
 import { McpToolServer, McpToolServerProps } from '../../src/mcp';
 import { TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { userKeyedSchema } from '../feature-store/fixtures';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 

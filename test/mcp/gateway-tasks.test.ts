@@ -11,8 +11,8 @@ import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from '
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
 import { emfWrittenBy } from '../support/emf';
-import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
+import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 
 type Handler = (e: LambdaFunctionURLEvent) => Promise<APIGatewayProxyStructuredResultV2>;
 const GATEWAY_ROLE = 'arn:aws:sts::111111111111:assumed-role/agentcore-gateway-role/gateway-session';

@@ -2,7 +2,7 @@
  * The handle key of the MCP server Lambda: read from Secrets Manager at cold start (the function's environment carries
  * only the secret's ARN), shared by every container, and required; handles expire. The BUNDLED handler
  * (assets/mcp/server.lambda) behind a stand-in function URL, a real MCP client, the real Secrets Manager client talking
- * to test/support/secrets-manager-server, and the local SageMaker control plane (training handles).
+ * to packages/test-stand-ins/src/secrets-manager-server, and the local SageMaker control plane (training handles).
  */
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
@@ -10,8 +10,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
-import { SageMakerControlServer, startSageMakerControlServer } from '../support/sagemaker-control-server';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
+import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { MCP_ENV, MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { createHandleCodec, createSageMakerMcpServer, HandleExpiredError, MissingHandleKeyError } from 'cdk-sagemaker-mcp-runtime/mcp';
 

@@ -2,9 +2,9 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { specTextOf } from './spec-of';
-import { FeatureGroup, Feature, OnlineStoreStorageType } from '../../src/feature-store';
+import { userKeyedSchema } from '../../packages/runtime/test/support/feature-schemas';
+import { FeatureGroup, Feature, OnlineStoreStorageType } from '../../src/features';
 import { McpToolServer } from '../../src/mcp';
-import { userKeyedSchema } from '../feature-store/fixtures';
 import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 // The store type reaches the runtime through the schema, and the server may call UpdateRecord only where the tool will.

@@ -8,12 +8,12 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { acknowledgeDefaultGatewayUserPool } from '../../examples/agentcore-gateway';
+import { userKeyedSchema } from '../../packages/runtime/test/support/feature-schemas';
 import { ModelFamily } from '../../src/core';
-import { FeatureGroup } from '../../src/feature-store';
+import { FeatureGroup } from '../../src/features';
 import { McpToolServer } from '../../src/mcp';
 import { GATEWAY_TOOL_TEMPLATES } from '../../src/mcp/private/gateway-tools.generated';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { userKeyedSchema } from '../feature-store/fixtures';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 

@@ -17,9 +17,9 @@ import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from '
 import { buildSync } from 'esbuild';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { ok, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { createSageMakerMcpHandler, MCP_PROTOCOL_REVISIONS } from 'cdk-sagemaker-mcp-runtime/mcp';
 

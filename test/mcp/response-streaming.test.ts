@@ -1,7 +1,7 @@
 /**
  * Live streaming on Lambda (McpToolServer `responseStreaming`: function URL InvokeMode RESPONSE_STREAM): the MCP
  * answer is written to the Lambda response stream as the server produces it, read here incrementally through the
- * stand-in for the runtime's streaming globals (test/support/lambda-response-stream.ts). A `wait_for_async_inference`
+ * stand-in for the runtime's streaming globals (packages/test-stand-ins/src/lambda-response-stream.ts). A `wait_for_async_inference`
  * that asks for progress: its first progress notification leaves the function while the job is still pending, before
  * the tool has a result; the buffered path keeps answering one body. And the bundled handler's streaming export.
  */
@@ -9,9 +9,9 @@ import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT } from './function-url-event';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from '../../packages/runtime/test/support/local-env';
-import { installAwsLambdaGlobals, invokeStreaming, isStreamingHandler } from '../support/lambda-response-stream';
-import { accepted, ok } from '../support/sagemaker-runtime-server';
-import { startSecretsManagerServer } from '../support/secrets-manager-server';
+import { installAwsLambdaGlobals, invokeStreaming, isStreamingHandler } from '@cdk-sagemaker-mcp/test-stand-ins/lambda-response-stream';
+import { accepted, ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { awsLambdaStreaming, writeResponseToStream } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 import { createSageMakerMcpHandler } from 'cdk-sagemaker-mcp-runtime/mcp';
 

@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 import { functionUrlFrontDoor, useBundledServerLambda } from './bundled-server-lambda';
 import { agentCoreContext, agentCoreEvent } from './fixtures/agentcore-gateway-invocation';
-import { fail, ok } from '../support/sagemaker-runtime-server';
+import { fail, ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const TARGET = 'sagemaker-tools';

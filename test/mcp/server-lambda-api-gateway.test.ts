@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, LambdaFunctionURLEven
 import { useBundledServerLambda } from './bundled-server-lambda';
 import apiEvent from './fixtures/api-gateway-proxy-event.json';
 import urlEvent from './fixtures/function-url-event.json';
-import { ok } from '../support/sagemaker-runtime-server';
+import { ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { apiGatewayCaller, apiGatewayEventToRequest, isApiGatewayProxyEvent, responseToApiGatewayResult } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 
 const fixture = apiEvent as unknown as APIGatewayProxyEvent;

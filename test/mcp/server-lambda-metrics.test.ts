@@ -5,7 +5,7 @@
  */
 import { functionUrlFrontDoor, useBundledServerLambda } from './bundled-server-lambda';
 import { emfWrittenBy } from '../support/emf';
-import { fail, ok } from '../support/sagemaker-runtime-server';
+import { fail, ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { MCP_METRICS, METRICS_NAMESPACE } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 describe('bundled server.lambda metrics', () => {

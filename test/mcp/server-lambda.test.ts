@@ -7,7 +7,7 @@
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { useBundledServerLambda } from './bundled-server-lambda';
 import { FUNCTION_URL_EVENT as fixture, functionUrlEvent } from './function-url-event';
-import { fail, ok } from '../support/sagemaker-runtime-server';
+import { fail, ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { functionUrlEventToRequest, responseToFunctionUrlResult } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 

@@ -29,7 +29,7 @@ import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { InferenceComponent } from '../../src/shared-gpu';
-import { accepted } from '../support/sagemaker-runtime-server';
+import { accepted } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import {
   ASYNC_ENV, AsyncEndpointEnvSchema, FeatureGroupSchema, MCP_ENV, McpAsyncEndpointSpec, McpDeploymentSpec, McpFeatureGroupSpec,
   McpModelPackageGroupSpec, McpPipelineSpec, McpRealtimeEndpointSpec, McpServerSpec, McpServerSpecSchema, PipelineRouterEnvSchema,

@@ -1,7 +1,7 @@
 /**
  * The bundled MCP server Lambda (assets/mcp/server.lambda, after `npx projen bundle`) reading its spec from the secret
  * McpToolServer writes, as a cold start does: the real AWS SDK v3 Secrets Manager client against the local stand-in
- * (test/support/secrets-manager-server.ts), the secret holding what the construct synthesized for a team's estate with
+ * (packages/test-stand-ins/src/secrets-manager-server.ts), the secret holding what the construct synthesized for a team's estate with
  * the deploy-time names resolved. Read once per container, both reads bounded; a missing or malformed spec fails the
  * invocation (the Errors alarm sees it) with every problem at once.
  */
@@ -11,8 +11,8 @@ import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import { estateServer, specResolved, TEAM } from './estate';
 import { FUNCTION_URL_EVENT as fixture } from './function-url-event';
 import { specSecretValueOf } from './spec-of';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
 

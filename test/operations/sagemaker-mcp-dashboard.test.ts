@@ -5,15 +5,15 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addAllExamples } from '../../examples/app';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, ModelData, ModelSource } from '../../src/core';
-import { PriceTable } from '../../src/cost';
-import { FeatureGroup } from '../../src/feature-store';
+import { FeatureGroup } from '../../src/features';
 import { McpToolServer } from '../../src/mcp';
 import { SageMakerMcpDashboard } from '../../src/operations';
 import { TrainingPipeline } from '../../src/pipelines';
+import { PriceTable } from '../../src/prices';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { InferenceComponent, SharedGpuEndpoint } from '../../src/shared-gpu';
-import { sageMakerOfferFile } from '../support/price-list';
+import { sageMakerOfferFile } from '@cdk-sagemaker-mcp/test-stand-ins/price-list';
 import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

@@ -14,7 +14,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PipelineEventRouter } from '../../src/pipelines';
 import { emfWrittenBy } from '../support/emf';
-import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '../support/local-aws';
+import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 import { RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { recordPipelineEvent, getTrainingResult, getTrainingResultByExecution } from 'cdk-sagemaker-mcp-runtime/pipelines';
 

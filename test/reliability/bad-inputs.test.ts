@@ -9,7 +9,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncEndpoint, AsyncNotificationTopic } from '../../src/async';
 import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource } from '../../src/core';
-import { Feature, FeatureGroup, FeatureGroupThroughput, OnlineStoreStorageType } from '../../src/feature-store';
+import { Feature, FeatureGroup, FeatureGroupThroughput, OnlineStoreStorageType } from '../../src/features';
 import { JumpStartModel } from '../../src/jumpstart';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineDefinition, PipelineEventRouter, PipelineParameterType, TrainingPipeline } from '../../src/pipelines';

@@ -13,7 +13,7 @@ import { CreateTableCommand, type AttributeValue } from '@aws-sdk/client-dynamod
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DeliveryReport, deliverViaSqs, shuffle, SqsMessage } from './delivery';
 import { scanTable, useReplayEnv } from './replay-env';
-import { seededRandom } from '../support/throttling-proxy';
+import { seededRandom } from '@cdk-sagemaker-mcp/test-stand-ins/throttling-proxy';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const BUNDLE = join(__dirname, '..', '..', 'assets', 'async', 'result-recorder.lambda', 'index.js');

@@ -9,8 +9,8 @@
  */
 import { existsSync } from 'fs';
 import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '../support/local-aws';
-import { seededRandom, startThrottlingProxy, ThrottlingProxy } from '../support/throttling-proxy';
+import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { seededRandom, startThrottlingProxy, ThrottlingProxy } from '@cdk-sagemaker-mcp/test-stand-ins/throttling-proxy';
 
 export interface ReplayEnvOptions {
   /** Absolute path of the bundled handler (`assets/<capability>/<name>.lambda/index.js`). */

@@ -17,7 +17,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { DeliveryReport, deliverViaEventBridgeAsync, shuffle } from './delivery';
 import { scanTable, useReplayEnv } from './replay-env';
 import { PipelineEventRouter } from '../../src/pipelines';
-import { seededRandom } from '../support/throttling-proxy';
+import { seededRandom } from '@cdk-sagemaker-mcp/test-stand-ins/throttling-proxy';
 import {
   PIPELINE_EXECUTION_DETAIL_TYPE,
   PIPELINE_STEP_DETAIL_TYPE,

@@ -6,8 +6,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { LOCAL_CREDENTIALS } from '../support/local-aws';
-import { SilentServer, startSilentServer } from '../support/silent-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { SilentServer, startSilentServer } from '@cdk-sagemaker-mcp/test-stand-ins/silent-server';
 import { boundedClient, boundedRequestHandler, DeadlineExceededError, PageGuard, withDeadline, isTransient } from 'cdk-sagemaker-mcp-runtime/core';
 import { RESULT_TTL_DAYS_ENV, RESULTS_TABLE_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 

@@ -3,7 +3,7 @@ import { App, Size, Stack } from 'aws-cdk-lib';
 import { InstanceType } from '../../src/core';
 import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
 import { InferenceComponent, SharedGpuEndpoint } from '../../src/shared-gpu';
-import { fail, ok, SageMakerRuntimeServer, start } from '../support/sagemaker-runtime-server';
+import { fail, ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { EndpointValidationError } from 'cdk-sagemaker-mcp-runtime/core';
 import { familyOfModelId, ModelFamily, payloadForFamily, createRuntimeClient, invokeEndpoint } from 'cdk-sagemaker-mcp-runtime/invoke';
 

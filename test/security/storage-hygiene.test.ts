@@ -13,7 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
-import { FeatureGroup, Feature } from '../../src/feature-store';
+import { FeatureGroup, Feature } from '../../src/features';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineEventRouter } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';

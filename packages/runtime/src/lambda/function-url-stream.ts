@@ -8,7 +8,7 @@
  * sends the status and headers to the function URL before the first body byte
  * (https://docs.aws.amazon.com/lambda/latest/dg/configuration-response-streaming.html,
  * https://docs.aws.amazon.com/lambda/latest/dg/response-streaming-tutorial.html). Both are globals of the Lambda
- * runtime, not modules: `awsLambdaStreaming()` finds them (test/support/lambda-response-stream.ts stands in for them).
+ * runtime, not modules: `awsLambdaStreaming()` finds them (packages/test-stand-ins/src/lambda-response-stream.ts stands in for them).
  */
 import { Readable, Writable } from 'stream';
 import { pipeline } from 'stream/promises';

@@ -1,5 +1,5 @@
 /**
- * The hosting price table the constructs' `costEstimate` reads (`PriceTable.fromFile` in src/cost/price-table.ts),
+ * The hosting price table the constructs' `costEstimate` reads (`PriceTable.fromFile` in src/prices/price-table.ts),
  * built from AWS's own price data for `AmazonSageMaker`:
  * - a bulk **offer file** (https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/reading-an-offer.html: top-level
  *   `offerCode`, `version`, `publicationDate`, `products` keyed by SKU with `productFamily` and `attributes`, and

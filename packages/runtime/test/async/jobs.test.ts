@@ -9,8 +9,8 @@ import { join } from 'path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../../../../test/support/local-aws';
-import { accepted, fail, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../../../../test/support/sagemaker-runtime-server';
+import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { accepted, fail, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import {
   AsyncJobRequestError, AsyncJobsDeps, AsyncJobTimeoutError, asyncJobsConfigFromEnv, AsyncResultAccessDeniedError, fetchObject,
   getAsyncJob, parseAsyncNotification, parseS3Location, recordAsyncResult, submitAsyncJob, waitForAsyncJob,

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
 import { promisify } from 'util';
+import { fail, ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
-import { fail, ok } from '../../../../test/support/sagemaker-runtime-server';
 import { cliConfigJson, LocalEnv, startLocalEnv } from '../support/local-env';
 import { parseCliArgs } from 'cdk-sagemaker-mcp-runtime/cli';
 

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { promisify } from 'util';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
-import { LOCAL_CREDENTIALS } from '../../../../test/support/local-aws';
-import { SageMakerControlServer, startSageMakerControlServer } from '../../../../test/support/sagemaker-control-server';
 import { loadCliConfig } from 'cdk-sagemaker-mcp-runtime/cli';
 import { createSageMakerMcpServer } from 'cdk-sagemaker-mcp-runtime/mcp';
 

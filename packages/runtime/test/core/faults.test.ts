@@ -20,7 +20,7 @@ import {
   start,
   stream,
   streamReset,
-} from '../../../../test/support/sagemaker-runtime-server';
+} from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { blamedMs, lagCounter, sampleEventLoopLag, timed } from '../support/event-loop-lag';
 import {
   EndpointValidationError,

@@ -1,6 +1,6 @@
 import { PutRecordCommand, SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
-import { MCP_USER_FEATURES_WITH_CATEGORY } from '../../../../test/feature-store/fixtures';
-import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreRuntimeServer, startFeatureStoreSession } from '../../../../test/support/featurestore-runtime-server';
+import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreRuntimeServer, startFeatureStoreSession } from '@cdk-sagemaker-mcp/test-stand-ins/featurestore-runtime-server';
+import { MCP_USER_FEATURES_WITH_CATEGORY } from '../support/feature-schemas';
 import {
   batchGetFeatures,
   castFeatureValue,

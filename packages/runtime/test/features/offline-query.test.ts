@@ -1,7 +1,7 @@
 import { AthenaClient } from '@aws-sdk/client-athena';
+import { decodeAthenaLiteral, LocalAthena, openFixture, runInDuckDb, startLocalAthena } from '@cdk-sagemaker-mcp/test-stand-ins/athena-duckdb';
 import { DuckDBConnection } from '@duckdb/node-api';
-import { decodeAthenaLiteral, LocalAthena, openFixture, runInDuckDb, startLocalAthena } from '../../../../test/feature-store/athena-duckdb';
-import { MCP_USER_FEATURES_WITH_CATEGORY } from '../../../../test/feature-store/fixtures';
+import { MCP_USER_FEATURES_WITH_CATEGORY } from '../support/feature-schemas';
 import { FeatureValueError, athenaLiteral, buildOfflineQuery, OfflineQueryError, runOfflineQuery } from 'cdk-sagemaker-mcp-runtime/features';
 import { FeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 

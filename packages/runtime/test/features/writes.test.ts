@@ -1,6 +1,6 @@
 import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
-import { userKeyedSchema } from '../../../../test/feature-store/fixtures';
-import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '../../../../test/support/featurestore-runtime-server';
+import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '@cdk-sagemaker-mcp/test-stand-ins/featurestore-runtime-server';
+import { userKeyedSchema } from '../support/feature-schemas';
 import { FeatureGroupNotFoundError, FeatureGroupSchema, FeatureValueError, parseFeatureGroupSchema, buildPutRecord, FeatureEventTimeError, putFeatures } from 'cdk-sagemaker-mcp-runtime/features';
 
 // Writes of some features of a record keep the others, per online store type; event times are bounded. Every test runs

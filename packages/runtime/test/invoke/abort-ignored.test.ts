@@ -10,8 +10,8 @@
  */
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 // @smithy/node-http-handler ships with every AWS SDK v3 client (a dev dependency of the root package).
+import { ok, part, pause, SageMakerRuntimeServer, start, stream } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { ok, part, pause, SageMakerRuntimeServer, start, stream } from '../../../../test/support/sagemaker-runtime-server';
 import { blamedMs, timed, Timed } from '../support/event-loop-lag';
 import { SageMakerMcpError, TransientEndpointError } from 'cdk-sagemaker-mcp-runtime/core';
 import { createRuntimeClient, invokeEndpoint, invokeEndpointStream, InvokeStreamOptions } from 'cdk-sagemaker-mcp-runtime/invoke';

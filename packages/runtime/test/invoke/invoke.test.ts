@@ -1,5 +1,5 @@
 import { InvokeEndpointCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { fail, ok, reset, RuntimeErrorName, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
+import { fail, ok, reset, RuntimeErrorName, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import {
   classifyError,
   EndpointRequestError,

@@ -2,7 +2,7 @@
  * invokeEndpoint under load against the local SageMaker runtime (real SDK client): thousands of calls through a small
  * socket pool all settle and leave no socket open. Slow (minutes on a loaded 2-core machine): `npx projen test:slow`.
  */
-import { fail, ok, reset, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
+import { fail, ok, reset, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { SageMakerMcpError } from 'cdk-sagemaker-mcp-runtime/core';
 import { createRuntimeClient, invokeEndpoint } from 'cdk-sagemaker-mcp-runtime/invoke';
 

@@ -4,7 +4,7 @@
  * failures reported per model.
  */
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { fail, multiModel, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
+import { fail, multiModel, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { createRuntimeClient, invokeEndpoint, prewarmTargetModels } from 'cdk-sagemaker-mcp-runtime/invoke';
 
 describe('multi-model endpoints', () => {

@@ -1,5 +1,5 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { ok, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
+import { ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { MODEL_FAMILIES } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import {
   csvBody, csvCodec, csvField, csvLine, csvLines, jsonBody, jsonCodec, parseCsv, rawCodec, createRuntimeClient, invokeEndpoint,

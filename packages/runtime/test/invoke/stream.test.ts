@@ -9,7 +9,7 @@ import {
   start,
   stream,
   streamReset,
-} from '../../../../test/support/sagemaker-runtime-server';
+} from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { ModelInvocationError, TransientEndpointError } from 'cdk-sagemaker-mcp-runtime/core';
 import { createRuntimeClient, invokeEndpointStream, InvokeStreamOptions, tokenOfLine, TokenLineParser } from 'cdk-sagemaker-mcp-runtime/invoke';
 

@@ -4,7 +4,7 @@
  * Over MCP (streamable HTTP, a real client) against the local SageMaker runtime, s3rver and dynalite.
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { accepted } from '../../../../test/support/sagemaker-runtime-server';
+import { accepted } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, startLocalEnv } from '../support/local-env';
 import { startMcpHttpSession, McpHttpSession } from '../support/mcp-session';
 

@@ -2,7 +2,7 @@
  * get_async_inference_result caps what it reads of a model output: a large output comes back truncated, with its size
  * and S3 location, over MCP (streamable HTTP) against the local SageMaker runtime, s3rver and dynalite.
  */
-import { accepted } from '../../../../test/support/sagemaker-runtime-server';
+import { accepted } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from '../support/local-env';
 import { startMcpHttpSession, McpHttpSession } from '../support/mcp-session';
 

@@ -2,7 +2,7 @@
  * JSON-RPC batches (an array body) through the tool server's HTTP handler, with the SageMaker runtime stand-in counting
  * the endpoint calls: refused before any call under every revision from 2025-06-18 on, bounded under 2025-03-26.
  */
-import { ok, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
+import { ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 let runtime: SageMakerRuntimeServer;

@@ -5,9 +5,9 @@
  */
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
+import { SilentServer, startSilentServer } from '@cdk-sagemaker-mcp/test-stand-ins/silent-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { SilentServer, startSilentServer } from '../../../../test/support/silent-server';
 import { LocalEnv, startLocalEnv } from '../support/local-env';
 import { createSageMakerMcpHandler, parseMcpServerSpec, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
 

@@ -1,10 +1,10 @@
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
+import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/featurestore-runtime-server';
+import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { userKeyedSchema } from '../../../../test/feature-store/fixtures';
-import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../../../../test/support/featurestore-runtime-server';
-import { LOCAL_CREDENTIALS } from '../../../../test/support/local-aws';
+import { userKeyedSchema } from '../support/feature-schemas';
 import type { FeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
 

@@ -1,8 +1,8 @@
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
+import { accepted, fail, ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { accepted, fail, ok } from '../../../../test/support/sagemaker-runtime-server';
 import { completeAsyncOutput, LocalEnv, recordAsyncJob, recordTrainingResult, startLocalEnv } from '../support/local-env';
 import { createSageMakerMcpHandler, sageMakerMcpToolNames } from 'cdk-sagemaker-mcp-runtime/mcp';
 

@@ -3,7 +3,7 @@
  * tool's description, a call must name one of them (any other, or none, is refused before SageMaker is called), and the
  * chosen one travels as InvokeEndpoint's TargetModel to the local runtime's multi-model stand-in.
  */
-import { multiModel } from '../../../../test/support/sagemaker-runtime-server';
+import { multiModel } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { LocalEnv, startLocalEnv } from '../support/local-env';
 import { McpHttpSession, startMcpHttpSession } from '../support/mcp-session';
 

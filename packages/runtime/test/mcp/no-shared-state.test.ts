@@ -3,7 +3,7 @@
  * codec) carries nothing of a caller. Two handlers in one process with different allow-lists and handle keys, each
  * with its own client, called interleaved and concurrently: each sees only its own tools, endpoints and handles.
  */
-import { accepted, ok } from '../../../../test/support/sagemaker-runtime-server';
+import { accepted, ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { LocalEnv, startLocalEnv } from '../support/local-env';
 import { McpHttpSession, startMcpHttpSession } from '../support/mcp-session';
 

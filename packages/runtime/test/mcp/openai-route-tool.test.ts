@@ -7,8 +7,8 @@
  */
 import { createServer, request as httpRequest, Server } from 'http';
 import { AddressInfo } from 'net';
-import { noCapacity, OpenAiRouteServer, startOpenAiRouteServer } from '../../../../test/support/openai-route-server';
-import { ok, RUNTIME_CREDENTIALS, RUNTIME_REGION, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
+import { noCapacity, OpenAiRouteServer, startOpenAiRouteServer } from '@cdk-sagemaker-mcp/test-stand-ins/openai-route-server';
+import { ok, RUNTIME_CREDENTIALS, RUNTIME_REGION, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { McpHttpSession, startMcpHttpSession } from '../support/mcp-session';
 
 let route: OpenAiRouteServer;

@@ -2,8 +2,8 @@
  * A 2026-07-28 `tools/call` builds a server with only the tool its `Mcp-Name` header names (the SDK's HTTP entry
  * refuses a header that disagrees with `params.name` before the factory runs); every other request gets every tool.
  */
+import { ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { McpServer } from '@modelcontextprotocol/server';
-import { ok, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
 import { createSageMakerMcpHandler, sageMakerMcpServerFactory, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const MODERN_META = {

@@ -7,7 +7,7 @@
  *   InvalidSignatureException, x-amz-security-token included), through the `log` sink (Lambda) and stderr (the CLI).
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { accepted, fail } from '../../../../test/support/sagemaker-runtime-server';
+import { accepted, fail } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordTrainingResult, startLocalEnv } from '../support/local-env';
 import { McpHttpSession, startMcpHttpSession } from '../support/mcp-session';
 import { redactForAgent, redactSigning } from 'cdk-sagemaker-mcp-runtime/core';

@@ -5,9 +5,9 @@
  */
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
+import { fail } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { fail } from '../../../../test/support/sagemaker-runtime-server';
 import { LocalEnv, startLocalEnv } from '../support/local-env';
 import { redactForAgent } from 'cdk-sagemaker-mcp-runtime/core';
 import { createSageMakerMcpHandler } from 'cdk-sagemaker-mcp-runtime/mcp';

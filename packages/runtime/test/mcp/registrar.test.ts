@@ -2,7 +2,7 @@
  * A tool's deadline is data: `invoke_endpoint` declares its own (its invoke deadline plus 2 s) when it registers, which
  * beats the server's `toolDeadlineMs`, and `toolDeadlines` beats both (packages/runtime/src/mcp/tools/registrar.ts).
  */
-import { ok, SageMakerRuntimeServer, start } from '../../../../test/support/sagemaker-runtime-server';
+import { ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const MODERN_META = {

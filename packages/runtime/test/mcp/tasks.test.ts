@@ -4,8 +4,8 @@
  * instance is read and cancelled by another (nothing is kept in process memory), is invisible to another principal,
  * and requests that do not declare the extension are served as before.
  */
+import { accepted } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import { accepted } from '../../../../test/support/sagemaker-runtime-server';
 import { BUCKET, completeAsyncOutput, LocalEnv, recordAsyncJob, startLocalEnv } from '../support/local-env';
 import { createHandleCodec, createSageMakerMcpHandler, createTaskService } from 'cdk-sagemaker-mcp-runtime/mcp';
 

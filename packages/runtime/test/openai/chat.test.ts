@@ -1,5 +1,5 @@
+import { containerError, noCapacity, OpenAiRouteServer, startOpenAiRouteServer } from '@cdk-sagemaker-mcp/test-stand-ins/openai-route-server';
 import OpenAI from 'openai';
-import { containerError, noCapacity, OpenAiRouteServer, startOpenAiRouteServer } from '../../../../test/support/openai-route-server';
 import { EndpointRequestError, EndpointValidationError, ModelInvocationError, RetryOptions, TransientEndpointError } from 'cdk-sagemaker-mcp-runtime/core';
 import { bearerTokenProvider, ChatCompletionChunk, generateBearerToken, openAiBaseUrl, SageMakerChatClient } from 'cdk-sagemaker-mcp-runtime/openai';
 

@@ -4,7 +4,7 @@
  * steps, and a lineage walk with paging, a depth limit and a cycle.
  */
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
-import { SageMakerControlServer, startSageMakerControlServer } from '../../../../test/support/sagemaker-control-server';
+import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
 import { parseCorrelationDescription } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { getModelProvenance, lineageKindOf } from 'cdk-sagemaker-mcp-runtime/lineage';
 import { getTrainingStatus, startTraining, trainingRequestToken, TrainingRequestError } from 'cdk-sagemaker-mcp-runtime/pipelines';

@@ -6,8 +6,8 @@ import { spawn } from 'child_process';
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { BulkFilesServer, startBulkFilesServer } from '@cdk-sagemaker-mcp/test-stand-ins/price-bulk-files';
 import { buildSync } from 'esbuild';
-import { BulkFilesServer, startBulkFilesServer } from '../../../../test/support/price-bulk-files';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 

@@ -1,10 +1,10 @@
 /**
  * `pricesFromBulk` and `cdk-sagemaker-mcp prices --from-bulk` against a stand-in of AWS's public bulk price list files
- * (test/support/price-bulk-files.ts): index → region index → dated region files, no credentials, each region file
+ * (packages/test-stand-ins/src/price-bulk-files.ts): index → region index → dated region files, no credentials, each region file
  * streamed.
  */
-import { BulkFilesServer, BULK_VERSION, startBulkFilesServer } from '../../../../test/support/price-bulk-files';
-import { OFFER_HOSTING_TABLE } from '../../../../test/support/price-list';
+import { BulkFilesServer, BULK_VERSION, startBulkFilesServer } from '@cdk-sagemaker-mcp/test-stand-ins/price-bulk-files';
+import { OFFER_HOSTING_TABLE } from '@cdk-sagemaker-mcp/test-stand-ins/price-list';
 import { captureOutput } from '../support/captured-output';
 import { main } from 'cdk-sagemaker-mcp-runtime/cli';
 import { PriceDataError, pricesFromBulk, PRICE_TABLE_FORMAT } from 'cdk-sagemaker-mcp-runtime/prices';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { PricingClient } from '@aws-sdk/client-pricing';
-import { OFFER_HOSTING_TABLE, OFFER_PRODUCTS, OFFER_PUBLICATION_DATE, PricingServer, sageMakerOfferFile, startPricingServer } from '../../../../test/support/price-list';
+import { OFFER_HOSTING_TABLE, OFFER_PRODUCTS, OFFER_PUBLICATION_DATE, PricingServer, sageMakerOfferFile, startPricingServer } from '@cdk-sagemaker-mcp/test-stand-ins/price-list';
 import { captureOutput } from '../support/captured-output';
 import { main } from 'cdk-sagemaker-mcp-runtime/cli';
 import { PRICE_TABLE_FORMAT, PriceDataError, pricesFromApi, pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';

@@ -4,11 +4,11 @@
  */
 import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { userKeyedSchema } from '../../../../test/feature-store/fixtures';
-import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../../../../test/support/featurestore-runtime-server';
-import { clientConfig, LOCAL_CREDENTIALS, LocalService, s3ClientConfig, startDynalite, startS3rver } from '../../../../test/support/local-aws';
-import { SageMakerControlServer, startSageMakerControlServer } from '../../../../test/support/sagemaker-control-server';
-import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../../../../test/support/sagemaker-runtime-server';
+import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/featurestore-runtime-server';
+import { clientConfig, LOCAL_CREDENTIALS, LocalService, s3ClientConfig, startDynalite, startS3rver } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
+import { SageMakerRuntimeServer, startSageMakerRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { userKeyedSchema } from './feature-schemas';
 import type { SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 export const BUCKET = 'mcp-async-bucket';

@@ -7,8 +7,8 @@ import { readFileSync } from 'fs';
 import * as ts from 'typescript';
 import { BUNDLED_PRICES_FILE, renderBundledPrices } from '../../scripts/refresh-prices';
 import { PriceTable } from '../../src';
-import { BUNDLED_PRICES } from '../../src/cost/private/hosting-prices';
-import { BULK_VERSION, startBulkFilesServer } from '../support/price-bulk-files';
+import { BUNDLED_PRICES } from '../../src/prices/private/hosting-prices';
+import { BULK_VERSION, startBulkFilesServer } from '@cdk-sagemaker-mcp/test-stand-ins/price-bulk-files';
 import { PRICE_TABLE_FORMAT, pricesFromBulk } from 'cdk-sagemaker-mcp-runtime/prices';
 
 function evaluate(source: string): any {

@@ -10,7 +10,7 @@ import {
   StopPipelineExecutionCommand,
   UpdateModelPackageCommand,
 } from '@aws-sdk/client-sagemaker';
-import { SageMakerControlServer, startSageMakerControlServer } from './sagemaker-control-server';
+import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
 
 let cp: SageMakerControlServer;
 let client: SageMakerClient;

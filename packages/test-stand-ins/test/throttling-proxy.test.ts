@@ -1,5 +1,5 @@
 /**
- * The throttling proxy (test/support/throttling-proxy.ts) in front of dynalite, seen by the REAL DynamoDB client:
+ * The throttling proxy (packages/test-stand-ins/src/throttling-proxy.ts) in front of dynalite, seen by the REAL DynamoDB client:
  * a throttled call surfaces exactly as the service's throttling does (error class, message, status, retryable by the
  * SDK's standard retry mode), and everything else reaches dynalite unchanged.
  */
@@ -10,8 +10,8 @@ import {
   ProvisionedThroughputExceededException,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { clientConfig, LocalService, startDynalite } from '../support/local-aws';
-import { seededRandom, startThrottlingProxy, THROTTLING_MESSAGE, ThrottlingProxy } from '../support/throttling-proxy';
+import { clientConfig, LocalService, startDynalite } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
+import { seededRandom, startThrottlingProxy, THROTTLING_MESSAGE, ThrottlingProxy } from '@cdk-sagemaker-mcp/test-stand-ins/throttling-proxy';
 
 let dynalite: LocalService;
 let proxy: ThrottlingProxy;

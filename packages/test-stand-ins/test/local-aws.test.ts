@@ -1,6 +1,6 @@
 import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver } from './local-aws';
+import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 
 describe('local AWS stand-ins', () => {
   let ddb: LocalService;

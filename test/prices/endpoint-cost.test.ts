@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { EndpointCost, PriceTable } from '../../src/cost';
-import { BUNDLED_PRICES, PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
-import { sageMakerOfferFile } from '../support/price-list';
+import { EndpointCost, PriceTable } from '../../src/prices';
+import { BUNDLED_PRICES, PRICE_TABLE_DATE } from '../../src/prices/private/hosting-prices';
+import { sageMakerOfferFile } from '@cdk-sagemaker-mcp/test-stand-ins/price-list';
 import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
 const dir = mkdtempSync(join(tmpdir(), 'price-table-'));

@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { MCP_USER_FEATURES } from './fixtures';
+import { MCP_USER_FEATURES } from '../../packages/runtime/test/support/feature-schemas';
 import {
   Feature,
   FeatureGroup,
@@ -12,7 +12,7 @@ import {
   FeatureStoreOperation,
   OfflineStoreTableFormat,
   OnlineStoreStorageType,
-} from '../../src/feature-store';
+} from '../../src/features';
 import { templateSnapshot } from '../support/snapshot';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 import { parseFeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/features';

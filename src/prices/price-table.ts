@@ -3,7 +3,7 @@ import { BUNDLED_PRICES } from './private/hosting-prices';
 
 /**
  * The `format` of a price table file, as `cdk-sagemaker-mcp prices` writes it (packages/runtime/src/prices/prices.ts
- * `PRICE_TABLE_FORMAT`; test/cost/endpoint-cost.test.ts reads the generator's output from a file).
+ * `PRICE_TABLE_FORMAT`; test/prices/endpoint-cost.test.ts reads the generator's output from a file).
  */
 const FORMAT = 'cdk-sagemaker-mcp/hosting-prices@1';
 

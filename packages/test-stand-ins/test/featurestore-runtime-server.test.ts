@@ -1,5 +1,5 @@
 import { BatchGetRecordCommand, GetRecordCommand, ResourceNotFound, SageMakerFeatureStoreRuntimeClient, ValidationError } from '@aws-sdk/client-sagemaker-featurestore-runtime';
-import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '../support/featurestore-runtime-server';
+import { FeatureStoreRuntimeServer, startFeatureStoreRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/featurestore-runtime-server';
 
 // The local server must speak the wire format of the Feature Store runtime API (GetRecord, BatchGetRecord, PutRecord,
 // DeleteRecord: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_Operations_Amazon_SageMaker_Feature_Store_Runtime.html),

@@ -6,7 +6,7 @@ import {
   UpdateRecordCommand,
   ValidationError,
 } from '@aws-sdk/client-sagemaker-featurestore-runtime';
-import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '../support/featurestore-runtime-server';
+import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '@cdk-sagemaker-mcp/test-stand-ins/featurestore-runtime-server';
 
 // The stand-in's write semantics must be the service's (PutRecord and UpdateRecord API references), or the runtime's
 // write tests prove nothing: a stand-in that merged PutRecord hid a data-loss bug.

@@ -1,5 +1,5 @@
 /**
- * Feature-group schemas the feature-store and MCP tests share: groups keyed by a String `user_id` with a String
+ * Feature-group schemas the construct and runtime tests of features and the MCP tools share: groups keyed by a String `user_id` with a String
  * `event_time`, as the runtime receives them from the construct.
  */
 import type { FeatureGroupSchema, FeatureSchemaEntry } from 'cdk-sagemaker-mcp-runtime/internal/contract';

@@ -3,7 +3,7 @@
  * the SDK reports it from AWS (the query protocol's XML errors deserialized to named exceptions).
  */
 import { CloudFormationClient, DescribeStacksCommand, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
-import { CloudFormationServer, startCloudFormationServer } from './cloudformation-server';
+import { CloudFormationServer, startCloudFormationServer } from '@cdk-sagemaker-mcp/test-stand-ins/cloudformation-server';
 
 let cfn: CloudFormationServer;
 let client: CloudFormationClient;

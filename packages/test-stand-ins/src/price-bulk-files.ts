@@ -6,7 +6,7 @@
  * - the service's region index (`regions.<code>.currentVersionUrl`: "The relative URL for the service regional price list
  *   file", https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/service-region-index-file-for-service.html),
  *   pointing to dated versions `/offers/v1.0/aws/AmazonSageMaker/<version>/<region>/index.json`;
- * - each region's price list file, in the offer-file shape of test/support/price-list.ts.
+ * - each region's price list file, in the offer-file shape of packages/test-stand-ins/src/price-list.ts.
  * No authentication (the files are public); anything else is 404; only GET. `filler` adds that many non-hosting
  * products (and their terms) to a region's file, written as a stream, to make a file larger than a process may hold.
  */

@@ -1,18 +1,18 @@
 import { App, Size, Stack } from 'aws-cdk-lib';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
-import { EndpointCost, PriceTable } from '../../src/cost';
-import { PRICE_TABLE_DATE } from '../../src/cost/private/hosting-prices';
+import { EndpointCost, PriceTable } from '../../src/prices';
+import { PRICE_TABLE_DATE } from '../../src/prices/private/hosting-prices';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
-import { sageMakerOfferFile } from '../support/price-list';
+import { sageMakerOfferFile } from '@cdk-sagemaker-mcp/test-stand-ins/price-list';
 import { pricesFromOfferFile } from 'cdk-sagemaker-mcp-runtime/prices';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const model = () => ModelSource.fromContainer(ContainerImage.fromImageUri('123456789012.dkr.ecr.us-east-1.amazonaws.com/chat:1'));
 const stack = (env: { account?: string; region?: string } | undefined = ENV) => new Stack(new App(), 'Cost', { env });
-// A table the generator built from an offer file made to AWS's format (test/support/price-list.ts).
+// A table the generator built from an offer file made to AWS's format (packages/test-stand-ins/src/price-list.ts).
 const TABLE = PriceTable.fromJson(pricesFromOfferFile(sageMakerOfferFile()));
 const priceTable = TABLE;
 const M5 = TABLE.hourlyPriceUsd('us-east-1', 'ml.m5.xlarge')!;

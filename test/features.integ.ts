@@ -1,5 +1,5 @@
 /**
- * Integration stack for the feature-store capability: the per-user behaviour feature group of examples/feature-store.ts (online store with a
+ * Integration stack for the features capability: the per-user behaviour feature group of examples/feature-store.ts (online store with a
  * 30-day TTL, Iceberg offline store in a KMS-encrypted bucket). Region-pinned, account-agnostic; no quota needed.
  */
 import { integApp, integStack, synthIntegApp } from './integ-app';

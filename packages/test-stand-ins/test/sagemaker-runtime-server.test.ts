@@ -21,7 +21,7 @@ import {
   SageMakerRuntimeServer,
   start,
   stream,
-} from './sagemaker-runtime-server';
+} from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 
 describe('local SageMaker runtime server (real SDK client)', () => {
   let sm: SageMakerRuntimeServer;

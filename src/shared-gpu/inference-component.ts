@@ -8,9 +8,7 @@ import { InferenceComponentRequirement, SharedGpuEndpointBinding } from './priva
 import { capacityOf } from './private/capacity';
 import { importInferenceComponent, InferenceComponentBase } from './private/inference-component-base';
 import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/model-defaults';
-import {
-  MAX_SPECIFICATIONS, MIN_SPECIFICATIONS, overrideWithSpecifications, renderSpecifications, TypeResources,
-} from './private/specifications';
+import { overrideWithSpecifications, renderSpecifications, TypeResources } from './private/specifications';
 import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
@@ -269,7 +267,8 @@ export class InferenceComponent extends InferenceComponentBase {
     this.endpoint = endpoint;
     this.binding = endpoint._bindInferenceComponent(this);
     const instanceType = this.binding.instanceType;
-    // One specification per distinct type (a type in two pools is one entry), the priority-1 type first.
+    // One specification per distinct type (a type in two pools is one entry), the priority-1 type first: 2-5 entries with
+    // several types, as an endpoint has 1-5 pools (an import's instanceTypes are checked to be 1-5 too).
     const instanceTypes = distinctTypes(this.binding.instanceTypes ?? (instanceType ? [instanceType] : []));
     const multiType = instanceTypes.length > 1;
     const role = this.binding.role ?? this.createModelRole();
@@ -283,10 +282,6 @@ export class InferenceComponent extends InferenceComponentBase {
     const v = new PropValidator(`InferenceComponent '${this.node.path}'`);
     v.pattern('componentName', props.componentName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     validateTypeRequirements(v, props.instanceTypeRequirements ?? [], instanceTypes);
-    if (multiType) {
-      v.check(instanceTypes.length >= MIN_SPECIFICATIONS && instanceTypes.length <= MAX_SPECIFICATIONS, 'endpoint',
-        `${instanceTypes.length} instance types`, `between ${MIN_SPECIFICATIONS} and ${MAX_SPECIFICATIONS} (one Specifications entry each)`);
-    }
     const sizings = (instanceTypes.length > 0 ? instanceTypes : [undefined]).map((t) => sizingFor(props, source, t, instanceType));
     // A value given once on the component is checked once, however many types it applies to.
     const perType = new PropValidator('sizing');
@@ -304,6 +299,7 @@ export class InferenceComponent extends InferenceComponentBase {
         label: props.componentName ?? id,
         // With one type the slice holds for every pool (a type listed twice has two ledgers).
         instanceType: multiType ? s.instanceType?.name : undefined,
+        propNames: { acceleratorCount: propOf(s, 'acceleratorCount'), minMemory: propOf(s, 'minMemory'), cpuCores: propOf(s, 'cpuCores') },
         acceleratorCount: resolvedOrUndefined(s.acceleratorCount),
         minMemory: resolvedOrUndefined(s.minMemoryMib) === undefined ? undefined : Size.mebibytes(s.minMemoryMib!),
         cpuCores: resolvedOrUndefined(s.cpuCores),
@@ -538,14 +534,20 @@ function sizingFor(props: InferenceComponentProps, source: ModelSourceConfig, in
   };
 }
 
+type SizingField = 'acceleratorCount' | 'minMemory' | 'maxMemory' | 'cpuCores';
+
+/** The prop a type's value came from: its entry of instanceTypeRequirements, or the component's own. */
+function propOf(s: TypeSizing, field: SizingField): string {
+  return s.entry && s.entry.requirements[field] !== undefined ? `instanceTypeRequirements[${s.entry.index}].${field}` : field;
+}
+
 /**
  * Records every problem of one type's sizing, naming the prop the value came from (the type's entry of
  * instanceTypeRequirements or the component's own). Whether a copy fits an instance of the type is the endpoint's
  * check (`_reserveCopies`).
  */
 function checkSizing(v: PropValidator, s: TypeSizing, multiType: boolean): void {
-  const name = (field: 'acceleratorCount' | 'minMemory' | 'maxMemory' | 'cpuCores') =>
-    (s.entry && s.entry.requirements[field] !== undefined ? `instanceTypeRequirements[${s.entry.index}].${field}` : field);
+  const name = (field: SizingField) => propOf(s, field);
   const type = s.instanceType;
   if (s.acceleratorCount === undefined) {
     // An imported endpoint of unknown instance type may be CPU-only: no accelerators is then a valid answer.

@@ -1,6 +1,7 @@
 import { Size } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { IDependable } from 'constructs';
+import { CopyPropNames } from './capacity';
 import { InstanceType } from '../../core/instance-type';
 import { SharedGpuInstanceScalingOptions } from '../instance-scaling';
 
@@ -35,6 +36,8 @@ export interface InferenceComponentRequirement {
   readonly label: string;
   /** The instance type this slice is sized for (undefined: every type of the endpoint). */
   readonly instanceType?: string;
+  /** The props its values came from, for messages (undefined: the component's own). */
+  readonly propNames?: CopyPropNames;
   /** Accelerators one copy reserves (undefined: none, or a token). */
   readonly acceleratorCount?: number;
   /** Host memory one copy reserves (undefined: a token). */

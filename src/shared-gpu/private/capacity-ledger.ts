@@ -56,6 +56,7 @@ function toCopyRequirement(r: InferenceComponentRequirement): CopyRequirement {
   const mib = r.minMemory?.toMebibytes({ rounding: SizeRoundingBehavior.NONE });
   return {
     label: r.label,
+    propNames: r.propNames,
     acceleratorCount: r.acceleratorCount,
     minMemoryMib: mib === undefined || Token.isUnresolved(mib) ? undefined : mib,
     cpuCores: r.cpuCores,

@@ -51,10 +51,6 @@ export interface TypeResources {
   readonly cpuCores?: number;
 }
 
-/** The most entries CreateInferenceComponent takes; the fewest CloudFormation takes. */
-export const MAX_SPECIFICATIONS = 5;
-export const MIN_SPECIFICATIONS = 2;
-
 /** The `Specifications` list: one entry per type, the same model and startup parameters in each. */
 export function renderSpecifications(
   modelName: string, perType: TypeResources[], startup?: StartupParameters,

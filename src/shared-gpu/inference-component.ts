@@ -512,7 +512,9 @@ function validateTypeRequirements(v: PropValidator, entries: InstanceTypeRequire
  * else what the model needs on that type. The bound model's figure is for the type it was bound for; for another pool's
  * type a JumpStart model answers for that type.
  */
-function sizingFor(props: InferenceComponentProps, source: ModelSourceConfig, instanceType: InstanceType | undefined, boundFor: InstanceType | undefined): TypeSizing {
+function sizingFor(
+  props: InferenceComponentProps, source: ModelSourceConfig, instanceType: InstanceType | undefined, boundFor: InstanceType | undefined,
+): TypeSizing {
   const entries = props.instanceTypeRequirements ?? [];
   const index = instanceType ? entries.findIndex((e) => e.instanceType.name === instanceType.name) : -1;
   const own = index >= 0 ? entries[index] : undefined;

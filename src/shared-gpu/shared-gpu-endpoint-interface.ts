@@ -71,19 +71,19 @@ export interface SharedGpuEndpointAttributes {
 
   /**
    * The endpoint's instance type: models bind for it, and JumpStart models size their copies for it. For an endpoint
-   * with instance pools, give the pools' types instead (`instanceTypes`).
+   * with instance pools, give the pools' types instead (the instance types attribute), not both.
    *
-   * @default - the first of `instanceTypes`; unknown without them: give `acceleratorCount` and `minMemory` for every
-   * component
+   * @default - the first of the instance types given; unknown without them: give every component its accelerator
+   * count and minimum memory
    */
   readonly instanceType?: InstanceType;
 
   /**
-   * The instance types of the endpoint's instance pools, highest priority first (1-5), in place of `instanceType`:
-   * models bind for the first, and with more than one type each component has one specification per type
+   * The instance types of the endpoint's instance pools, highest priority first (1-5), in place of the single instance
+   * type: models bind for the first, and with more than one type each component has one specification per type
    * (`Specifications`), sized for it.
    *
-   * @default - the endpoint has one instance type, `instanceType`
+   * @default - the endpoint has one instance type, the single instance type attribute
    */
   readonly instanceTypes?: InstanceType[];
 

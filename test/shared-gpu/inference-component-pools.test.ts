@@ -57,15 +57,21 @@ describe('a component on a three-pool endpoint', () => {
     const startup = { StartupParameters: { ModelDataDownloadTimeoutInSeconds: 600 } };
     expect(props.Specifications).toEqual([
       {
-        InstanceType: 'ml.g5.12xlarge', ...model, ...startup,
+        InstanceType: 'ml.g5.12xlarge',
+        ...model,
+        ...startup,
         ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 1, MinMemoryRequiredInMb: 16384, NumberOfCpuCoresRequired: 2 },
       },
       {
-        InstanceType: 'ml.g6.12xlarge', ...model, ...startup,
+        InstanceType: 'ml.g6.12xlarge',
+        ...model,
+        ...startup,
         ComputeResourceRequirements: { NumberOfAcceleratorDevicesRequired: 1, MinMemoryRequiredInMb: 16384, NumberOfCpuCoresRequired: 2 },
       },
       {
-        InstanceType: 'ml.g5.48xlarge', ...model, ...startup,
+        InstanceType: 'ml.g5.48xlarge',
+        ...model,
+        ...startup,
         ComputeResourceRequirements: {
           NumberOfAcceleratorDevicesRequired: 2, MinMemoryRequiredInMb: 32768, MaxMemoryRequiredInMb: 65536, NumberOfCpuCoresRequired: 2,
         },
@@ -122,7 +128,9 @@ describe('one instance type: the singular Specification, as before', () => {
 
     // WHEN: an entry for the endpoint's one type applies to the one Specification
     endpoint.addInferenceComponent('Chat', {
-      model: LMI, acceleratorCount: 1, minMemory: Size.gibibytes(16),
+      model: LMI,
+      acceleratorCount: 1,
+      minMemory: Size.gibibytes(16),
       instanceTypeRequirements: [{ instanceType: InstanceType.ML_G5_12XLARGE, acceleratorCount: 2 }],
     });
 
@@ -217,7 +225,10 @@ describe('refusals, in the component\'s validation (the message names its constr
   });
 
   test('fails if a type gets no accelerator count (a model that does not know its needs), naming each type', () => {
-    const message = refusal({ acceleratorCount: undefined, instanceTypeRequirements: [{ instanceType: InstanceType.ML_G5_12XLARGE, acceleratorCount: 1 }] });
+    const message = refusal({
+      acceleratorCount: undefined,
+      instanceTypeRequirements: [{ instanceType: InstanceType.ML_G5_12XLARGE, acceleratorCount: 1 }],
+    });
     expect(message).toMatch(/2 problems/);
     for (const type of ['ml.g6.12xlarge', 'ml.g5.48xlarge']) {
       expect(message).toContain(`acceleratorCount: got nothing, expected the number of accelerators one copy reserves (an integer >= 1) for ${type}: `

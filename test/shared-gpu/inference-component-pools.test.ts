@@ -2,6 +2,7 @@ import { App, Duration, Size, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { ContainerImage, InstancePool, InstanceType, ModelSource } from '../../src/core';
 import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
+import { SageMakerMcpDashboard } from '../../src/operations';
 import { InferenceComponent, InferenceComponentOptions, SharedGpuEndpoint, SharedGpuEndpointAttributes } from '../../src/shared-gpu';
 import { expectValidTemplate } from '../support/template-checks';
 import { errorOf } from '../support/test-stacks';
@@ -115,6 +116,25 @@ describe('a component on a three-pool endpoint', () => {
 
     // THEN
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Llama', Match.stringLikeRegexp('^acceleratorCount: 1 × 24 GiB .* of ml\\.g5\\.2xlarge is 24 GiB, below the ~24\\.6 GiB'));
+  });
+});
+
+describe('the dashboard', () => {
+  test('draws the copies of each pool type with the InferenceComponentName, InstanceType dimensions', () => {
+    // GIVEN
+    const { stack, endpoint } = endpointWith(THREE_POOLS);
+    endpoint.addInferenceComponent('Chat', { model: LMI, acceleratorCount: 1, minMemory: Size.gibibytes(16), componentName: 'chat' });
+
+    // WHEN
+    new SageMakerMcpDashboard(stack, 'Ops', { sharedGpuEndpoints: [endpoint] });
+
+    // THEN
+    const [dashboard] = Object.values<any>(Template.fromStack(stack).findResources('AWS::CloudWatch::Dashboard'));
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const type of ['ml.g5.12xlarge', 'ml.g6.12xlarge', 'ml.g5.48xlarge']) {
+      expect(body).toContain(`\\"InvocationsPerCopy\\",\\"InferenceComponentName\\",\\"chat\\",\\"InstanceType\\",\\"${type}\\"`);
+      expect(body).toContain(`copies ${type}`);
+    }
   });
 });
 

@@ -138,7 +138,7 @@ describe('the dashboard', () => {
   });
 });
 
-describe('one instance type: the singular Specification, as before', () => {
+describe('one instance type keeps the singular Specification', () => {
   test.each([
     ['one pool', [{ instanceType: InstanceType.ML_G5_12XLARGE, priority: 1 }]],
     ['two pools of the same type', [{ instanceType: InstanceType.ML_G5_12XLARGE, priority: 1 }, { instanceType: InstanceType.ML_G5_12XLARGE, priority: 2 }]],

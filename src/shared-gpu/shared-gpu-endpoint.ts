@@ -46,7 +46,8 @@ export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
   /**
    * Up to five instance types in priority order (`InstancePools`), in place of `instanceType`: SageMaker falls back to
    * the next pool when one has no capacity. Every component's copies must fit an instance of every pool (each is checked
-   * as if all instances came from it); the components' models are bound for the priority-1 type. A pool cannot name a
+   * as if all instances came from it); with pools of several types each component has one specification per type
+   * (`Specifications`), sized for it. The components' models are bound for the priority-1 type. A pool cannot name a
    * model here (the endpoint config names none). Give exactly one of `instanceType` and `instancePools`.
    *
    * @default - none: `instanceType` must be given

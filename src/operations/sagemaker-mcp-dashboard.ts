@@ -280,9 +280,11 @@ export class SageMakerMcpDashboard extends Construct {
   }
 
   private addComponent(c: IInferenceComponent): void {
+    const created = c instanceof InferenceComponent ? c : undefined;
     const name = displayName(c);
     const o = { period: this.period };
     const invocations = c.metricInvocations({ ...o, statistic: 'Sum' });
+    const perCopy = c.metricInvocationsPerCopy({ ...o, statistic: 'Sum' });
     this.dashboard.addWidgets(
       this.graph(`${name}: invocations (Sum)`, [invocations], 6),
       this.graph(`${name}: model latency p50 / p99 (µs)`, [c.metricModelLatency({ ...o, statistic: 'p50', label: 'p50' }), c.metricModelLatency({ ...o, statistic: 'p99', label: 'p99' })], 6),
@@ -290,8 +292,9 @@ export class SageMakerMcpDashboard extends Construct {
         c.metricInvocation4XXErrors({ ...o, statistic: 'Sum', label: '4xx' }), c.metricInvocation5XXErrors({ ...o, statistic: 'Sum', label: '5xx' }),
         c.metricInvocationModelErrors({ ...o, statistic: 'Sum', label: 'model errors' }),
       ], 6),
-      this.capacityGraph(`${name}: copies (while invoked)`, instancesWhileInvoked(invocations, c.metricInvocationsPerCopy({ ...o, statistic: 'Sum' }), 'copies'),
-        c instanceof InferenceComponent ? c._scaledCopyCount : undefined, c instanceof InferenceComponent ? c.copies : undefined),
+      this.capacityGraph(`${name}: copies (while invoked)`, instancesWhileInvoked(invocations, perCopy, 'copies'),
+        created?._scaledCopyCount, created?.copies, undefined,
+        created && created.instanceTypes.length > 1 ? instancesPerPool(invocations, perCopy, created.instanceTypes.map((t) => t.name), 'copies') : undefined),
     );
   }
 
@@ -328,15 +331,18 @@ function instancesWhileInvoked(invocations: cloudwatch.IMetric, perUnit: cloudwa
 }
 
 /**
- * With instance pools, the instances of each pool's type while invoked: the same two metrics with the `InstanceType`
- * dimension SageMaker adds per pool (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-heterogeneous.html).
+ * With instance pools, the instances (or an inference component's copies) of each pool's type while invoked: the same
+ * two metrics with the `InstanceType` dimension SageMaker adds per pool, to a variant's dimensions and to a component's
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-heterogeneous.html).
  */
-function instancesPerPool(invocations: cloudwatch.Metric, perInstance: cloudwatch.Metric, poolTypes: string[]): cloudwatch.IMetric[] {
+function instancesPerPool(
+  invocations: cloudwatch.Metric, perInstance: cloudwatch.Metric, poolTypes: string[], unit: 'instances' | 'copies' = 'instances',
+): cloudwatch.IMetric[] {
   // Ids unique within the graph: each expression names its own pair.
   return poolTypes.map((t, i) => new cloudwatch.MathExpression({
     expression: `IF(perUnit${i} > 0, invocations${i} / perUnit${i})`,
     usingMetrics: { [`invocations${i}`]: ofInstanceType(invocations, t), [`perUnit${i}`]: ofInstanceType(perInstance, t) },
-    label: `instances ${t}`,
+    label: `${unit} ${t}`,
   }));
 }
 

@@ -8,6 +8,7 @@ import { InferenceComponentRequirement, SharedGpuEndpointBinding } from './priva
 import { capacityOf } from './private/capacity';
 import { importInferenceComponent, InferenceComponentBase } from './private/inference-component-base';
 import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/model-defaults';
+import { overrideWithSpecifications, renderSpecifications, TypeResources } from './private/specifications';
 import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
@@ -16,6 +17,7 @@ import { ModelFamily } from '../core/model-family.generated';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { JumpStartModel } from '../jumpstart/jumpstart-model';
 import { recordModelImage } from '../private/openai-route';
 import {
   addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
@@ -23,6 +25,47 @@ import {
   validateScaling, warnOnCooldowns,
 } from '../private/scaling-resources';
 import { Rollout } from '../rollouts/rollout';
+
+/**
+ * What one copy of an inference component reserves on one instance type of an endpoint with instance pools, in place of
+ * the component's own values there.
+ */
+export interface InstanceTypeRequirements {
+  /** The instance type: one of the types of the endpoint's instance pools. */
+  readonly instanceType: InstanceType;
+
+  /**
+   * Accelerators one copy reserves on this type (`NumberOfAcceleratorDevicesRequired`, an integer >= 1, at most the
+   * type's).
+   *
+   * @default - the component's accelerator count; without one, what the model's source says it needs on this type
+   * (JumpStart models)
+   */
+  readonly acceleratorCount?: number;
+
+  /**
+   * Host memory one copy reserves on this type (`MinMemoryRequiredInMb`, a whole number of MiB >= 128, at most the
+   * type's).
+   *
+   * @default - the component's minimum memory; without it, the share of this type's memory that goes with the
+   * accelerators the model needs on it (JumpStart models)
+   */
+  readonly minMemory?: Size;
+
+  /**
+   * The most host memory one copy may use on this type (`MaxMemoryRequiredInMb`, at least the minimum memory).
+   *
+   * @default - the component's maximum memory
+   */
+  readonly maxMemory?: Size;
+
+  /**
+   * CPU cores one copy reserves on this type (`NumberOfCpuCoresRequired`, >= 0.25).
+   *
+   * @default - the component's CPU cores
+   */
+  readonly cpuCores?: number;
+}
 
 /** What to deploy as an inference component, and the slice of an instance each copy reserves. */
 export interface InferenceComponentOptions {
@@ -58,6 +101,16 @@ export interface InferenceComponentOptions {
    * @default - none reserved
    */
   readonly cpuCores?: number;
+
+  /**
+   * What one copy reserves on particular instance types of the endpoint's instance pools, one entry per type at most.
+   * On an endpoint with several instance types the component has one specification per type (`Specifications`), each
+   * sized for its type: these entries first, then the component's own values, then what the model needs on that type
+   * (JumpStart models), as for a single type.
+   *
+   * @default - every type gets the component's values, or what the model needs on it
+   */
+  readonly instanceTypeRequirements?: InstanceTypeRequirements[];
 
   /**
    * Copies deployed at creation (`RuntimeConfig.CopyCount`, >= 1). All components' initial copies must fit the
@@ -181,6 +234,13 @@ export class InferenceComponent extends InferenceComponentBase {
   public readonly copies: number;
 
   /**
+   * The instance types the component is sized for, highest priority first: the endpoint's one type, or each distinct
+   * type of its instance pools (one `Specifications` entry each). The accelerator count and minimum memory above are
+   * the first type's.
+   */
+  public readonly instanceTypes: InstanceType[];
+
+  /**
    * The payload family of the model, for the runtime's request builders (`llama3`, `tgi`, ...).
    *
    * @default - unknown
@@ -207,37 +267,26 @@ export class InferenceComponent extends InferenceComponentBase {
     this.endpoint = endpoint;
     this.binding = endpoint._bindInferenceComponent(this);
     const instanceType = this.binding.instanceType;
+    // One specification per distinct type (a type in two pools is one entry), the priority-1 type first: 2-5 entries with
+    // several types, as an endpoint has 1-5 pools (an import's instanceTypes are checked to be 1-5 too).
+    const instanceTypes = distinctTypes(this.binding.instanceTypes ?? (instanceType ? [instanceType] : []));
+    const multiType = instanceTypes.length > 1;
     const role = this.binding.role ?? this.createModelRole();
 
     // What the model needs goes inline on a created role (the endpoint's or this component's, createExecutionRole); a
-    // given role gets its DefaultPolicy.
+    // given role gets its DefaultPolicy. The model is bound for the priority-1 type, as the endpoint's pools warn.
     const source = props.model.bind(this, { role, instanceType });
     recordModelImage(this, source.imageUri);
-    const defaults = instanceType ? modelResourceDefaults(source, instanceType) : undefined;
-    const capacity = instanceType ? capacityOf(instanceType) : undefined;
-    const acceleratorCount = props.acceleratorCount ?? defaults?.acceleratorCount;
-    const minMemoryMib = props.minMemory !== undefined ? mebibytes(props.minMemory) : defaults?.minMemoryMib;
-    const maxMemoryMib = props.maxMemory !== undefined ? mebibytes(props.maxMemory) : undefined;
     const copies = props.copies ?? 1;
 
     const v = new PropValidator(`InferenceComponent '${this.node.path}'`);
     v.pattern('componentName', props.componentName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
-    if (acceleratorCount === undefined) {
-      // An imported endpoint of unknown instance type may be CPU-only: no accelerators is then a valid answer.
-      v.check(instanceType === undefined || capacity?.acceleratorCount === 0, 'acceleratorCount', undefined,
-        `the number of accelerators one copy reserves (an integer >= 1) for ${instanceType?.name}: `
-        + 'only models whose source knows its needs (JumpStart) bring a default');
-    } else {
-      v.atLeast('acceleratorCount', acceleratorCount, 1);
-    }
-    if (minMemoryMib === undefined) {
-      v.add('minMemory: got nothing, expected the host memory one copy reserves (a whole number of MiB >= 128): '
-        + 'CreateInferenceComponent requires MinMemoryRequiredInMb, and only models whose source knows its needs (JumpStart) bring a default');
-    } else {
-      checkMemory(v, 'minMemory', minMemoryMib);
-    }
-    if (maxMemoryMib !== undefined) checkMemory(v, 'maxMemory', maxMemoryMib, resolvedOrUndefined(minMemoryMib));
-    v.atLeast('cpuCores', props.cpuCores, 0.25, { integer: false });
+    validateTypeRequirements(v, props.instanceTypeRequirements ?? [], instanceTypes);
+    const sizings = (instanceTypes.length > 0 ? instanceTypes : [undefined]).map((t) => sizingFor(props, source, t, instanceType));
+    // A value given once on the component is checked once, however many types it applies to.
+    const perType = new PropValidator('sizing');
+    sizings.forEach((sizing) => checkSizing(perType, sizing, multiType));
+    [...new Set(perType.problemList)].forEach((p) => v.add(p));
     // CFN's schema allows 0, but CreateInferenceComponent refuses it ("copy count an integer larger than 0"):
     // scaling to zero happens afterwards, through autoScaleCopyCount({ minCapacity: 0 }).
     v.atLeast('copies', copies, 1);
@@ -246,22 +295,29 @@ export class InferenceComponent extends InferenceComponentBase {
     v.range('containerStartupHealthCheckTimeout', props.containerStartupHealthCheckTimeout?.toSeconds({ integral: false }), 60, 3600, { unit: 'seconds' });
 
     if (!v.hasProblems) {
-      const requirement: InferenceComponentRequirement = {
+      const requirements = sizings.map((s): InferenceComponentRequirement => ({
         label: props.componentName ?? id,
-        acceleratorCount: resolvedOrUndefined(acceleratorCount),
-        minMemory: resolvedOrUndefined(minMemoryMib) === undefined ? undefined : Size.mebibytes(minMemoryMib!),
-        cpuCores: resolvedOrUndefined(props.cpuCores),
+        // With one type the slice holds for every pool (a type listed twice has two ledgers).
+        instanceType: multiType ? s.instanceType?.name : undefined,
+        propNames: { acceleratorCount: propOf(s, 'acceleratorCount'), minMemory: propOf(s, 'minMemory'), cpuCores: propOf(s, 'cpuCores') },
+        acceleratorCount: resolvedOrUndefined(s.acceleratorCount),
+        minMemory: resolvedOrUndefined(s.minMemoryMib) === undefined ? undefined : Size.mebibytes(s.minMemoryMib!),
+        cpuCores: resolvedOrUndefined(s.cpuCores),
         copies: resolvedOrUndefined(copies) ?? 0,
-      };
-      endpoint._reserveCopies(this, requirement).forEach((problem) => v.add(problem.message));
+      }));
+      endpoint._reserveCopies(this, requirements).forEach((problem) => v.add(problem.message));
     }
     v.throwIfInvalid();
 
-    if (instanceType) this.warnIfUndersized(source, instanceType, resolvedOrUndefined(acceleratorCount));
-    this.acceleratorCount = acceleratorCount;
-    this.minMemory = Size.mebibytes(minMemoryMib!);
+    for (const s of sizings) {
+      if (s.instanceType) this.warnIfUndersized(source, s.instanceType, resolvedOrUndefined(s.acceleratorCount));
+    }
+    const primary = sizings[0];
+    this.acceleratorCount = primary.acceleratorCount;
+    this.minMemory = Size.mebibytes(primary.minMemoryMib!);
     this.copies = copies;
     this.modelFamily = source.modelFamily;
+    this.instanceTypes = instanceTypes;
 
     const model = renderModel(this, 'Model', source, role);
     this.cfnModel = model.model;
@@ -275,18 +331,27 @@ export class InferenceComponent extends InferenceComponentBase {
       endpointName: endpoint.endpointName,
       variantName: endpoint.variantName,
       inferenceComponentName: props.componentName,
+      // Required by the L1 of the peer floor; replaced by `Specifications` on an endpoint with several instance types.
       specification: {
         modelName: model.modelName,
         computeResourceRequirements: {
-          numberOfAcceleratorDevicesRequired: acceleratorCount,
-          minMemoryRequiredInMb: minMemoryMib,
-          maxMemoryRequiredInMb: maxMemoryMib,
-          numberOfCpuCoresRequired: props.cpuCores,
+          numberOfAcceleratorDevicesRequired: primary.acceleratorCount,
+          minMemoryRequiredInMb: primary.minMemoryMib,
+          maxMemoryRequiredInMb: primary.maxMemoryMib,
+          numberOfCpuCoresRequired: primary.cpuCores,
         },
         startupParameters: startup,
       },
       runtimeConfig: { copyCount: copies },
     });
+    if (multiType) {
+      overrideWithSpecifications(this.cfnInferenceComponent, renderSpecifications(model.modelName,
+        sizings.map((s): TypeResources => ({ ...s, instanceType: s.instanceType!.name })),
+        startup && {
+          ModelDataDownloadTimeoutInSeconds: startup.modelDataDownloadTimeoutInSeconds,
+          ContainerStartupHealthCheckTimeoutInSeconds: startup.containerStartupHealthCheckTimeoutInSeconds,
+        }));
+    }
     if (props.rollout) {
       // A rollout grants the endpoint's role cloudwatch:DescribeAlarms on its alarms.
       this.cfnInferenceComponent.deploymentConfig = props.rollout._bindToInferenceComponent({
@@ -406,6 +471,103 @@ export class InferenceComponent extends InferenceComponentBase {
       + `${instanceType.name} is ${givenGiB} GiB, below the ~${neededGiB} GiB the model is estimated to need; `
       + 'a copy that does not fit fails to start (the estimate is approximate: quantization or a shorter context may make it fit)');
   }
+}
+
+/** What one copy reserves on one instance type (MiB for memory), and where the type's own values came from. */
+interface TypeSizing {
+  /** The type (undefined: an imported endpoint whose type is unknown). */
+  readonly instanceType?: InstanceType;
+  readonly acceleratorCount?: number;
+  readonly minMemoryMib?: number;
+  readonly maxMemoryMib?: number;
+  readonly cpuCores?: number;
+  /** The type's entry of instanceTypeRequirements, and its index. */
+  readonly entry?: { readonly index: number; readonly requirements: InstanceTypeRequirements };
+}
+
+/** Each type once (by name), in order. */
+function distinctTypes(types: InstanceType[]): InstanceType[] {
+  return types.filter((t, i) => types.findIndex((o) => o.name === t.name) === i);
+}
+
+/** Each entry names one of the endpoint's types, once. */
+function validateTypeRequirements(v: PropValidator, entries: InstanceTypeRequirements[], instanceTypes: InstanceType[]): void {
+  if (entries.length === 0) return;
+  if (instanceTypes.length === 0) {
+    v.add(`instanceTypeRequirements: got ${entries.length} entries, expected none: the endpoint's instance types are unknown `
+      + '(an imported endpoint: give instanceType or instanceTypes in its attributes)');
+    return;
+  }
+  const names = instanceTypes.map((t) => t.name);
+  entries.forEach((e, i) => {
+    const prop = `instanceTypeRequirements[${i}].instanceType`;
+    v.check(names.includes(e.instanceType.name), prop, e.instanceType.name, `one of the endpoint's instance types (${names.join(', ')})`);
+    const first = entries.findIndex((o) => o.instanceType.name === e.instanceType.name);
+    v.check(first === i, prop, e.instanceType.name, `each instance type once (instanceTypeRequirements[${first}] names it already)`);
+  });
+}
+
+/**
+ * What one copy reserves on `instanceType`: the type's entry of instanceTypeRequirements, else the component's props,
+ * else what the model needs on that type. The bound model's figure is for the type it was bound for; for another pool's
+ * type a JumpStart model answers for that type.
+ */
+function sizingFor(
+  props: InferenceComponentProps, source: ModelSourceConfig, instanceType: InstanceType | undefined, boundFor: InstanceType | undefined,
+): TypeSizing {
+  const entries = props.instanceTypeRequirements ?? [];
+  const index = instanceType ? entries.findIndex((e) => e.instanceType.name === instanceType.name) : -1;
+  const own = index >= 0 ? entries[index] : undefined;
+  let needed: number | undefined;
+  if (instanceType && boundFor && instanceType.name === boundFor.name) {
+    needed = source.acceleratorsRequired;
+  } else if (instanceType && !instanceType.isUnresolved && props.model instanceof JumpStartModel) {
+    needed = props.model.acceleratorsRequired(instanceType);
+  }
+  const defaults = instanceType ? modelResourceDefaults(source, instanceType, needed) : undefined;
+  const mib = (size: Size | undefined) => (size === undefined ? undefined : mebibytes(size));
+  return {
+    instanceType,
+    acceleratorCount: own?.acceleratorCount ?? props.acceleratorCount ?? defaults?.acceleratorCount,
+    minMemoryMib: mib(own?.minMemory) ?? mib(props.minMemory) ?? defaults?.minMemoryMib,
+    maxMemoryMib: mib(own?.maxMemory) ?? mib(props.maxMemory),
+    cpuCores: own?.cpuCores ?? props.cpuCores,
+    entry: own && { index, requirements: own },
+  };
+}
+
+type SizingField = 'acceleratorCount' | 'minMemory' | 'maxMemory' | 'cpuCores';
+
+/** The prop a type's value came from: its entry of instanceTypeRequirements, or the component's own. */
+function propOf(s: TypeSizing, field: SizingField): string {
+  return s.entry && s.entry.requirements[field] !== undefined ? `instanceTypeRequirements[${s.entry.index}].${field}` : field;
+}
+
+/**
+ * Records every problem of one type's sizing, naming the prop the value came from (the type's entry of
+ * instanceTypeRequirements or the component's own). Whether a copy fits an instance of the type is the endpoint's
+ * check (`_reserveCopies`).
+ */
+function checkSizing(v: PropValidator, s: TypeSizing, multiType: boolean): void {
+  const name = (field: SizingField) => propOf(s, field);
+  const type = s.instanceType;
+  if (s.acceleratorCount === undefined) {
+    // An imported endpoint of unknown instance type may be CPU-only: no accelerators is then a valid answer.
+    v.check(type === undefined || capacityOf(type)?.acceleratorCount === 0, 'acceleratorCount', undefined,
+      `the number of accelerators one copy reserves (an integer >= 1) for ${type?.name}: `
+      + 'only models whose source knows its needs (JumpStart) bring a default'
+      + (multiType ? ' (give it for this type alone in instanceTypeRequirements)' : ''));
+  } else {
+    v.atLeast(name('acceleratorCount'), s.acceleratorCount, 1);
+  }
+  if (s.minMemoryMib === undefined) {
+    v.add('minMemory: got nothing, expected the host memory one copy reserves (a whole number of MiB >= 128): '
+      + 'CreateInferenceComponent requires MinMemoryRequiredInMb, and only models whose source knows its needs (JumpStart) bring a default');
+  } else {
+    checkMemory(v, name('minMemory'), s.minMemoryMib);
+  }
+  if (s.maxMemoryMib !== undefined) checkMemory(v, name('maxMemory'), s.maxMemoryMib, resolvedOrUndefined(s.minMemoryMib));
+  v.atLeast(name('cpuCores'), s.cpuCores, 0.25, { integer: false });
 }
 
 /** A Size in MiB, fractions kept so that validation names the prop (a token stays a token). */

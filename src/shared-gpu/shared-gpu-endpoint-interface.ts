@@ -28,12 +28,12 @@ export interface ISharedGpuEndpoint extends ISageMakerEndpoint {
 
   /**
    * Internal contract with `InferenceComponent`: reserves room on the endpoint's instances for a component's initial
-   * copies and returns the problems found (nothing is reserved when there is one). An imported endpoint checks nothing
-   * (a warning on `component` says so).
+   * copies and returns the problems found (nothing is reserved when there is one). `requirements` holds the component's
+   * slice per instance type, or one for every type. An imported endpoint checks nothing (a warning on `component` says so).
    *
    * @internal
    */
-  _reserveCopies(component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[];
+  _reserveCopies(component: IConstruct, requirements: InferenceComponentRequirement[]): CapacityProblem[];
 
   /**
    * GPU utilization of the endpoint's instances, normalized to 0-100% (`GPUUtilizationNormalized`).
@@ -70,11 +70,22 @@ export interface SharedGpuEndpointAttributes {
   readonly variantName?: string;
 
   /**
-   * The endpoint's instance type: models bind for it, and JumpStart models size their copies for it.
+   * The endpoint's instance type: models bind for it, and JumpStart models size their copies for it. For an endpoint
+   * with instance pools, give the pools' types instead (the instance types attribute), not both.
    *
-   * @default - unknown: give the accelerator count and minimum memory of every component
+   * @default - the first of the instance types given; unknown without them: give every component its accelerator
+   * count and minimum memory
    */
   readonly instanceType?: InstanceType;
+
+  /**
+   * The instance types of the endpoint's instance pools, highest priority first (1-5), in place of the single instance
+   * type: models bind for the first, and with more than one type each component has one specification per type
+   * (`Specifications`), sized for it.
+   *
+   * @default - the endpoint has one instance type, the single instance type attribute
+   */
+  readonly instanceTypes?: InstanceType[];
 
   /**
    * The endpoint's execution role, which components' models then run with (and which is granted what they need).

@@ -46,7 +46,8 @@ export interface SharedGpuEndpointProps extends EndpointNetworkOptions {
   /**
    * Up to five instance types in priority order (`InstancePools`), in place of an instance type: SageMaker falls back to
    * the next pool when one has no capacity. Every component's copies must fit an instance of every pool (each is checked
-   * as if all instances came from it); the components' models are bound for the priority-1 type. A pool cannot name a
+   * as if all instances came from it); with pools of several types each component has one specification per type
+   * (`Specifications`), sized for it. The components' models are bound for the priority-1 type. A pool cannot name a
    * model here (the endpoint config names none). Give exactly one of the instance type and instance pools.
    *
    * @default - none: the instance type must be given
@@ -184,6 +185,12 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
   /** The endpoint's instance type (with instance pools, the priority-1 pool's). */
   public readonly instanceType: InstanceType;
 
+  /**
+   * The endpoint's instance types, highest priority first: one per instance pool, or the one instance type. An
+   * inference component on an endpoint with several has one specification per type (`Specifications`).
+   */
+  public readonly instanceTypes: InstanceType[];
+
   /** How many instances the endpoint starts with. */
   public readonly initialInstanceCount: number;
 
@@ -206,7 +213,6 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
   /** One ledger per instance type (per pool): the copies must fit whichever pool SageMaker provisions from. */
   private readonly ledgers: CapacityLedger[];
-  private readonly instanceTypes: InstanceType[];
   private scaling?: SharedGpuInstanceScalingOptions;
   private readonly components: InferenceComponent[] = [];
   private readonly networkConnections?: ec2.Connections;
@@ -308,14 +314,20 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
 
   /** @internal */
   public _bindInferenceComponent(_component: IConstruct): SharedGpuEndpointBinding {
-    return { instanceType: this.instanceType, role: this.role, dependable: this.cfnEndpoint, instanceScaling: () => this.scaling ?? 'none' };
+    return {
+      instanceType: this.instanceType,
+      instanceTypes: this.instanceTypes,
+      role: this.role,
+      dependable: this.cfnEndpoint,
+      instanceScaling: () => this.scaling ?? 'none',
+    };
   }
 
   /** @internal */
-  public _reserveCopies(_component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[] {
+  public _reserveCopies(_component: IConstruct, requirements: InferenceComponentRequirement[]): CapacityProblem[] {
     // Recorded on every ledger, or on none.
-    const problems = this.ledgers.flatMap((l) => l.problemsOf(requirement));
-    if (problems.length === 0) this.ledgers.forEach((l) => l.reserve(requirement));
+    const problems = this.ledgers.flatMap((l) => l.problemsOf(requirements));
+    if (problems.length === 0) this.ledgers.forEach((l) => l.reserve(requirements));
     return problems;
   }
 

@@ -239,6 +239,16 @@ describe('SMCP-SEC1: no secret resolved into a model\'s environment', () => {
     expect(found[0].message).toContain('(HF_TOKEN)');
     expect(found[0].level).toBe('warning');
   });
+  test('Noncompliance: a reference in one Specifications entry of an inference component on an endpoint with instance pools', () => {
+    const entry = (instanceType: string, environment: object) =>
+      ({ InstanceType: instanceType, Container: { Image: 'img', Environment: environment }, ComputeResourceRequirements: { MinMemoryRequiredInMb: 1024 } });
+    expectRule('SMCP-SEC1', {
+      Component: inferenceComponent({
+        Specification: undefined,
+        Specifications: [entry('ml.g5.12xlarge', { HF_MODEL_ID: 'meta-llama/x' }), entry('ml.g6.12xlarge', { HF_TOKEN: secretRef })],
+      }),
+    }, ['Component'], /resolves a secret into its container environment \(HF_TOKEN\)/);
+  });
 });
 
 describe('SMCP-KMS1: endpoint configs encrypt storage volumes', () => {

@@ -16,7 +16,7 @@ import { join, resolve } from 'path';
 import { CDK_FLOOR } from '../../projenrc/versions';
 
 const ROOT = resolve(__dirname, '..', '..');
-const DEFAULT_TESTS = ['test/core/instance-pools-peer-range.test.ts'];
+const DEFAULT_TESTS = ['test/core/instance-pools-peer-range.test.ts', 'test/shared-gpu/inference-component-pools-peer-range.test.ts'];
 
 function run(cmd: string, args: string[], cwd: string): void {
   const r = spawnSync(cmd, args, { cwd, stdio: 'inherit' });

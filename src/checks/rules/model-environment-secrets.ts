@@ -10,6 +10,12 @@ function containersOf(props: any): Array<[string, any]> {
   if (isPlainObject(props.PrimaryContainer)) out.push(['Properties.PrimaryContainer.Environment', props.PrimaryContainer.Environment]);
   if (Array.isArray(props.Containers)) props.Containers.forEach((c: any, i: number) => out.push([`Properties.Containers.${i}.Environment`, c?.Environment]));
   if (isPlainObject(props.Specification?.Container)) out.push(['Properties.Specification.Container.Environment', props.Specification.Container.Environment]);
+  // An inference component on an endpoint with instance pools has one entry per instance type, each with its own container.
+  if (Array.isArray(props.Specifications)) {
+    props.Specifications.forEach((s: any, i: number) => {
+      if (isPlainObject(s?.Container)) out.push([`Properties.Specifications.${i}.Container.Environment`, s.Container.Environment]);
+    });
+  }
   return out;
 }
 

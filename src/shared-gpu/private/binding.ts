@@ -1,6 +1,7 @@
 import { Size } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { IDependable } from 'constructs';
+import { CopyPropNames } from './capacity';
 import { InstanceType } from '../../core/instance-type';
 import { SharedGpuInstanceScalingOptions } from '../instance-scaling';
 
@@ -11,8 +12,13 @@ import { SharedGpuInstanceScalingOptions } from '../instance-scaling';
 
 /** What an inference component learns from the endpoint it is bound to. */
 export interface SharedGpuEndpointBinding {
-  /** The endpoint's instance type (undefined: an import that did not give it). */
+  /** The endpoint's instance type, the priority-1 pool's with instance pools (undefined: an import that did not give it). */
   readonly instanceType?: InstanceType;
+  /**
+   * The endpoint's instance types, highest priority first: one per pool, or `[instanceType]` (undefined: an import that
+   * gave neither). More than one distinct type makes the component render `Specifications`, one entry per type.
+   */
+  readonly instanceTypes?: InstanceType[];
   /** The role the component's model runs with (undefined: the component creates one). */
   readonly role?: iam.IRole;
   /** What the component must be created after (undefined: the endpoint exists already). */
@@ -28,6 +34,10 @@ export interface SharedGpuEndpointBinding {
 export interface InferenceComponentRequirement {
   /** How the component is named in messages. */
   readonly label: string;
+  /** The instance type this slice is sized for (undefined: every type of the endpoint). */
+  readonly instanceType?: string;
+  /** The props its values came from, for messages (undefined: the component's own). */
+  readonly propNames?: CopyPropNames;
   /** Accelerators one copy reserves (undefined: none, or a token). */
   readonly acceleratorCount?: number;
   /** Host memory one copy reserves (undefined: a token). */

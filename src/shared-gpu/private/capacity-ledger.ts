@@ -17,15 +17,21 @@ export class CapacityLedger {
     this.capacity = capacityOf(instanceType);
   }
 
-  /** The problems of one more component (none: it is recorded). */
-  public reserve(requirement: InferenceComponentRequirement): CapacityProblem[] {
-    const problems = this.problemsOf(requirement);
-    if (problems.length === 0) this.reserved.push(toCopyRequirement(requirement));
+  /**
+   * The problems of one more component (none: it is recorded). `requirements` holds the component's slice per instance
+   * type (`instanceType` set) or for every type (unset): the ledger takes the one for its own type.
+   */
+  public reserve(requirements: InferenceComponentRequirement[]): CapacityProblem[] {
+    const problems = this.problemsOf(requirements);
+    const requirement = this.requirementOf(requirements);
+    if (problems.length === 0 && requirement) this.reserved.push(toCopyRequirement(requirement));
     return problems;
   }
 
   /** The problems of one more component, recording nothing (for an endpoint whose instance pools each have a ledger). */
-  public problemsOf(requirement: InferenceComponentRequirement): CapacityProblem[] {
+  public problemsOf(requirements: InferenceComponentRequirement[]): CapacityProblem[] {
+    const requirement = this.requirementOf(requirements);
+    if (!requirement) return [];
     const req = toCopyRequirement(requirement);
     const copy = new PropValidator('capacity');
     const total = new PropValidator('capacity');
@@ -40,12 +46,17 @@ export class CapacityLedger {
       ...total.problemList.map((message) => ({ kind: CapacityProblemKind.INITIAL_COPIES_EXCEED_ENDPOINT, message })),
     ];
   }
+
+  private requirementOf(requirements: InferenceComponentRequirement[]): InferenceComponentRequirement | undefined {
+    return requirements.find((r) => r.instanceType === this.instanceType.name) ?? requirements.find((r) => r.instanceType === undefined);
+  }
 }
 
 function toCopyRequirement(r: InferenceComponentRequirement): CopyRequirement {
   const mib = r.minMemory?.toMebibytes({ rounding: SizeRoundingBehavior.NONE });
   return {
     label: r.label,
+    propNames: r.propNames,
     acceleratorCount: r.acceleratorCount,
     minMemoryMib: mib === undefined || Token.isUnresolved(mib) ? undefined : mib,
     cpuCores: r.cpuCores,

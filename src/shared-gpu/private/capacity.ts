@@ -17,10 +17,18 @@ export interface InstanceCapacity {
   readonly nvme: boolean;
 }
 
+/** The props a requirement's values came from, for messages (default: the component's own). */
+export interface CopyPropNames {
+  readonly acceleratorCount: string;
+  readonly minMemory: string;
+  readonly cpuCores: string;
+}
+
 /** What one inference component asks for. */
 export interface CopyRequirement {
   /** How the component is named in messages. */
   readonly label: string;
+  readonly propNames?: CopyPropNames;
   readonly acceleratorCount?: number;
   readonly minMemoryMib?: number;
   readonly cpuCores?: number;
@@ -38,16 +46,17 @@ export function capacityOf(instanceType: InstanceType): InstanceCapacity | undef
 /** Records a problem for each resource one copy asks for beyond what one instance has (a copy never spans instances). */
 export function checkCopyFitsInstance(v: PropValidator, req: CopyRequirement, cap: InstanceCapacity, instanceType: string): void {
   const one = `one ${instanceType} instance`;
+  const prop = req.propNames ?? { acceleratorCount: 'acceleratorCount', minMemory: 'minMemory', cpuCores: 'cpuCores' };
   if (req.acceleratorCount !== undefined) {
-    v.check(req.acceleratorCount <= cap.acceleratorCount, 'acceleratorCount', req.acceleratorCount,
+    v.check(req.acceleratorCount <= cap.acceleratorCount, prop.acceleratorCount, req.acceleratorCount,
       `at most ${cap.acceleratorCount}: each copy runs on a single instance and ${one} has ${cap.acceleratorCount} accelerator(s)`);
   }
   if (req.minMemoryMib !== undefined && req.minMemoryMib > cap.memoryMib) {
-    v.add(`minMemory: got ${req.minMemoryMib} MiB, expected at most ${cap.memoryMib} MiB: each copy runs on a single instance and `
+    v.add(`${prop.minMemory}: got ${req.minMemoryMib} MiB, expected at most ${cap.memoryMib} MiB: each copy runs on a single instance and `
       + `${one} has ${cap.memoryMib} MiB of host memory`);
   }
   if (req.cpuCores !== undefined) {
-    v.check(req.cpuCores <= cap.vcpus, 'cpuCores', req.cpuCores,
+    v.check(req.cpuCores <= cap.vcpus, prop.cpuCores, req.cpuCores,
       `at most ${cap.vcpus}: each copy runs on a single instance and ${one} has ${cap.vcpus} vCPUs`);
   }
 }

@@ -18,15 +18,19 @@ export interface ModelResourceDefaults {
  * copies that fit by accelerators also fit by memory). The count is rounded up to a power of two (1, 2, 4, 8): LLM
  * containers shard the model with tensor parallelism, which splits attention heads evenly over the devices. On a
  * CPU-only type, the memory its weights need. Undefined when the source says nothing or the instance type is unknown.
+ * `acceleratorsRequired` is what the model needs on `instanceType`: the bound source's figure is for the type it was
+ * bound for, so another pool's type passes its own.
  */
-export function modelResourceDefaults(model: ModelSourceConfig, instanceType: InstanceType): ModelResourceDefaults | undefined {
+export function modelResourceDefaults(
+  model: ModelSourceConfig, instanceType: InstanceType, acceleratorsRequired: number | undefined = model.acceleratorsRequired,
+): ModelResourceDefaults | undefined {
   const capacity = capacityOf(instanceType);
   if (!capacity) return undefined;
   if (capacity.acceleratorCount === 0) {
     const gib = modelAcceleratorMemoryGiB(model);
     return gib === undefined ? undefined : { minMemoryMib: Math.ceil(gib * 1024) };
   }
-  const needed = model.acceleratorsRequired;
+  const needed = acceleratorsRequired;
   if (needed === undefined) return undefined;
   const acceleratorCount = tensorParallelDegree(needed, capacity.acceleratorCount);
   return {

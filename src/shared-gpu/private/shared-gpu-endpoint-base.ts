@@ -17,7 +17,7 @@ export abstract class SharedGpuEndpointBase extends SageMakerEndpointBase implem
   public abstract _bindInferenceComponent(component: IConstruct): SharedGpuEndpointBinding;
 
   /** @internal */
-  public abstract _reserveCopies(component: IConstruct, requirement: InferenceComponentRequirement): CapacityProblem[];
+  public abstract _reserveCopies(component: IConstruct, requirements: InferenceComponentRequirement[]): CapacityProblem[];
 
   /**
    * GPU utilization of the endpoint's instances, normalized to 0-100% (`GPUUtilizationNormalized`).

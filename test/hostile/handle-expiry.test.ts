@@ -80,9 +80,7 @@ describe('McpToolServer compares handleTtl with its async endpoints at synth', (
     const endpoint = new AsyncEndpoint(stack, 'LongJobs', {
       model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04')),
       instanceType: InstanceType.ML_M5_XLARGE,
-      workload: AsyncWorkload.CPU_PROCESSING,
-      invocationTimeout: Duration.hours(1),
-      requestTtl: Duration.hours(6),
+      invocation: { workload: AsyncWorkload.CPU_PROCESSING, invocationTimeout: Duration.hours(1), requestTtl: Duration.hours(6) },
     });
     return () => new McpToolServer(stack, 'Server', { asyncEndpoints: [{ endpoint }], handleTtl });
   };

@@ -86,7 +86,7 @@ describe('McpToolServer compares handleTtl with its async endpoints at synth', (
   };
 
   test('fails if handleTtl is shorter than an async endpoint\'s queue + run time', () => {
-    expect(build(Duration.hours(1))).toThrow(/handleTtl: got 3600 seconds, expected at least 25200 seconds: async endpoint .* queue 21600 s \(requestTtl\) and run 3600 s/);
+    expect(build(Duration.hours(1))).toThrow(/handleTtl: got 3600 seconds, expected at least 25200 seconds: async endpoint .* queue 21600 s \(its invocation\.requestTtl\) and run 3600 s \(its invocation\.invocationTimeout\)/);
   });
 
   test('a handleTtl that outlives the job synthesizes', () => {

@@ -25,11 +25,11 @@ export function addAsyncExample(stack: Stack): AsyncEndpoint {
       invocationTimeout: Duration.minutes(5),
       requestTtl: Duration.minutes(30),
     },
-    storage: { serverAccessLogsBucket: ops.accessLogsBucket },
     autoScaling: { minCapacity: 0, maxCapacity: 4, targetBacklogPerInstance: 5 },
     alarms: { oldestRequestAgeThreshold: Duration.minutes(15) },
     alarmActions: ops.alarmActions,
     logRetention: ops.logRetention,
+    storage: { serverAccessLogsBucket: ops.accessLogsBucket },
   });
   SageMakerMcpChecks.acknowledge(endpoint, 'SMCP-RO1', 'Scales from zero: an update usually finds 0 or 1 instance, so a canary or '
     + 'rolling batch has nothing to split, and SageMaker\'s default all-at-once blue/green update is what a rollout would do.');

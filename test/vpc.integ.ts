@@ -60,10 +60,10 @@ export function addIsolatedMcpStack(stack: Stack): McpToolServer {
     ),
     instanceType: InstanceType.ML_M5_XLARGE,
     invocation: { workload: AsyncWorkload.CPU_PROCESSING },
-    storage: { serverAccessLogsBucket: ops.accessLogsBucket },
     autoScaling: { minCapacity: 0, maxCapacity: 2 },
     alarmActions: ops.alarmActions,
     logRetention: ops.logRetention,
+    storage: { serverAccessLogsBucket: ops.accessLogsBucket },
   });
   SageMakerMcpChecks.acknowledge(docs, 'SMCP-RO1', 'Scales from zero: an update usually finds 0 or 1 instance, so a canary or '
     + 'rolling batch has nothing to split, and SageMaker\'s default all-at-once blue/green update is what a rollout would do.');

@@ -96,7 +96,7 @@ export interface AsyncResultsOptions {
    */
   readonly retention?: Duration;
   /**
-   * How far past the result recorder's clock a notification's `eventTime` may lie; a later one is refused (DLQ). The
+   * How far past the result recorder's clock a notification's event time may lie; a later one is refused (DLQ). The
    * job table keeps the newest event, so one notification dated far ahead would replace a Completed result and outrank
    * every genuine redelivery. Whole seconds, 0 to 1 hour.
    *

@@ -155,7 +155,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /**
    * The AWS::SageMaker::Model.
    *
-   * @default - no value when the endpoint serves an existing model (`ModelSource.fromModelName`)
+   * @default - no value when the endpoint serves an existing model (a model source from a model name)
    */
   public readonly cfnModel?: sagemaker.CfnModel;
 
@@ -419,7 +419,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
 
   /**
    * Scales the variant's instance count on `ApproximateBacklogSizePerInstance` (target tracking with the seed's
-   * cooldowns); with `minCapacity: 0` also AWS's scale-from-zero step policy on `HasBacklogWithoutCapacity`
+   * cooldowns); with a minimum capacity of 0 also AWS's scale-from-zero step policy on `HasBacklogWithoutCapacity`
    * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html). The auto scaling prop calls it.
    * Once per endpoint: a second call throws.
    *
@@ -440,11 +440,6 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   }
 
   /**
-   * The scale-from-zero alarm (`HasBacklogWithoutCapacity`).
-   *
-   * @returns no value unless the instance count scales with `minCapacity: 0`
-   */
-  /**
    * The variant's scalable instance count, if autoscaling (the method or the prop) registered it: for the
    * library's own dashboard, which draws its range.
    * @internal
@@ -462,6 +457,11 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     return this.hasPools ? this.variantInstances.instanceTypes : [];
   }
 
+  /**
+   * The scale-from-zero alarm (`HasBacklogWithoutCapacity`).
+   *
+   * @returns no value unless the instance count scales with a minimum capacity of 0
+   */
   public get scaleFromZeroAlarm(): cloudwatch.Alarm | undefined {
     return this.scaling?.scaleFromZeroAlarm;
   }
@@ -470,7 +470,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
    * What the endpoint costs per hour and per month (730 h) at its fewest and most instances (its autoscaling range,
    * whose floor is 0 when it scales to zero, or the initial instance count when it is not autoscaled), from the bundled
    * on-demand price table: an estimate, not a bill (S3, SNS, SQS and Lambda are not counted). A price the table lacks
-   * gives `priceKnown: false` and a summary saying how to give it.
+   * gives an estimate whose price is not known and a summary saying how to give it.
    */
   public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
     const { instanceTypes, initialInstanceCount } = this.variantInstances;

@@ -493,6 +493,12 @@ describe('validation', () => {
     expect(fails({ alarms: { oldestRequestAgeThreshold: Duration.seconds(0) } }))
       .toThrow(/alarms\.oldestRequestAgeThreshold: got '0 seconds', expected a duration > 0/);
   });
+  test('fails if an imported endpoint\'s prefixes overlap, naming the attribute (attributes are flat)', () => {
+    const stack = new Stack(new App(), 'Test', { env: ENV });
+    const bucket = s3.Bucket.fromBucketName(stack, 'Io', 'existing-io');
+    expect(() => AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'Imported', { endpointName: 'doc-async', bucket, inputPrefix: 'jobs/', outputPrefix: 'jobs/out/' }))
+      .toThrow(/imported AsyncEndpoint 'Imported'[\s\S]*- outputPrefix: got 'jobs\/out\/', expected a prefix that does not overlap inputPrefix/);
+  });
   test('fails with every problem at once', () => {
     expect(fails({ invocation: { maxConcurrentInvocationsPerInstance: 0, requestTtl: Duration.seconds(30) }, storage: { inputPrefix: 'x' } }))
       .toThrow(/3 problems[\s\S]*invocation\.maxConcurrentInvocationsPerInstance[\s\S]*invocation\.requestTtl[\s\S]*storage\.inputPrefix/);

@@ -19,15 +19,17 @@ export function addAsyncExample(stack: Stack): AsyncEndpoint {
       { environment: { HF_MODEL_ID: 'facebook/bart-large-cnn', HF_TASK: 'summarization' } },
     ),
     instanceType: InstanceType.ML_M5_XLARGE,
-    workload: AsyncWorkload.CPU_PROCESSING,
-    maxConcurrentInvocationsPerInstance: 4,
-    invocationTimeout: Duration.minutes(5),
-    requestTtl: Duration.minutes(30),
+    invocation: {
+      workload: AsyncWorkload.CPU_PROCESSING,
+      maxConcurrentInvocationsPerInstance: 4,
+      invocationTimeout: Duration.minutes(5),
+      requestTtl: Duration.minutes(30),
+    },
     autoScaling: { minCapacity: 0, maxCapacity: 4, targetBacklogPerInstance: 5 },
-    oldestRequestAgeAlarmThreshold: Duration.minutes(15),
+    alarms: { oldestRequestAgeThreshold: Duration.minutes(15) },
     alarmActions: ops.alarmActions,
     logRetention: ops.logRetention,
-    serverAccessLogsBucket: ops.accessLogsBucket,
+    storage: { serverAccessLogsBucket: ops.accessLogsBucket },
   });
   SageMakerMcpChecks.acknowledge(endpoint, 'SMCP-RO1', 'Scales from zero: an update usually finds 0 or 1 instance, so a canary or '
     + 'rolling batch has nothing to split, and SageMaker\'s default all-at-once blue/green update is what a rollout would do.');

@@ -59,11 +59,11 @@ export function addIsolatedMcpStack(stack: Stack): McpToolServer {
       { modelData: ModelData.fromBucket(artifacts, 'bart-large-cnn/model.tar.gz'), environment: { HF_TASK: 'summarization' } },
     ),
     instanceType: InstanceType.ML_M5_XLARGE,
-    workload: AsyncWorkload.CPU_PROCESSING,
+    invocation: { workload: AsyncWorkload.CPU_PROCESSING },
     autoScaling: { minCapacity: 0, maxCapacity: 2 },
     alarmActions: ops.alarmActions,
     logRetention: ops.logRetention,
-    serverAccessLogsBucket: ops.accessLogsBucket,
+    storage: { serverAccessLogsBucket: ops.accessLogsBucket },
   });
   SageMakerMcpChecks.acknowledge(docs, 'SMCP-RO1', 'Scales from zero: an update usually finds 0 or 1 instance, so a canary or '
     + 'rolling batch has nothing to split, and SageMaker\'s default all-at-once blue/green update is what a rollout would do.');

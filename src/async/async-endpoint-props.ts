@@ -1,10 +1,12 @@
-import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import {
+  AsyncEndpointAlarmOptions, AsyncInvocationOptions, AsyncNotificationOptions, AsyncResultsOptions, AsyncStorageOptions,
+} from './async-endpoint-options';
 import { AsyncAutoScalingOptions } from './async-scaling-props';
 import { EndpointMetricOptions, ISageMakerEndpoint } from '../core/endpoint-base';
 import { EndpointMetricsConfig } from '../core/endpoint-metrics-config';
@@ -13,40 +15,25 @@ import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { EndpointUpdateOptions } from '../rollouts/endpoint-update';
 
-// The async endpoint's public types: its interface (imports implement it too), its attributes and its props.
-
-/** What the endpoint's instances mostly do; sets the default (and the expected range) of concurrent invocations. */
-export enum AsyncWorkload {
-  /** LLMs and other large models on GPUs: 1-2 concurrent invocations per instance (default 1). */
-  GPU_LLM = 'GPU_LLM',
-  /** Document and data processing on CPUs: 4-8 concurrent invocations per instance (default 4). */
-  CPU_PROCESSING = 'CPU_PROCESSING',
-}
-
-/** The notification topics that can carry the inference response inline (when it is at most 128 KB). */
-export enum AsyncNotificationTopic {
-  /** `SUCCESS_NOTIFICATION_TOPIC` */
-  SUCCESS = 'SUCCESS_NOTIFICATION_TOPIC',
-  /** `ERROR_NOTIFICATION_TOPIC` */
-  ERROR = 'ERROR_NOTIFICATION_TOPIC',
-}
+// The async endpoint's public types: its interface (imports implement it too), its attributes and its props (whose
+// option groups are in async-endpoint-options.ts).
 
 /**
  * An async inference endpoint: created here or imported.
  *
  * Its metrics are those of AWS's async metric list, which is exhaustive
  * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html): SageMaker publishes no
- * `Invocations`, `InvocationsPerInstance` or `OverheadLatency` for an async endpoint, so `metricInvocations`,
- * `metricInvocationsPerInstance` and `metricOverheadLatency` throw, naming the metric to use instead. The instance
- * count is the `SampleCount` of `metricCpuUtilization` over a 1-minute period, as AWS's async troubleshooting page says
+ * `Invocations`, `InvocationsPerInstance` or `OverheadLatency` for an async endpoint, so the methods of those three
+ * metrics throw, naming the metric to use instead. The instance count is the `SampleCount` of the `CPUUtilization`
+ * metric over a 1-minute period, as AWS's async troubleshooting page says
  * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-troubleshooting.html).
  */
 export interface IAsyncEndpoint extends ISageMakerEndpoint {
   /**
    * The bucket inputs are uploaded to and SageMaker writes outputs and failures to.
    *
-   * @default - unknown for an endpoint imported by name or ARN: `grantSubmit`, `grantReadResults`, `runtimeEnvironment`
-   * and `bindToFunction` then throw (import with `AsyncEndpoint.fromAsyncEndpointAttributes` to use them)
+   * @default - unknown for an endpoint imported by name or ARN: the submit and read-results grants, the runtime
+   * environment and binding to a function then throw (import with the endpoint's attributes to use them)
    */
   readonly bucket?: s3.IBucket;
   /** Key prefix of uploaded inputs (ends with `/`). */
@@ -206,12 +193,14 @@ export interface AsyncEndpointAttributes {
   readonly variantName?: string;
 }
 
+
 /**
- * Properties of an async endpoint. The network options put the model in your VPC, and the bundled result recorder in
- * the same VPC and subnets (with a security group of its own: HTTPS out only).
+ * Properties of an async endpoint: the model and its instances at the top level, each concern of async inference in a
+ * group of its own (storage, results, notifications, invocation, alarms). The network options put the model in your
+ * VPC, and the bundled result recorder in the same VPC and subnets (with a security group of its own: HTTPS out only).
  */
 export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNetworkOptions, EndpointUpdateOptions {
-  /** Where the model comes from: `ModelSource.fromContainer(...)`, `ModelSource.fromModelName(...)`, JumpStart. */
+  /** Where the model comes from: a container, an existing model or a JumpStart model (see `ModelSource`). */
   readonly model: ModelSource;
   /**
    * The endpoint's name.
@@ -248,130 +237,52 @@ export interface AsyncEndpointProps extends ProductionVariantOptions, EndpointNe
    */
   readonly encryptionKey?: kms.IKey;
   /**
-   * The bucket for inputs, outputs and failures. A bucket of yours gets lifecycle rules only if it is an `s3.Bucket`
-   * defined in this app; for an imported one, expire the prefixes yourself.
+   * Where inputs, outputs and failures live in S3, and how long they are kept.
    *
-   * @default - a bucket is created: KMS (`encryptionKey`), TLS only, public access blocked, versioned, with a rule that
-   * deletes noncurrent versions a day after the prefix expirations below expire them
+   * @default - a created bucket with the prefixes 'inputs/', 'outputs/' and 'failures/', kept 7, 30 and 30 days
    */
-  readonly bucket?: s3.IBucket;
+  readonly storage?: AsyncStorageOptions;
   /**
-   * Key prefix of uploaded inputs; must end with `/` and not overlap the other prefixes.
+   * The job table that records each job's outcome from SageMaker's notifications.
    *
-   * @default 'inputs/'
+   * @default - results are recorded, kept as long as outputs, with 5 minutes of event-time skew allowed
    */
-  readonly inputPrefix?: string;
+  readonly results?: AsyncResultsOptions;
   /**
-   * Key prefix SageMaker writes outputs under (`S3OutputPath`).
+   * What SageMaker's success and error notifications carry.
    *
-   * @default 'outputs/'
+   * @default - notifications carry the output location, not the response
    */
-  readonly outputPrefix?: string;
+  readonly notifications?: AsyncNotificationOptions;
   /**
-   * Key prefix SageMaker writes failures under (`S3FailurePath`).
+   * The instances' concurrency and the runtime's default timeout and TTL for submitted jobs.
    *
-   * @default 'failures/'
+   * @default - concurrency from the instance type's workload, a 15-minute invocation timeout and a 1-hour request TTL
    */
-  readonly failurePrefix?: string;
+  readonly invocation?: AsyncInvocationOptions;
   /**
-   * How long inputs are kept (whole days).
+   * Scale the instance count on `ApproximateBacklogSizePerInstance`. With a minimum capacity of 0 the scale-from-zero
+   * recipe (a `HasBacklogWithoutCapacity` alarm driving a +1 step policy) is added.
    *
-   * @default Duration.days(7)
-   */
-  readonly inputExpiration?: Duration;
-  /**
-   * How long outputs are kept (whole days).
-   *
-   * @default Duration.days(30)
-   */
-  readonly outputExpiration?: Duration;
-  /**
-   * How long failure objects are kept (whole days).
-   *
-   * @default Duration.days(30)
-   */
-  readonly failureExpiration?: Duration;
-  /**
-   * A bucket for the created bucket's server access logs.
-   *
-   * @default - no access logs (requests can be audited with CloudTrail data events)
-   */
-  readonly serverAccessLogsBucket?: s3.IBucket;
-  /**
-   * Topics whose notification carries the inference response inline (`IncludeInferenceResponseIn`; responses up to
-   * 128 KB). The key it arrives under is not documented; the result recorder ignores it and records locations.
-   *
-   * @default - no inline responses
-   */
-  readonly includeInferenceResponseIn?: AsyncNotificationTopic[];
-  /**
-   * What the instances mostly do; sets the default of `maxConcurrentInvocationsPerInstance` and the range outside of
-   * which it warns.
-   *
-   * @default - GPU_LLM for instance types with accelerators (g*, p*, inf*, trn*), CPU_PROCESSING otherwise
-   */
-  readonly workload?: AsyncWorkload;
-  /**
-   * Requests each instance processes at once (1-1000).
-   *
-   * @default - 1 for GPU_LLM, 4 for CPU_PROCESSING
-   */
-  readonly maxConcurrentInvocationsPerInstance?: number;
-  /**
-   * The default `InvocationTimeoutSeconds` the runtime submits with (1-3600 s, whole seconds).
-   *
-   * @default Duration.seconds(900)
-   */
-  readonly invocationTimeout?: Duration;
-  /**
-   * The default `RequestTTLSeconds` the runtime submits with (60-21600 s, and at least twice `invocationTimeout`).
-   *
-   * @default Duration.hours(1)
-   */
-  readonly requestTtl?: Duration;
-  /**
-   * Record results in a DynamoDB job table (SNS -> SQS -> bundled recorder), so `getAsyncJob` is one read.
-   *
-   * @default true
-   */
-  readonly recordResults?: boolean;
-  /**
-   * How long job items live in the table (its TTL).
-   *
-   * @default - `outputExpiration`
-   */
-  readonly resultRetention?: Duration;
-  /**
-   * How far past the result recorder's clock a notification's `eventTime` may lie; a later one is refused (DLQ). The job
-   * table keeps the newest event, so one notification dated far ahead would replace a Completed result and outrank
-   * every genuine redelivery. Whole seconds, 0 to 1 hour.
-   *
-   * @default Duration.minutes(5)
-   */
-  readonly maxEventTimeSkew?: Duration;
-  /**
-   * Scale the instance count on `ApproximateBacklogSizePerInstance`. With `minCapacity: 0` the scale-from-zero recipe
-   * (a `HasBacklogWithoutCapacity` alarm driving a +1 step policy) is added.
-   *
-   * @default - no autoscaling: the endpoint keeps `initialInstanceCount` instances
+   * @default - no autoscaling: the endpoint keeps its initial instance count
    */
   readonly autoScaling?: AsyncAutoScalingOptions;
   /**
-   * Alarm when the oldest queued request is older than this.
+   * Alarms on the endpoint's queue.
    *
-   * @default - no alarm
+   * @default - no alarms on the queue (the result recorder's dead-letter alarm exists whenever results are recorded)
    */
-  readonly oldestRequestAgeAlarmThreshold?: Duration;
+  readonly alarms?: AsyncEndpointAlarmOptions;
   /**
    * What the alarms this endpoint creates do when they fire (the oldest-request-age alarm and the result recorder's
-   * dead-letter alarm), e.g. `[new cloudwatch_actions.SnsAction(topic)]`. The scale-from-zero alarm is not affected: its
-   * action is the scaling policy.
+   * dead-letter alarm), e.g. a `cloudwatch_actions.SnsAction` of your topic. The scale-from-zero alarm is not affected:
+   * its action is the scaling policy.
    *
    * @default - the alarms change state but notify nobody
    */
   readonly alarmActions?: cloudwatch.IAlarmAction[];
   /**
-   * How long the result recorder's log group (KMS-encrypted with `encryptionKey`) keeps its logs.
+   * How long the result recorder's log group (KMS-encrypted with the encryption key) keeps its logs.
    *
    * @default logs.RetentionDays.ONE_MONTH
    */

@@ -10,7 +10,8 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { AsyncEndpointAttributes, AsyncEndpointProps, AsyncWorkload, IAsyncEndpoint } from './async-endpoint-props';
+import { AsyncStorageOptions, AsyncWorkload } from './async-endpoint-options';
+import { AsyncEndpointAttributes, AsyncEndpointProps, IAsyncEndpoint } from './async-endpoint-props';
 import { AsyncResults } from './async-results';
 import { addBacklogScaling, BacklogScaling, validateBacklogScaling } from './async-scaling';
 import { AsyncAutoScalingOptions } from './async-scaling-props';
@@ -55,17 +56,17 @@ import { secondScalingCall } from '../private/scaling-resources';
 export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable {
   /**
    * Imports an async endpoint by name (exact case; the ARN is built lowercase): invoke grants, variant and backlog
-   * metrics. A name does not say where the endpoint's inputs and outputs live, so `bucket` has no value and
-   * `grantSubmit`, `grantReadResults`, `runtimeEnvironment` and `bindToFunction` throw: use
-   * `fromAsyncEndpointAttributes` for those.
+   * metrics. A name does not say where the endpoint's inputs and outputs live, so the bucket has no value and the
+   * submit and read-results grants, the runtime environment and binding to a function throw: import with the
+   * endpoint's attributes (`AsyncEndpointAttributes`) for those.
    */
   public static fromEndpointName(scope: Construct, id: string, endpointName: string): IAsyncEndpoint {
     return importAsyncEndpoint(scope, id, { endpointName });
   }
 
   /**
-   * Imports an async endpoint by ARN (its name is the ARN's resource name; grants use the ARN lowercased); see
-   * `fromEndpointName`.
+   * Imports an async endpoint by ARN (its name is the ARN's resource name; grants use the ARN lowercased); like an
+   * import by name, it knows no bucket.
    */
   public static fromEndpointArn(scope: Construct, id: string, endpointArn: string): IAsyncEndpoint {
     return importAsyncEndpoint(scope, id, { endpointArn });
@@ -75,7 +76,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   public static fromAsyncEndpointAttributes(scope: Construct, id: string, attrs: AsyncEndpointAttributes): IAsyncEndpoint {
     const v = new PropValidator(`imported AsyncEndpoint '${id}'`);
     v.pattern('endpointName', attrs.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
-    validatePrefixes(v, attrs.inputPrefix ?? 'inputs/', attrs.outputPrefix ?? 'outputs/', attrs.failurePrefix ?? 'failures/');
+    validatePrefixes(v, '', attrs.inputPrefix ?? 'inputs/', attrs.outputPrefix ?? 'outputs/', attrs.failurePrefix ?? 'failures/');
     v.throwIfInvalid();
     return importAsyncEndpoint(scope, id, attrs);
   }
@@ -101,7 +102,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /**
    * The job table (partition key `inferenceId`, TTL attribute `expiresAt`).
    *
-   * @default - none when `recordResults` is false
+   * @default - none when results are not recorded
    */
   public readonly jobTable?: dynamodb.ITable;
   /** The production variant's name. */
@@ -119,31 +120,31 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /**
    * The queue between the topics and the recorder.
    *
-   * @default - none when `recordResults` is false
+   * @default - none when results are not recorded
    */
   public readonly resultQueue?: sqs.IQueue;
   /**
    * Notifications the recorder could not record, after `maxReceiveCount` (5) deliveries.
    *
-   * @default - none when `recordResults` is false
+   * @default - none when results are not recorded
    */
   public readonly resultDeadLetterQueue?: sqs.IQueue;
   /**
    * The bundled result recorder.
    *
-   * @default - none when `recordResults` is false
+   * @default - none when results are not recorded
    */
   public readonly resultRecorder?: lambda.IFunction;
   /**
    * Alarm on the result DLQ's depth (at least one message).
    *
-   * @default - none when `recordResults` is false
+   * @default - none when results are not recorded
    */
   public readonly resultDeadLetterAlarm?: cloudwatch.Alarm;
   /**
    * Alarm on the oldest queued request's age.
    *
-   * @default - none unless `oldestRequestAgeAlarmThreshold` is set
+   * @default - none unless the alarms' oldest-request-age threshold is set
    */
   public readonly oldestRequestAgeAlarm?: cloudwatch.Alarm;
 
@@ -154,7 +155,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   /**
    * The AWS::SageMaker::Model.
    *
-   * @default - no value when the endpoint serves an existing model (`ModelSource.fromModelName`)
+   * @default - no value when the endpoint serves an existing model (a model source from a model name)
    */
   public readonly cfnModel?: sagemaker.CfnModel;
 
@@ -171,8 +172,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   private readonly networkConnections?: ec2.Connections;
 
   /**
-   * The security groups of the model's network interfaces in the endpoint's VPC (`vpc`): allow the model to reach your
-   * resources with `connections.allowTo(...)`. Fails for an endpoint without a VPC.
+   * The security groups of the model's network interfaces in the endpoint's VPC: allow the model to reach your
+   * resources through them (`ec2.Connections`). Fails for an endpoint without a VPC.
    */
   public get connections(): ec2.Connections {
     return endpointConnections(`AsyncEndpoint '${this.node.path}'`, this.networkConnections);
@@ -185,47 +186,52 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     this.hasPools = props.instancePools !== undefined;
     this.variantInstances = { instanceTypes: instanceTypes.map((t) => t.name), initialInstanceCount: props.initialInstanceCount ?? 1 };
     this.defaultVariantName = this.variantName;
-    this.inputPrefix = props.inputPrefix ?? 'inputs/';
-    this.outputPrefix = props.outputPrefix ?? 'outputs/';
-    this.failurePrefix = props.failurePrefix ?? 'failures/';
-    this.workload = props.workload ?? defaultWorkload(props);
+    const storage = props.storage ?? {};
+    const results = props.results ?? {};
+    const invocation = props.invocation ?? {};
+    const oldestRequestAgeThreshold = props.alarms?.oldestRequestAgeThreshold;
+    this.inputPrefix = storage.inputPrefix ?? 'inputs/';
+    this.outputPrefix = storage.outputPrefix ?? 'outputs/';
+    this.failurePrefix = storage.failurePrefix ?? 'failures/';
+    this.workload = invocation.workload ?? defaultWorkload(props);
     const range = WORKLOAD_RANGES[this.workload];
-    this.maxConcurrentInvocationsPerInstance = props.maxConcurrentInvocationsPerInstance ?? range.default;
-    this.defaultInvocationTimeoutSeconds = props.invocationTimeout?.toSeconds({ integral: false }) ?? DEFAULT_INVOCATION_TIMEOUT_SECONDS;
-    this.defaultRequestTtlSeconds = props.requestTtl?.toSeconds({ integral: false }) ?? DEFAULT_REQUEST_TTL_SECONDS;
-    const outputExpiration = props.outputExpiration ?? DEFAULT_EXPIRATION.output;
-    const resultRetention = props.resultRetention ?? outputExpiration;
-    const recordResults = props.recordResults ?? true;
+    this.maxConcurrentInvocationsPerInstance = invocation.maxConcurrentInvocationsPerInstance ?? range.default;
+    this.defaultInvocationTimeoutSeconds = invocation.invocationTimeout?.toSeconds({ integral: false }) ?? DEFAULT_INVOCATION_TIMEOUT_SECONDS;
+    this.defaultRequestTtlSeconds = invocation.requestTtl?.toSeconds({ integral: false }) ?? DEFAULT_REQUEST_TTL_SECONDS;
+    const outputExpiration = storage.outputExpiration ?? DEFAULT_EXPIRATION.output;
+    const resultRetention = results.retention ?? outputExpiration;
+    const recordResults = results.enabled ?? true;
 
     // -- validation: every problem at once
     const v = new PropValidator(`AsyncEndpoint '${id}'`);
     v.pattern('endpointName', props.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
     validateProductionVariant(v, '', this.variantName, props);
     validateMetricsConfig(v, 'metricsConfig.', props.metricsConfig);
-    v.range('maxConcurrentInvocationsPerInstance', props.maxConcurrentInvocationsPerInstance, 1, 1000);
-    const timeoutUnresolved = props.invocationTimeout?.isUnresolved() ?? false;
-    const ttlUnresolved = props.requestTtl?.isUnresolved() ?? false;
+    v.range('invocation.maxConcurrentInvocationsPerInstance', invocation.maxConcurrentInvocationsPerInstance, 1, 1000);
+    const timeoutUnresolved = invocation.invocationTimeout?.isUnresolved() ?? false;
+    const ttlUnresolved = invocation.requestTtl?.isUnresolved() ?? false;
     if (!timeoutUnresolved && !ttlUnresolved) {
-      for (const p of ttlProblems(this.defaultInvocationTimeoutSeconds, this.defaultRequestTtlSeconds, { timeout: 'invocationTimeout', ttl: 'requestTtl' })) v.add(p);
+      const names = { timeout: 'invocation.invocationTimeout', ttl: 'invocation.requestTtl' };
+      for (const p of ttlProblems(this.defaultInvocationTimeoutSeconds, this.defaultRequestTtlSeconds, names)) v.add(p);
     }
-    validatePrefixes(v, this.inputPrefix, this.outputPrefix, this.failurePrefix);
-    for (const [name, d] of [['inputExpiration', props.inputExpiration], ['outputExpiration', props.outputExpiration],
-      ['failureExpiration', props.failureExpiration], ['resultRetention', props.resultRetention]] as const) {
+    validatePrefixes(v, 'storage.', this.inputPrefix, this.outputPrefix, this.failurePrefix);
+    for (const [name, d] of [['storage.inputExpiration', storage.inputExpiration], ['storage.outputExpiration', storage.outputExpiration],
+      ['storage.failureExpiration', storage.failureExpiration], ['results.retention', results.retention]] as const) {
       if (d !== undefined && !d.isUnresolved()) {
         const days = d.toDays({ integral: false });
         v.check(Number.isInteger(days) && days >= 1, name, d.toHumanString(), 'a whole number of days, at least 1');
       }
     }
-    if (props.maxEventTimeSkew && !props.maxEventTimeSkew.isUnresolved()) {
-      const skew = props.maxEventTimeSkew.toSeconds({ integral: false });
-      v.check(Number.isInteger(skew) && skew >= 0 && skew <= 3600, 'maxEventTimeSkew', props.maxEventTimeSkew.toHumanString(), 'whole seconds from 0 to 1 hour');
+    if (results.maxEventTimeSkew && !results.maxEventTimeSkew.isUnresolved()) {
+      const skew = results.maxEventTimeSkew.toSeconds({ integral: false });
+      v.check(Number.isInteger(skew) && skew >= 0 && skew <= 3600, 'results.maxEventTimeSkew', results.maxEventTimeSkew.toHumanString(), 'whole seconds from 0 to 1 hour');
     }
-    if (props.oldestRequestAgeAlarmThreshold && !props.oldestRequestAgeAlarmThreshold.isUnresolved()) {
-      v.check(props.oldestRequestAgeAlarmThreshold.toSeconds({ integral: false }) > 0, 'oldestRequestAgeAlarmThreshold',
-        props.oldestRequestAgeAlarmThreshold.toHumanString(), 'a duration > 0');
+    if (oldestRequestAgeThreshold && !oldestRequestAgeThreshold.isUnresolved()) {
+      v.check(oldestRequestAgeThreshold.toSeconds({ integral: false }) > 0, 'alarms.oldestRequestAgeThreshold',
+        oldestRequestAgeThreshold.toHumanString(), 'a duration > 0');
     }
-    const inclusions = props.includeInferenceResponseIn ?? [];
-    v.check(new Set(inclusions).size === inclusions.length, 'includeInferenceResponseIn', inclusions, 'each topic at most once');
+    const inclusions = props.notifications?.includeInferenceResponseIn ?? [];
+    v.check(new Set(inclusions).size === inclusions.length, 'notifications.includeInferenceResponseIn', inclusions, 'each topic at most once');
     if (props.autoScaling) validateBacklogScaling(v, props.autoScaling);
     const network = bindEndpointNetwork(this, v, props);
     this.networkConnections = network.connections;
@@ -235,17 +241,17 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     const mc = this.maxConcurrentInvocationsPerInstance;
     if (!Token.isUnresolved(mc) && (mc < range.min || mc > range.max)) {
       Annotations.of(this).addWarningV2('cdk-sagemaker-mcp:asyncConcurrencyOutsideWorkload',
-        `maxConcurrentInvocationsPerInstance: got ${mc}, expected ${range.min}-${range.max} for a ${range.label} workload `
-        + `(${this.workload}); set 'workload' if the instances do something else.`);
+        `invocation.maxConcurrentInvocationsPerInstance: got ${mc}, expected ${range.min}-${range.max} for a ${range.label} workload `
+        + `(${this.workload}); set 'invocation.workload' if the instances do something else.`);
     }
 
     // -- encryption, role, storage, topics
     this.key = props.encryptionKey ?? createKey(this, 'Key', `Async inference data of ${this.node.path}`);
     this.encryptionKey = this.key;
     this.role = props.role ?? createExecutionRole(this, 'Role', `Runs the model of async endpoint ${this.node.path}`);
-    this.ioBucket = props.bucket ?? this.createBucket(props.serverAccessLogsBucket);
+    this.ioBucket = storage.bucket ?? this.createBucket(storage.serverAccessLogsBucket);
     this.bucket = this.ioBucket;
-    this.addLifecycleRules(props, outputExpiration);
+    this.addLifecycleRules(storage, outputExpiration);
 
     this.successTopic = new sns.Topic(this, 'SuccessTopic', { masterKey: this.key, enforceSSL: true });
     this.errorTopic = new sns.Topic(this, 'ErrorTopic', { masterKey: this.key, enforceSSL: true });
@@ -329,31 +335,31 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
 
     // -- results without polling
     if (recordResults) {
-      const results = new AsyncResults(this, 'Results', {
+      const pipeline = new AsyncResults(this, 'Results', {
         successTopic: this.successTopic,
         errorTopic: this.errorTopic,
         encryptionKey: this.key,
         retention: resultRetention,
-        maxEventTimeSkew: props.maxEventTimeSkew ?? Duration.seconds(DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS),
+        maxEventTimeSkew: results.maxEventTimeSkew ?? Duration.seconds(DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS),
         maxReceiveCount: 5,
         logRetention: props.logRetention,
         alarmActions: props.alarmActions,
         network: { vpc: props.vpc, vpcSubnets: props.vpcSubnets },
       });
-      this.jobTable = results.table;
-      this.resultQueue = results.queue;
-      this.resultDeadLetterQueue = results.deadLetterQueue;
-      this.resultRecorder = results.recorder;
-      this.resultDeadLetterAlarm = results.deadLetterAlarm;
+      this.jobTable = pipeline.table;
+      this.resultQueue = pipeline.queue;
+      this.resultDeadLetterQueue = pipeline.deadLetterQueue;
+      this.resultRecorder = pipeline.recorder;
+      this.resultDeadLetterAlarm = pipeline.deadLetterAlarm;
     }
 
     // -- scaling and alarms
     if (props.autoScaling) this.autoScaleInstanceCount(props.autoScaling);
-    if (props.oldestRequestAgeAlarmThreshold) {
+    if (oldestRequestAgeThreshold) {
       this.oldestRequestAgeAlarm = new cloudwatch.Alarm(this, 'OldestRequestAgeAlarm', {
-        alarmDescription: `The oldest queued request of ${this.node.path} is older than ${props.oldestRequestAgeAlarmThreshold.toHumanString()}`,
+        alarmDescription: `The oldest queued request of ${this.node.path} is older than ${oldestRequestAgeThreshold.toHumanString()}`,
         metric: this.metricApproximateAgeOfOldestRequest({ period: Duration.minutes(1) }),
-        threshold: props.oldestRequestAgeAlarmThreshold.toSeconds(),
+        threshold: oldestRequestAgeThreshold.toSeconds(),
         evaluationPeriods: 3,
         datapointsToAlarm: 3,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -369,17 +375,17 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       // Transient job data that the lifecycle rules expire: an expired object's last version goes a day later.
       noncurrentVersionExpiration: Duration.days(1),
       serverAccessLogsBucket: accessLogs,
-      noAccessLogsReason: 'Transient async-inference job data that lifecycle rules expire; pass serverAccessLogsBucket to enable access logs, '
+      noAccessLogsReason: 'Transient async-inference job data that lifecycle rules expire; pass storage.serverAccessLogsBucket to enable access logs, '
         + 'or audit requests with CloudTrail S3 data events.',
     });
   }
 
-  private addLifecycleRules(props: AsyncEndpointProps, outputExpiration: Duration): void {
+  private addLifecycleRules(storage: AsyncStorageOptions, outputExpiration: Duration): void {
     if (!(this.ioBucket instanceof s3.Bucket)) return;
     const rules: Array<[string, string, Duration]> = [
-      ['ExpireInputs', this.inputPrefix, props.inputExpiration ?? DEFAULT_EXPIRATION.input],
+      ['ExpireInputs', this.inputPrefix, storage.inputExpiration ?? DEFAULT_EXPIRATION.input],
       ['ExpireOutputs', this.outputPrefix, outputExpiration],
-      ['ExpireFailures', this.failurePrefix, props.failureExpiration ?? DEFAULT_EXPIRATION.failure],
+      ['ExpireFailures', this.failurePrefix, storage.failureExpiration ?? DEFAULT_EXPIRATION.failure],
     ];
     for (const [id, prefix, expiration] of rules) {
       this.ioBucket.addLifecycleRule({ id: `${this.node.id}${id}`, prefix, expiration, abortIncompleteMultipartUploadAfter: Duration.days(1) });
@@ -413,8 +419,8 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
 
   /**
    * Scales the variant's instance count on `ApproximateBacklogSizePerInstance` (target tracking with the seed's
-   * cooldowns); with `minCapacity: 0` also AWS's scale-from-zero step policy on `HasBacklogWithoutCapacity`
-   * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html). The `autoScaling` prop calls it.
+   * cooldowns); with a minimum capacity of 0 also AWS's scale-from-zero step policy on `HasBacklogWithoutCapacity`
+   * (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-autoscale.html). The auto scaling prop calls it.
    * Once per endpoint: a second call throws.
    *
    * @returns the variant's scalable instance count, to add more policies to
@@ -434,12 +440,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
   }
 
   /**
-   * The scale-from-zero alarm (`HasBacklogWithoutCapacity`).
-   *
-   * @returns no value unless the instance count scales with `minCapacity: 0`
-   */
-  /**
-   * The variant's scalable instance count, if `autoScaleInstanceCount` (or `autoScaling`) registered it: for the
+   * The variant's scalable instance count, if autoscaling (the method or the prop) registered it: for the
    * library's own dashboard, which draws its range.
    * @internal
    */
@@ -456,15 +457,20 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
     return this.hasPools ? this.variantInstances.instanceTypes : [];
   }
 
+  /**
+   * The scale-from-zero alarm (`HasBacklogWithoutCapacity`).
+   *
+   * @returns no value unless the instance count scales with a minimum capacity of 0
+   */
   public get scaleFromZeroAlarm(): cloudwatch.Alarm | undefined {
     return this.scaling?.scaleFromZeroAlarm;
   }
 
   /**
    * What the endpoint costs per hour and per month (730 h) at its fewest and most instances (its autoscaling range,
-   * whose floor is 0 when it scales to zero, or `initialInstanceCount` when it is not autoscaled), from the bundled
+   * whose floor is 0 when it scales to zero, or the initial instance count when it is not autoscaled), from the bundled
    * on-demand price table: an estimate, not a bill (S3, SNS, SQS and Lambda are not counted). A price the table lacks
-   * gives `priceKnown: false` and a summary saying how to give it.
+   * gives an estimate whose price is not known and a summary saying how to give it.
    */
   public costEstimate(options?: CostEstimateOptions): EndpointCostEstimate {
     const { instanceTypes, initialInstanceCount } = this.variantInstances;

@@ -25,7 +25,7 @@ export interface AsyncAutoScalingOptions {
    */
   readonly targetBacklogPerInstance?: number;
   /**
-   * Wait after a scale-out before another; shorter than `scaleInCooldown`.
+   * Wait after a scale-out before another; shorter than the scale-in cooldown.
    *
    * @default Duration.seconds(60)
    */

@@ -336,6 +336,6 @@ function validateHandleOutlivesJobs(v: PropValidator, spec: McpServerSpec): void
     const timeout = a.invocationTimeoutSeconds ?? DEFAULT_INVOCATION_TIMEOUT_SECONDS;
     if (Token.isUnresolved(ttl) || Token.isUnresolved(timeout) || handleTtl >= ttl + timeout) continue;
     v.add(`handleTtl: got ${handleTtl} seconds, expected at least ${ttl + timeout} seconds: async endpoint '${a.name}' lets a job `
-      + `queue ${ttl} s (requestTtl) and run ${timeout} s (invocationTimeout), and its handle must outlive it`);
+      + `queue ${ttl} s (its invocation.requestTtl) and run ${timeout} s (its invocation.invocationTimeout), and its handle must outlive it`);
   }
 }

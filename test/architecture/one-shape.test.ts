@@ -1,7 +1,8 @@
 /**
  * One shape for one idea, across the exported API: every scaling options type ends in `ScalingOptions`, every
- * `McpToolServer` entry names its object by its kind, alarm actions are a top-level `alarmActions` prop, and a rollout's
- * binding to what it rolls out is internal. The walk follows `src/index.ts`'s re-exports, so a type only the library uses
+ * `McpToolServer` entry names its object by its kind, alarm actions are a top-level `alarmActions` prop (alarm thresholds
+ * sit in an `alarms` struct), `AsyncEndpointProps` groups its options by concern, and a rollout's binding to what it
+ * rolls out is internal. The walk follows `src/index.ts`'s re-exports, so a type only the library uses
  * internally is not held to the rule.
  */
 import { readFileSync } from 'fs';
@@ -75,6 +76,66 @@ test('alarm actions are a top-level alarmActions prop, never nested in an alarm 
   const holders = [...INTERFACES.keys()].filter((n) => /readonly alarmActions\?/.test(bodyOf(n)));
   expect(holders.filter((n) => !n.endsWith('Props')).sort()).toEqual([]);
   expect(holders.sort()).toEqual(['ApprovedModelDeploymentProps', 'AsyncEndpointProps', 'McpToolServerProps', 'PipelineEventRouterProps', 'RealtimeEndpointProps']);
+});
+
+describe('AsyncEndpointProps: one group per concern', () => {
+  /** The members an exported interface declares itself, optional or not. */
+  const ownMembers = (name: string) => [...bodyOf(name).matchAll(/^ {2}readonly (\w+)\??: /gm)].map((m) => m[1]);
+  const parentsOf = (name: string) => (bodyOf(name).match(/^export interface \w+ extends ([\w, ]+) \{/)?.[1] ?? '')
+    .split(',').map((n) => n.trim()).filter(Boolean);
+
+  test('the top level holds the model, its instances and what every construct holds there; the rest is grouped', () => {
+    expect(ownMembers('AsyncEndpointProps').sort()).toEqual([
+      'alarmActions', 'alarms', 'autoScaling', 'encryptionKey', 'endpointName', 'invocation', 'logRetention', 'metricsConfig',
+      'model', 'notifications', 'results', 'role', 'storage', 'variantName',
+    ]);
+    // What it extends is shared with RealtimeEndpointProps, so the whole top level stays small.
+    expect(parentsOf('AsyncEndpointProps')).toEqual(parentsOf('RealtimeEndpointProps'));
+    const topLevel = [...ownMembers('AsyncEndpointProps'), ...parentsOf('AsyncEndpointProps').flatMap(ownMembers)];
+    expect(topLevel.length).toBeLessThanOrEqual(30);
+  });
+
+  test('each group is an exported options struct of its concern, every member optional', () => {
+    const groups: Record<string, string[]> = {
+      AsyncStorageOptions: ['bucket', 'failureExpiration', 'failurePrefix', 'inputExpiration', 'inputPrefix', 'outputExpiration',
+        'outputPrefix', 'serverAccessLogsBucket'],
+      AsyncResultsOptions: ['enabled', 'maxEventTimeSkew', 'retention'],
+      AsyncNotificationOptions: ['includeInferenceResponseIn'],
+      AsyncInvocationOptions: ['invocationTimeout', 'maxConcurrentInvocationsPerInstance', 'requestTtl', 'workload'],
+      AsyncEndpointAlarmOptions: ['oldestRequestAgeThreshold'],
+    };
+    for (const [type, members] of Object.entries(groups)) {
+      expect([type, ownMembers(type).sort()]).toEqual([type, members]);
+      expect([type, [...bodyOf(type).matchAll(/^ {2}readonly (\w+): /gm)].map((m) => m[1])]).toEqual([type, []]);
+    }
+    const props = bodyOf('AsyncEndpointProps');
+    for (const [prop, type] of [['storage', 'AsyncStorageOptions'], ['results', 'AsyncResultsOptions'],
+      ['notifications', 'AsyncNotificationOptions'], ['invocation', 'AsyncInvocationOptions'], ['alarms', 'AsyncEndpointAlarmOptions']]) {
+      expect(props).toContain(`readonly ${prop}?: ${type};`);
+    }
+  });
+
+  test('alarm thresholds sit in an endpoint\'s alarms options, never at the top level of its props', () => {
+    const props = [...INTERFACES.keys()].filter((n) => n.endsWith('Props'));
+    expect(props.filter((n) => /^ {2}readonly \w+Threshold\?/m.test(bodyOf(n)))).toEqual([]);
+    expect(bodyOf('RealtimeEndpointProps')).toContain('readonly alarms?: RealtimeEndpointAlarmOptions;');
+    expect(bodyOf('AsyncEndpointProps')).toContain('readonly alarms?: AsyncEndpointAlarmOptions;');
+  });
+
+  test('a grouped prop builds the same endpoint it configures', () => {
+    const stack = new Stack(new App(), 'Grouped', { env: { account: '123456789012', region: 'us-east-1' } });
+    const image = lib.ContainerImage.fromImageUri('763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.1-cpu-py310');
+    const endpoint = new lib.AsyncEndpoint(stack, 'Async', {
+      model: lib.ModelSource.fromContainer(image),
+      instanceType: lib.InstanceType.ML_M5_XLARGE,
+      storage: { inputPrefix: 'in/' },
+      results: { enabled: false },
+      invocation: { workload: lib.AsyncWorkload.CPU_PROCESSING, maxConcurrentInvocationsPerInstance: 6 },
+      alarms: { oldestRequestAgeThreshold: Duration.minutes(10) },
+    });
+    expect([endpoint.inputPrefix, endpoint.jobTable, endpoint.maxConcurrentInvocationsPerInstance]).toEqual(['in/', undefined, 6]);
+    expect(endpoint.oldestRequestAgeAlarm).toBeDefined();
+  });
 });
 
 test('the binding between a rollout and what it rolls out is internal', () => {

@@ -197,20 +197,20 @@ describe('options', () => {
   });
 
   test('a concurrency outside the workload range warns and is kept', () => {
-    const { stack, template } = build({ instanceType: InstanceType.ML_G5_2XLARGE, maxConcurrentInvocationsPerInstance: 8 });
+    const { stack, template } = build({ instanceType: InstanceType.ML_G5_2XLARGE, invocation: { maxConcurrentInvocationsPerInstance: 8 } });
     template().hasResourceProperties('AWS::SageMaker::EndpointConfig', {
       AsyncInferenceConfig: { ClientConfig: { MaxConcurrentInvocationsPerInstance: 8 } },
     });
-    Annotations.fromStack(stack).hasWarning('/Test/Async', Match.stringLikeRegexp('maxConcurrentInvocationsPerInstance: got 8, expected 1-2 for a GPU LLM workload'));
+    Annotations.fromStack(stack).hasWarning('/Test/Async', Match.stringLikeRegexp('invocation.maxConcurrentInvocationsPerInstance: got 8, expected 1-2 for a GPU LLM workload'));
   });
 
   test('a concurrency inside the workload range does not warn', () => {
-    const { stack } = build({ workload: AsyncWorkload.CPU_PROCESSING, maxConcurrentInvocationsPerInstance: 8 });
+    const { stack } = build({ invocation: { workload: AsyncWorkload.CPU_PROCESSING, maxConcurrentInvocationsPerInstance: 8 } });
     Annotations.fromStack(stack).hasNoWarning('/Test/Async', Match.stringLikeRegexp('maxConcurrentInvocationsPerInstance'));
   });
 
-  test('includeInferenceResponseIn is rendered', () => {
-    const { template } = build({ includeInferenceResponseIn: [AsyncNotificationTopic.SUCCESS, AsyncNotificationTopic.ERROR] });
+  test('notifications.includeInferenceResponseIn is rendered', () => {
+    const { template } = build({ notifications: { includeInferenceResponseIn: [AsyncNotificationTopic.SUCCESS, AsyncNotificationTopic.ERROR] } });
     template().hasResourceProperties('AWS::SageMaker::EndpointConfig', {
       AsyncInferenceConfig: { OutputConfig: { NotificationConfig: { IncludeInferenceResponseIn: ['SUCCESS_NOTIFICATION_TOPIC', 'ERROR_NOTIFICATION_TOPIC'] } } },
     });
@@ -218,12 +218,14 @@ describe('options', () => {
 
   test('custom prefixes and expirations reach the paths, lifecycle rules and env', () => {
     const { stack, endpoint, template } = build({
-      inputPrefix: 'in/',
-      outputPrefix: 'out/',
-      failurePrefix: 'err/',
-      inputExpiration: Duration.days(1),
-      outputExpiration: Duration.days(3),
-      failureExpiration: Duration.days(14),
+      storage: {
+        inputPrefix: 'in/',
+        outputPrefix: 'out/',
+        failurePrefix: 'err/',
+        inputExpiration: Duration.days(1),
+        outputExpiration: Duration.days(3),
+        failureExpiration: Duration.days(14),
+      },
     });
     template().hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: {
@@ -249,9 +251,9 @@ describe('options', () => {
     const app = new App();
     const stack = new Stack(app, 'Test', { env: ENV });
     const own = new s3.Bucket(stack, 'Own', { enforceSSL: true });
-    const a = new AsyncEndpoint(stack, 'A', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, bucket: own });
+    const a = new AsyncEndpoint(stack, 'A', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, storage: { bucket: own } });
     const imported = s3.Bucket.fromBucketName(stack, 'Imported', 'existing-io');
-    const b = new AsyncEndpoint(stack, 'B', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, bucket: imported, recordResults: false });
+    const b = new AsyncEndpoint(stack, 'B', { model: MODEL, instanceType: InstanceType.ML_M5_XLARGE, storage: { bucket: imported }, results: { enabled: false } });
     const template = Template.fromStack(stack);
     template.resourceCountIs('AWS::S3::Bucket', 1);
     template.hasResourceProperties('AWS::S3::Bucket', { LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ Id: 'AExpireInputs' })]) } });
@@ -262,16 +264,16 @@ describe('options', () => {
     });
   });
 
-  test('invocationTimeout and requestTtl become the runtime defaults', () => {
-    const { stack, endpoint } = build({ invocationTimeout: Duration.minutes(5), requestTtl: Duration.minutes(10) });
+  test('the invocation timeout and request TTL become the runtime defaults', () => {
+    const { stack, endpoint } = build({ invocation: { invocationTimeout: Duration.minutes(5), requestTtl: Duration.minutes(10) } });
     expect(stack.resolve(endpoint.runtimeEnvironment)).toMatchObject({
       [ASYNC_ENV.INVOCATION_TIMEOUT_SECONDS]: '300',
       [ASYNC_ENV.REQUEST_TTL_SECONDS]: '600',
     });
   });
 
-  test('recordResults: false creates no table, queue or function, and leaves the table out of the env', () => {
-    const { stack, endpoint, template } = build({ recordResults: false });
+  test('results disabled: no table, queue or function, and the table left out of the env', () => {
+    const { stack, endpoint, template } = build({ results: { enabled: false } });
     template().resourceCountIs('AWS::DynamoDB::Table', 0);
     template().resourceCountIs('AWS::SQS::Queue', 0);
     template().resourceCountIs('AWS::Lambda::Function', 0);
@@ -283,8 +285,8 @@ describe('options', () => {
     });
   });
 
-  test('resultRetention sets the recorder TTL', () => {
-    const { template } = build({ resultRetention: Duration.days(2) });
+  test('results.retention sets the recorder TTL', () => {
+    const { template } = build({ results: { retention: Duration.days(2) } });
     template().hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ [ASYNC_ENV.JOB_RETENTION_SECONDS]: '172800' }) },
     });
@@ -343,8 +345,8 @@ describe('options', () => {
     });
   });
 
-  test('oldestRequestAgeAlarmThreshold adds an alarm on ApproximateAgeOfOldestRequest', () => {
-    const { endpoint, template } = build({ oldestRequestAgeAlarmThreshold: Duration.minutes(15) });
+  test('alarms.oldestRequestAgeThreshold adds an alarm on ApproximateAgeOfOldestRequest', () => {
+    const { endpoint, template } = build({ alarms: { oldestRequestAgeThreshold: Duration.minutes(15) } });
     template().hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateAgeOfOldestRequest',
       Namespace: 'AWS/SageMaker',
@@ -424,45 +426,52 @@ describe('autoscaling', () => {
 describe('validation', () => {
   const fails = (props: Partial<AsyncEndpointProps>) => () => build(props);
 
-  test('fails if maxConcurrentInvocationsPerInstance is 0', () => {
-    expect(fails({ maxConcurrentInvocationsPerInstance: 0 })).toThrow(/maxConcurrentInvocationsPerInstance: got 0, expected an integer between 1 and 1000/);
+  test('fails if the concurrency per instance is 0', () => {
+    expect(fails({ invocation: { maxConcurrentInvocationsPerInstance: 0 } }))
+      .toThrow(/invocation\.maxConcurrentInvocationsPerInstance: got 0, expected an integer between 1 and 1000/);
   });
-  test('fails if maxConcurrentInvocationsPerInstance is above 1000', () => {
-    expect(fails({ maxConcurrentInvocationsPerInstance: 1001 })).toThrow(/maxConcurrentInvocationsPerInstance: got 1001, expected an integer between 1 and 1000/);
+  test('fails if the concurrency per instance is above 1000', () => {
+    expect(fails({ invocation: { maxConcurrentInvocationsPerInstance: 1001 } }))
+      .toThrow(/invocation\.maxConcurrentInvocationsPerInstance: got 1001, expected an integer between 1 and 1000/);
   });
-  test('fails if requestTtl is less than twice invocationTimeout (names both values)', () => {
-    expect(fails({ invocationTimeout: Duration.minutes(5), requestTtl: Duration.minutes(8) }))
-      .toThrow(/requestTtl: got 480 with invocationTimeout 300, expected at least 2 x 300 = 600 seconds/);
+  test('fails if the request TTL is less than twice the invocation timeout (names both values)', () => {
+    expect(fails({ invocation: { invocationTimeout: Duration.minutes(5), requestTtl: Duration.minutes(8) } }))
+      .toThrow(/invocation\.requestTtl: got 480 with invocation\.invocationTimeout 300, expected at least 2 x 300 = 600 seconds/);
   });
-  test('fails if the default requestTtl is less than twice a long invocationTimeout', () => {
-    expect(fails({ invocationTimeout: Duration.minutes(40) })).toThrow(/requestTtl: got 3600 with invocationTimeout 2400, expected at least 2 x 2400 = 4800/);
+  test('fails if the default request TTL is less than twice a long invocation timeout', () => {
+    expect(fails({ invocation: { invocationTimeout: Duration.minutes(40) } }))
+      .toThrow(/invocation\.requestTtl: got 3600 with invocation\.invocationTimeout 2400, expected at least 2 x 2400 = 4800/);
   });
-  test('fails if invocationTimeout is above 3600 seconds', () => {
-    expect(fails({ invocationTimeout: Duration.seconds(3601), requestTtl: Duration.hours(6) })).toThrow(/invocationTimeout: got 3601, expected an integer between 1 and 3600 seconds/);
+  test('fails if the invocation timeout is above 3600 seconds', () => {
+    expect(fails({ invocation: { invocationTimeout: Duration.seconds(3601), requestTtl: Duration.hours(6) } }))
+      .toThrow(/invocation\.invocationTimeout: got 3601, expected an integer between 1 and 3600 seconds/);
   });
-  test('fails if invocationTimeout is not whole seconds', () => {
-    expect(fails({ invocationTimeout: Duration.millis(1500) })).toThrow(/invocationTimeout: got 1.5, expected an integer between 1 and 3600/);
+  test('fails if the invocation timeout is not whole seconds', () => {
+    expect(fails({ invocation: { invocationTimeout: Duration.millis(1500) } })).toThrow(/invocation\.invocationTimeout: got 1.5, expected an integer between 1 and 3600/);
   });
-  test('fails if requestTtl is below 60 seconds', () => {
-    expect(fails({ invocationTimeout: Duration.seconds(10), requestTtl: Duration.seconds(59) })).toThrow(/requestTtl: got 59, expected an integer between 60 and 21600 seconds/);
+  test('fails if the request TTL is below 60 seconds', () => {
+    expect(fails({ invocation: { invocationTimeout: Duration.seconds(10), requestTtl: Duration.seconds(59) } }))
+      .toThrow(/invocation\.requestTtl: got 59, expected an integer between 60 and 21600 seconds/);
   });
-  test('fails if requestTtl is above 21600 seconds', () => {
-    expect(fails({ requestTtl: Duration.hours(7) })).toThrow(/requestTtl: got 25200, expected an integer between 60 and 21600 seconds/);
+  test('fails if the request TTL is above 21600 seconds', () => {
+    expect(fails({ invocation: { requestTtl: Duration.hours(7) } })).toThrow(/invocation\.requestTtl: got 25200, expected an integer between 60 and 21600 seconds/);
   });
   test('fails if a prefix does not end with a slash', () => {
-    expect(fails({ inputPrefix: 'inputs' })).toThrow(/inputPrefix: got 'inputs', expected a key prefix of safe characters ending with '\/'/);
+    expect(fails({ storage: { inputPrefix: 'inputs' } })).toThrow(/storage\.inputPrefix: got 'inputs', expected a key prefix of safe characters ending with '\/'/);
   });
   test('fails if a prefix starts with a slash', () => {
-    expect(fails({ outputPrefix: '/outputs/' })).toThrow(/outputPrefix: got '\/outputs\/', expected a key prefix/);
+    expect(fails({ storage: { outputPrefix: '/outputs/' } })).toThrow(/storage\.outputPrefix: got '\/outputs\/', expected a key prefix/);
   });
   test('fails if prefixes overlap', () => {
-    expect(fails({ inputPrefix: 'jobs/', outputPrefix: 'jobs/out/' })).toThrow(/outputPrefix: got 'jobs\/out\/', expected a prefix that does not overlap inputPrefix \('jobs\/'\)/);
+    expect(fails({ storage: { inputPrefix: 'jobs/', outputPrefix: 'jobs/out/' } }))
+      .toThrow(/storage\.outputPrefix: got 'jobs\/out\/', expected a prefix that does not overlap storage\.inputPrefix \('jobs\/'\)/);
   });
   test('fails if an expiration is not whole days', () => {
-    expect(fails({ outputExpiration: Duration.hours(36) })).toThrow(/outputExpiration: got '1 day 12 hours', expected a whole number of days, at least 1/);
+    expect(fails({ storage: { outputExpiration: Duration.hours(36) } }))
+      .toThrow(/storage\.outputExpiration: got '1 day 12 hours', expected a whole number of days, at least 1/);
   });
-  test('fails if resultRetention is shorter than a day', () => {
-    expect(fails({ resultRetention: Duration.hours(1) })).toThrow(/resultRetention: got '1 hour', expected a whole number of days, at least 1/);
+  test('fails if the results retention is shorter than a day', () => {
+    expect(fails({ results: { retention: Duration.hours(1) } })).toThrow(/results\.retention: got '1 hour', expected a whole number of days, at least 1/);
   });
   test('fails if autoScaling.maxCapacity is below minCapacity', () => {
     expect(fails({ autoScaling: { minCapacity: 3, maxCapacity: 2 } })).toThrow(/autoScaling.maxCapacity: got 2, expected at least minCapacity \(3\)/);
@@ -476,16 +485,23 @@ describe('validation', () => {
   test('fails if endpointName is invalid', () => {
     expect(fails({ endpointName: 'bad_name' })).toThrow(/endpointName: got 'bad_name', expected 1-63 letters/);
   });
-  test('fails if a topic is listed twice in includeInferenceResponseIn', () => {
-    expect(fails({ includeInferenceResponseIn: [AsyncNotificationTopic.ERROR, AsyncNotificationTopic.ERROR] }))
-      .toThrow(/includeInferenceResponseIn: got \["ERROR_NOTIFICATION_TOPIC","ERROR_NOTIFICATION_TOPIC"\], expected each topic at most once/);
+  test('fails if a topic is listed twice in the notifications\' inline responses', () => {
+    expect(fails({ notifications: { includeInferenceResponseIn: [AsyncNotificationTopic.ERROR, AsyncNotificationTopic.ERROR] } }))
+      .toThrow(/notifications\.includeInferenceResponseIn: got \["ERROR_NOTIFICATION_TOPIC","ERROR_NOTIFICATION_TOPIC"\], expected each topic at most once/);
   });
   test('fails if the oldest-request threshold is zero', () => {
-    expect(fails({ oldestRequestAgeAlarmThreshold: Duration.seconds(0) })).toThrow(/oldestRequestAgeAlarmThreshold: got '0 seconds', expected a duration > 0/);
+    expect(fails({ alarms: { oldestRequestAgeThreshold: Duration.seconds(0) } }))
+      .toThrow(/alarms\.oldestRequestAgeThreshold: got '0 seconds', expected a duration > 0/);
+  });
+  test('fails if an imported endpoint\'s prefixes overlap, naming the attribute (attributes are flat)', () => {
+    const stack = new Stack(new App(), 'Test', { env: ENV });
+    const bucket = s3.Bucket.fromBucketName(stack, 'Io', 'existing-io');
+    expect(() => AsyncEndpoint.fromAsyncEndpointAttributes(stack, 'Imported', { endpointName: 'doc-async', bucket, inputPrefix: 'jobs/', outputPrefix: 'jobs/out/' }))
+      .toThrow(/imported AsyncEndpoint 'Imported'[\s\S]*- outputPrefix: got 'jobs\/out\/', expected a prefix that does not overlap inputPrefix/);
   });
   test('fails with every problem at once', () => {
-    expect(fails({ maxConcurrentInvocationsPerInstance: 0, requestTtl: Duration.seconds(30), inputPrefix: 'x' }))
-      .toThrow(/3 problems[\s\S]*maxConcurrentInvocationsPerInstance[\s\S]*requestTtl[\s\S]*inputPrefix/);
+    expect(fails({ invocation: { maxConcurrentInvocationsPerInstance: 0, requestTtl: Duration.seconds(30) }, storage: { inputPrefix: 'x' } }))
+      .toThrow(/3 problems[\s\S]*invocation\.maxConcurrentInvocationsPerInstance[\s\S]*invocation\.requestTtl[\s\S]*storage\.inputPrefix/);
   });
 });
 

@@ -25,8 +25,9 @@ test('the recorder is told exactly its endpoint\'s success and error topics, and
   expect(env[ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS]).toBe('300');
 });
 
-test('maxEventTimeSkew sets the bound; outside 0 s .. 1 hour or fractional it is refused, naming the prop', () => {
-  expect(recorderEnv({ maxEventTimeSkew: Duration.seconds(60) }).env[ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS]).toBe('60');
-  expect(() => recorderEnv({ maxEventTimeSkew: Duration.hours(2) })).toThrow(/maxEventTimeSkew: got '2 hours', expected whole seconds from 0 to 1 hour/);
-  expect(() => recorderEnv({ maxEventTimeSkew: Duration.millis(1500) })).toThrow(/maxEventTimeSkew/);
+test('results.maxEventTimeSkew sets the bound; outside 0 s .. 1 hour or fractional it is refused, naming the prop', () => {
+  expect(recorderEnv({ results: { maxEventTimeSkew: Duration.seconds(60) } }).env[ASYNC_ENV.MAX_EVENT_TIME_SKEW_SECONDS]).toBe('60');
+  expect(() => recorderEnv({ results: { maxEventTimeSkew: Duration.hours(2) } }))
+    .toThrow(/results\.maxEventTimeSkew: got '2 hours', expected whole seconds from 0 to 1 hour/);
+  expect(() => recorderEnv({ results: { maxEventTimeSkew: Duration.millis(1500) } })).toThrow(/results\.maxEventTimeSkew/);
 });

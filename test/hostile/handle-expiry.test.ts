@@ -80,15 +80,13 @@ describe('McpToolServer compares handleTtl with its async endpoints at synth', (
     const endpoint = new AsyncEndpoint(stack, 'LongJobs', {
       model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04')),
       instanceType: InstanceType.ML_M5_XLARGE,
-      workload: AsyncWorkload.CPU_PROCESSING,
-      invocationTimeout: Duration.hours(1),
-      requestTtl: Duration.hours(6),
+      invocation: { workload: AsyncWorkload.CPU_PROCESSING, invocationTimeout: Duration.hours(1), requestTtl: Duration.hours(6) },
     });
     return () => new McpToolServer(stack, 'Server', { asyncEndpoints: [{ endpoint }], handleTtl });
   };
 
   test('fails if handleTtl is shorter than an async endpoint\'s queue + run time', () => {
-    expect(build(Duration.hours(1))).toThrow(/handleTtl: got 3600 seconds, expected at least 25200 seconds: async endpoint .* queue 21600 s \(requestTtl\) and run 3600 s/);
+    expect(build(Duration.hours(1))).toThrow(/handleTtl: got 3600 seconds, expected at least 25200 seconds: async endpoint .* queue 21600 s \(its invocation\.requestTtl\) and run 3600 s \(its invocation\.invocationTimeout\)/);
   });
 
   test('a handleTtl that outlives the job synthesizes', () => {

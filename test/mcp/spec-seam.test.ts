@@ -95,9 +95,7 @@ function buildAllKinds() {
   const asyncEndpoint = new AsyncEndpoint(stack, 'LongJobs', {
     model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04')),
     instanceType: InstanceType.ML_M5_XLARGE,
-    workload: AsyncWorkload.CPU_PROCESSING,
-    invocationTimeout: Duration.minutes(30),
-    requestTtl: Duration.hours(2),
+    invocation: { workload: AsyncWorkload.CPU_PROCESSING, invocationTimeout: Duration.minutes(30), requestTtl: Duration.hours(2) },
   });
   // A serverless endpoint is invoked like a realtime one; a multi-model endpoint adds its allow-listed target models.
   const models = s3.Bucket.fromBucketName(stack, 'Models', 'seam-models');
@@ -218,8 +216,8 @@ describe('construct -> runtime: every contract parsed with the runtime\'s zod sc
     const noTable = new AsyncEndpoint(stack, 'NoTable', {
       model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04')),
       instanceType: InstanceType.ML_M5_XLARGE,
-      workload: AsyncWorkload.CPU_PROCESSING,
-      recordResults: false,
+      invocation: { workload: AsyncWorkload.CPU_PROCESSING },
+      results: { enabled: false },
     });
     const bare = Object.fromEntries(Object.entries(stack.resolve(noTable.runtimeEnvironment)).map(([k, v]) => [k, resolveForTest(v)]));
     expect(parseStrict(AsyncEndpointEnvSchema, bare).absent).toEqual([ASYNC_ENV.JOB_TABLE_NAME]);

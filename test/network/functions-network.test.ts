@@ -33,7 +33,7 @@ function asyncEndpoint(stack: Stack, vpc?: ec2.IVpc): AsyncEndpoint {
     model: ModelSource.fromContainer(ContainerImage.fromDlc('huggingface-pytorch-inference', '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04'),
       { modelData: ModelData.fromBucket(artifacts, 'bart/model.tar.gz') }),
     instanceType: InstanceType.ML_M5_XLARGE,
-    workload: AsyncWorkload.CPU_PROCESSING,
+    invocation: { workload: AsyncWorkload.CPU_PROCESSING },
   });
 }
 

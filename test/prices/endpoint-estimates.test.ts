@@ -78,7 +78,7 @@ describe('RealtimeEndpoint.costEstimate', () => {
 
 describe('AsyncEndpoint.costEstimate', () => {
   const asyncEndpoint = (autoScaling?: { minCapacity?: number; maxCapacity?: number }) =>
-    new AsyncEndpoint(stack(), 'Docs', { model: model(), instanceType: InstanceType.ML_M5_XLARGE, autoScaling, recordResults: false });
+    new AsyncEndpoint(stack(), 'Docs', { model: model(), instanceType: InstanceType.ML_M5_XLARGE, autoScaling, results: { enabled: false } });
 
   test('scaling to zero: the floor is $0, the ceiling the scaling maximum', () => {
     const e = asyncEndpoint({ minCapacity: 0, maxCapacity: 4 }).costEstimate({ priceTable }).variants[0];

@@ -82,14 +82,14 @@ const rows: Row[] = [
 
   // -- AsyncEndpoint
   ['AsyncEndpoint', 'endpointName with a dot', (s) => asyncEp(s, { endpointName: 'doc.processor' }), /endpointName/, /'doc\.processor'/, /letters, digits or hyphens/],
-  ['AsyncEndpoint', 'maxConcurrentInvocationsPerInstance 0', (s) => asyncEp(s, { maxConcurrentInvocationsPerInstance: 0 }), /maxConcurrentInvocationsPerInstance/, /got 0\b/, /between 1 and 1000/],
-  ['AsyncEndpoint', 'invocationTimeout 2 h', (s) => asyncEp(s, { invocationTimeout: Duration.hours(2) }), /invocationTimeout/, /got 7200\b/, /between 1 and 3600 seconds/],
-  ['AsyncEndpoint', 'requestTtl under twice the timeout', (s) => asyncEp(s, { invocationTimeout: Duration.minutes(10), requestTtl: Duration.minutes(15) }), /requestTtl/, /got 900\b/, /at least 2 x 600 = 1200 seconds/],
-  ['AsyncEndpoint', "inputPrefix without a trailing '/'", (s) => asyncEp(s, { inputPrefix: 'inputs' }), /inputPrefix/, /'inputs'/, /ending with '\/'/],
-  ['AsyncEndpoint', 'outputPrefix inside inputPrefix', (s) => asyncEp(s, { inputPrefix: 'data/', outputPrefix: 'data/out/' }), /outputPrefix/, /'data\/out\/'/, /does not overlap inputPrefix/],
-  ['AsyncEndpoint', 'outputExpiration of 36 hours', (s) => asyncEp(s, { outputExpiration: Duration.hours(36) }), /outputExpiration/, /36 hours|1 day 12 hours|1\.5 days/, /whole number of days, at least 1/],
-  ['AsyncEndpoint', 'oldestRequestAgeAlarmThreshold 0', (s) => asyncEp(s, { oldestRequestAgeAlarmThreshold: Duration.seconds(0) }), /oldestRequestAgeAlarmThreshold/, /0 (seconds|minutes|millis)/, /a duration > 0/],
-  ['AsyncEndpoint', 'includeInferenceResponseIn twice the same topic', (s) => asyncEp(s, { includeInferenceResponseIn: [AsyncNotificationTopic.SUCCESS, AsyncNotificationTopic.SUCCESS] }), /includeInferenceResponseIn/, /SUCCESS_NOTIFICATION_TOPIC.*SUCCESS_NOTIFICATION_TOPIC/, /each topic at most once/],
+  ['AsyncEndpoint', 'invocation.maxConcurrentInvocationsPerInstance 0', (s) => asyncEp(s, { invocation: { maxConcurrentInvocationsPerInstance: 0 } }), /invocation\.maxConcurrentInvocationsPerInstance/, /got 0\b/, /between 1 and 1000/],
+  ['AsyncEndpoint', 'invocation.invocationTimeout 2 h', (s) => asyncEp(s, { invocation: { invocationTimeout: Duration.hours(2) } }), /invocation\.invocationTimeout/, /got 7200\b/, /between 1 and 3600 seconds/],
+  ['AsyncEndpoint', 'invocation.requestTtl under twice the timeout', (s) => asyncEp(s, { invocation: { invocationTimeout: Duration.minutes(10), requestTtl: Duration.minutes(15) } }), /invocation\.requestTtl/, /got 900\b/, /at least 2 x 600 = 1200 seconds/],
+  ['AsyncEndpoint', "storage.inputPrefix without a trailing '/'", (s) => asyncEp(s, { storage: { inputPrefix: 'inputs' } }), /storage\.inputPrefix/, /'inputs'/, /ending with '\/'/],
+  ['AsyncEndpoint', 'storage.outputPrefix inside the input prefix', (s) => asyncEp(s, { storage: { inputPrefix: 'data/', outputPrefix: 'data/out/' } }), /storage\.outputPrefix/, /'data\/out\/'/, /does not overlap storage\.inputPrefix/],
+  ['AsyncEndpoint', 'storage.outputExpiration of 36 hours', (s) => asyncEp(s, { storage: { outputExpiration: Duration.hours(36) } }), /storage\.outputExpiration/, /36 hours|1 day 12 hours|1\.5 days/, /whole number of days, at least 1/],
+  ['AsyncEndpoint', 'alarms.oldestRequestAgeThreshold 0', (s) => asyncEp(s, { alarms: { oldestRequestAgeThreshold: Duration.seconds(0) } }), /alarms\.oldestRequestAgeThreshold/, /0 (seconds|minutes|millis)/, /a duration > 0/],
+  ['AsyncEndpoint', 'notifications.includeInferenceResponseIn twice the same topic', (s) => asyncEp(s, { notifications: { includeInferenceResponseIn: [AsyncNotificationTopic.SUCCESS, AsyncNotificationTopic.SUCCESS] } }), /notifications\.includeInferenceResponseIn/, /SUCCESS_NOTIFICATION_TOPIC.*SUCCESS_NOTIFICATION_TOPIC/, /each topic at most once/],
   ['AsyncEndpoint', 'autoScaling.maxCapacity 0', (s) => asyncEp(s, { autoScaling: { maxCapacity: 0 } }), /autoScaling\.maxCapacity/, /got 0\b/, /integer >= 1/],
 
   // -- SharedGpuEndpoint

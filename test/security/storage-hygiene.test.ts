@@ -31,7 +31,7 @@ function buildAll(opts: { alarmActions?: cloudwatch.IAlarmAction[]; logRetention
   const asyncEndpoint = new AsyncEndpoint(stack, 'Async', {
     model: MODEL,
     instanceType: InstanceType.ML_M5_XLARGE,
-    oldestRequestAgeAlarmThreshold: Duration.minutes(15),
+    alarms: { oldestRequestAgeThreshold: Duration.minutes(15) },
     autoScaling: { minCapacity: 0, maxCapacity: 2, targetBacklogPerInstance: 5 },
     ...opts,
   });

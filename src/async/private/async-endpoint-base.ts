@@ -39,7 +39,7 @@ export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements
   }
 
   /**
-   * Sets the runtime's environment variables on `fn` and grants it `grantSubmit` and `grantReadResults`.
+   * Sets the runtime's environment variables on the function and grants it submitting jobs and reading results.
    */
   public bindToFunction(fn: lambda.Function): void {
     for (const [name, value] of Object.entries(this.runtimeEnvironment)) fn.addEnvironment(name, value);
@@ -134,27 +134,27 @@ export abstract class AsyncEndpointBase extends SageMakerEndpointBase implements
   }
 
   /**
-   * SageMaker publishes no `Invocations` for an async endpoint: use `metricInvocationsProcessed`.
+   * SageMaker publishes no `Invocations` for an async endpoint: use the invocations-processed metric.
    *
-   * @deprecated async endpoints do not publish `Invocations` (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html); use `metricInvocationsProcessed`
+   * @deprecated async endpoints do not publish `Invocations` (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html); use the invocations-processed metric
    */
   public metricInvocations(_props?: EndpointMetricOptions): cloudwatch.Metric {
     throw this.unpublished('metricInvocations', 'Invocations', 'metricInvocationsProcessed');
   }
 
   /**
-   * SageMaker publishes no `InvocationsPerInstance` for an async endpoint: use `metricApproximateBacklogSizePerInstance`.
+   * SageMaker publishes no `InvocationsPerInstance` for an async endpoint: use the backlog-size-per-instance metric.
    *
-   * @deprecated async endpoints do not publish `InvocationsPerInstance` (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html); use `metricApproximateBacklogSizePerInstance`
+   * @deprecated async endpoints do not publish `InvocationsPerInstance` (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html); use the backlog-size-per-instance metric
    */
   public metricInvocationsPerInstance(_props?: EndpointMetricOptions): cloudwatch.Metric {
     throw this.unpublished('metricInvocationsPerInstance', 'InvocationsPerInstance', 'metricApproximateBacklogSizePerInstance');
   }
 
   /**
-   * SageMaker publishes no `OverheadLatency` for an async endpoint: use `metricTotalProcessingTime`.
+   * SageMaker publishes no `OverheadLatency` for an async endpoint: use the total-processing-time metric.
    *
-   * @deprecated async endpoints do not publish `OverheadLatency` (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html); use `metricTotalProcessingTime`
+   * @deprecated async endpoints do not publish `OverheadLatency` (https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html); use the total-processing-time metric
    */
   public metricOverheadLatency(_props?: EndpointMetricOptions): cloudwatch.Metric {
     throw this.unpublished('metricOverheadLatency', 'OverheadLatency', 'metricTotalProcessingTime');

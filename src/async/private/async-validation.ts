@@ -2,7 +2,8 @@ import { Duration, Token } from 'aws-cdk-lib';
 import { instanceSpecs } from '../../core/instance-specs';
 import { PropValidator } from '../../core/validation';
 import { variantInstanceTypes } from '../../private/production-variant';
-import { AsyncEndpointProps, AsyncWorkload } from '../async-endpoint-props';
+import { AsyncWorkload } from '../async-endpoint-options';
+import { AsyncEndpointProps } from '../async-endpoint-props';
 
 export const WORKLOAD_RANGES: Record<AsyncWorkload, { min: number; max: number; default: number; label: string }> = {
   [AsyncWorkload.GPU_LLM]: { min: 1, max: 2, default: 1, label: 'GPU LLM' },
@@ -23,8 +24,9 @@ export function defaultWorkload(props: AsyncEndpointProps): AsyncWorkload {
 
 const PREFIX = /^[a-zA-Z0-9!_.*'()-][a-zA-Z0-9!_.*'()/-]*\/$/;
 
-export function validatePrefixes(v: PropValidator, input: string, output: string, failure: string): void {
-  const named: Array<[string, string]> = [['inputPrefix', input], ['outputPrefix', output], ['failurePrefix', failure]];
+/** Checks the three prefixes; `path` leads each name in messages ('storage.' for the props, '' for attributes). */
+export function validatePrefixes(v: PropValidator, path: string, input: string, output: string, failure: string): void {
+  const named: Array<[string, string]> = [[`${path}inputPrefix`, input], [`${path}outputPrefix`, output], [`${path}failurePrefix`, failure]];
   for (const [name, prefix] of named) {
     v.pattern(name, prefix, PREFIX, "a key prefix of safe characters ending with '/' and not starting with '/', e.g. 'inputs/'", 400);
   }

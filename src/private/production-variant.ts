@@ -86,6 +86,8 @@ export interface PoolContext {
   readonly managedInstanceScaling?: boolean;
   readonly shadowVariant?: boolean;
   readonly dataCapture?: boolean;
+  /** The variant hosts inference components: each is sized per instance type, and a pool cannot name a model. */
+  readonly inferenceComponents?: boolean;
 }
 
 /**
@@ -108,9 +110,13 @@ export function warnOnInstancePools(scope: IConstruct, where: string, opts: Prod
   if (twice.length > 0) warn('instancePoolTypes', `${twice.join(', ')} appears in more than one pool; each pool should have its own instance type`);
   const families = [...new Set(pools.map((p) => p.instanceType.family).filter((f): f is string => f !== undefined))];
   if (families.length > 1 && pools.some((p, i) => i > 0 && p.model === undefined)) {
-    warn('instancePoolFamilies', `the pools span instance families ${families.join(', ')}; the variant's model is bound for the priority-1 `
-      + `type ${primaryInstanceType(opts).name} (a JumpStart or catalog image, its environment and sizing follow it): check that it runs on `
-      + 'every pool, or give a pool its own model');
+    const primary = primaryInstanceType(opts).name;
+    warn('instancePoolFamilies', context.inferenceComponents
+      ? `the pools span instance families ${families.join(', ')}; each inference component is sized per type, but its model is bound `
+        + `for the priority-1 type ${primary} (a JumpStart or catalog image and its environment follow it): check that each model runs on every pool`
+      : `the pools span instance families ${families.join(', ')}; the variant's model is bound for the priority-1 `
+        + `type ${primary} (a JumpStart or catalog image, its environment and sizing follow it): check that it runs on `
+        + 'every pool, or give a pool its own model');
   }
   const with_ = [
     ...(context.managedInstanceScaling ? ['managed instance scaling'] : []),

@@ -64,7 +64,7 @@ export interface IInferenceComponent extends IResource, IOpenAiCompatible {
   metricInvocations(props?: cloudwatch.MetricOptions): cloudwatch.Metric;
 
   /**
-   * Requests per copy (what `CopyScalingTarget.invocationsPerCopy` tracks).
+   * Requests per copy (what the invocations-per-copy `CopyScalingTarget` tracks).
    *
    * @default - Sum over 5 minutes
    */

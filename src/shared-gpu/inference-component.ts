@@ -83,13 +83,13 @@ export interface InferenceComponentOptions {
   /**
    * Host memory one copy reserves (`MinMemoryRequiredInMb`, a whole number of MiB >= 128; the API requires it).
    *
-   * @default - the share of the instance's memory that goes with the default `acceleratorCount` (JumpStart models);
+   * @default - the share of the instance's memory that goes with the default accelerator count (JumpStart models);
    * required for other models
    */
   readonly minMemory?: Size;
 
   /**
-   * The most host memory one copy may use (`MaxMemoryRequiredInMb`, >= minMemory).
+   * The most host memory one copy may use (`MaxMemoryRequiredInMb`, at least the minimum memory).
    *
    * @default - no limit beyond the instance's memory
    */
@@ -136,16 +136,16 @@ export interface InferenceComponentOptions {
   readonly containerStartupHealthCheckTimeout?: Duration;
 
   /**
-   * The component's name. Give one when an alarm on the component's metrics is a rollback alarm of its `rollout`: a
+   * The component's name. Give one when an alarm on the component's metrics is a rollback alarm of its rollout: a
    * generated name reaches the metrics through the component's ARN, which would make a dependency cycle.
    *
-   * @default - CloudFormation generates one; read it from `inferenceComponentName`
+   * @default - CloudFormation generates one; read it from the component's name attribute
    */
   readonly componentName?: string;
 
   /**
    * How SageMaker replaces the copies when the component's model or specification changes: `Rollout.rolling(...)` with
-   * batches in copies (`RolloutCapacity.copies(n)`) or percent, rolled back when `autoRollbackOn` alarms fire. Inference
+   * batches in copies (`RolloutCapacity.copies(n)`) or percent, rolled back when its rollback alarms fire. Inference
    * components have no blue/green policies (see https://github.com/cdk-sagemaker-mcp/cdk-sagemaker-mcp/blob/main/docs/rollouts.md).
    *
    * @default - SageMaker's default update, without baking periods or rollback alarms
@@ -156,8 +156,8 @@ export interface InferenceComponentOptions {
 /** Props of an `InferenceComponent`. */
 export interface InferenceComponentProps extends InferenceComponentOptions {
   /**
-   * The shared endpoint the component runs on: a `SharedGpuEndpoint`, or one imported with
-   * `SharedGpuEndpoint.fromSharedGpuEndpointAttributes`.
+   * The shared endpoint the component runs on: a `SharedGpuEndpoint`, or one imported from its attributes
+   * (`SharedGpuEndpointAttributes`).
    */
   readonly endpoint: ISharedGpuEndpoint;
 }
@@ -166,7 +166,7 @@ export interface InferenceComponentProps extends InferenceComponentOptions {
 export interface InferenceComponentAutoScalingOptions {
   /**
    * The fewest copies. 0 lets the component scale to zero: SageMaker then releases instances no component needs
-   * (the endpoint's `instanceScaling.minCapacity` must be 0), and a step policy brings a copy back when a request
+   * (the endpoint's instance scaling must allow a minimum of 0 instances), and a step policy brings a copy back when a request
    * fails for lack of capacity.
    *
    * @default 1
@@ -174,15 +174,15 @@ export interface InferenceComponentAutoScalingOptions {
   readonly minCapacity?: number;
 
   /**
-   * The most copies (>= 1 and >= minCapacity).
+   * The most copies (>= 1 and at least the fewest).
    *
    * @default 8
    */
   readonly maxCapacity?: number;
 
   /**
-   * The metric the copy count tracks and its target per copy: `CopyScalingTarget.invocationsPerCopy(n)` or
-   * `CopyScalingTarget.concurrentRequestsPerCopy(n)` (faster for LLM requests that last seconds).
+   * The metric the copy count tracks and its target per copy (`CopyScalingTarget`): invocations per copy, or
+   * concurrent requests per copy (faster for LLM requests that last seconds).
    */
   readonly target: CopyScalingTarget;
 
@@ -202,9 +202,9 @@ export interface InferenceComponentAutoScalingOptions {
 }
 
 /**
- * One model deployed on a shared endpoint (AWS::SageMaker::InferenceComponent): each copy reserves `acceleratorCount`
- * accelerators and `minMemory` of host memory on one instance. Create it with `SharedGpuEndpoint.addInferenceComponent`,
- * or with `new InferenceComponent(...)` on an imported endpoint.
+ * One model deployed on a shared endpoint (AWS::SageMaker::InferenceComponent): each copy reserves its accelerator count
+ * and minimum memory on one instance. Create it with the shared endpoint's add method (`SharedGpuEndpoint`), or with
+ * `new InferenceComponent(...)` on an imported endpoint.
  */
 export class InferenceComponent extends InferenceComponentBase {
   /** An existing inference component, by name and endpoint (for grants and metrics). */
@@ -386,17 +386,17 @@ export class InferenceComponent extends InferenceComponentBase {
   /**
    * Scales the component's copy count with its load (Application Auto Scaling, resource
    * `inference-component/<name>`, dimension `sagemaker:inference-component:DesiredCopyCount`), with a target-tracking
-   * policy on the metric of `options.target` (invocations or concurrent requests per copy).
+   * policy on the metric of the given target (invocations or concurrent requests per copy).
    *
-   * With `minCapacity: 0`, also adds what bringing a copy back from zero needs (target tracking alone never scales out
+   * With a minimum of 0 copies, also adds what bringing a copy back from zero needs (target tracking alone never scales out
    * from zero: with no copy there is no per-copy metric): a step policy (ChangeInCapacity +1, aggregation Maximum,
    * cooldown 60 s) triggered by an alarm on `NoCapacityInvocationFailures` (Sum over 60 s, 1 of 1 datapoints,
    * `>= 1`). The alarm uses GreaterThanOrEqualToThreshold, not the AWS guide's GreaterThanThreshold: with a threshold of 1,
    * "greater than" needs two failed requests in one minute, so a single MCP tool call at zero (or one retried once a
    * minute) would never wake the model.
    *
-   * Once per component: a second call throws. With `minCapacity: 0`, call the endpoint's `autoScaleInstanceCount`
-   * (with `minCapacity: 0`) first, or give it `instanceScaling`.
+   * Once per component: a second call throws. With a minimum of 0 copies, first scale the endpoint's instance count
+   * with a minimum of 0 too, or give the endpoint instance scaling.
    *
    * @returns the component's scalable copy count, to add more policies to
    */

@@ -243,7 +243,7 @@ export class SharedGpuEndpoint extends SharedGpuEndpointBase implements ec2.ICon
     addValidationHook(this, () => {
       const given = props.encryptionKey !== undefined;
       kmsKeyWarnings(this, props.encryptionKey, given, this.instanceTypes, this.instanceTypes.map(() => this.variantName));
-      warnOnInstancePools(this, '', props, { managedInstanceScaling: this.scaling !== undefined });
+      warnOnInstancePools(this, '', props, { managedInstanceScaling: this.scaling !== undefined, inferenceComponents: true });
       return [];
     });
     this.encryptionKey = props.encryptionKey ?? (this.instanceTypes.some(hasNvmeInstanceStorage) ? undefined : createKey(this, 'Key',

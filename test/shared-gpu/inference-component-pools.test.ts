@@ -120,6 +120,15 @@ describe('a component on a three-pool endpoint', () => {
 });
 
 describe('the dashboard', () => {
+  test('pools of several families warn that each model is bound for the priority-1 type, not that sizing follows it', () => {
+    // GIVEN / WHEN: g5 and g6 pools (no pool can name its own model on a shared endpoint)
+    const { stack } = endpointWith(THREE_POOLS);
+    // THEN
+    const warnings = Annotations.fromStack(stack).findWarning('/Stack/Shared', Match.stringLikeRegexp('span instance families'));
+    expect(warnings.map((w) => w.entry.data)).toEqual([expect.stringMatching(
+      /^instancePools: the pools span instance families g6, g5; each inference component is sized per type, but its model is bound for the priority-1 type ml\.g5\.12xlarge .*check that each model runs on every pool \(AWS documents/)]);
+  });
+
   test('draws the copies of each pool type with the InferenceComponentName, InstanceType dimensions', () => {
     // GIVEN
     const { stack, endpoint } = endpointWith(THREE_POOLS);

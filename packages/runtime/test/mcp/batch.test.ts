@@ -2,36 +2,19 @@
  * JSON-RPC batches (an array body) through the tool server's HTTP handler, with the SageMaker runtime stand-in counting
  * the endpoint calls: refused before any call under every revision from 2025-06-18 on, bounded under 2025-03-26.
  */
-import { ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
-import { createSageMakerMcpHandler, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { postToHandler, useRuntimeStandIn } from '../support/runtime-stand-in';
 
-let runtime: SageMakerRuntimeServer;
-let config: SageMakerMcpServerConfig;
-
-beforeAll(async () => {
-  runtime = await start();
-  const c = runtime.clientConfig();
-  config = { region: c.region, credentials: c.credentials, endpoints: { sagemakerRuntime: c.endpoint }, realtimeEndpoints: [{ name: 'clf' }] };
-});
-afterAll(() => runtime.stop());
+const env = useRuntimeStandIn('clf');
 
 const invoke = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'invoke_endpoint', arguments: { endpointName: 'clf', payload: { format: 'json', data: [id] } } } });
 const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
 
 async function post(body: unknown, version?: string): Promise<{ status: number; json: any; calls: number }> {
-  runtime.setDefault('clf', ok([1]));
-  const before = runtime.requests.length;
-  const handler = createSageMakerMcpHandler(config);
-  try {
-    const response = await handler.fetch(new Request('http://127.0.0.1/mcp', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', ...(version ? { 'mcp-protocol-version': version } : {}) },
-      body: JSON.stringify(body),
-    }));
-    return { status: response.status, json: await response.json(), calls: runtime.requests.length - before };
-  } finally {
-    await handler.close();
-  }
+  env.server.setDefault('clf', ok([1]));
+  const before = env.server.requests.length;
+  const { status, json } = await postToHandler(env.config, body, version ? { 'mcp-protocol-version': version } : {});
+  return { status, json, calls: env.server.requests.length - before };
 }
 
 describe('JSON-RPC batches', () => {

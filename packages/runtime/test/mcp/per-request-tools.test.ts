@@ -2,25 +2,20 @@
  * A 2026-07-28 `tools/call` builds a server with only the tool its `Mcp-Name` header names (the SDK's HTTP entry
  * refuses a header that disagrees with `params.name` before the factory runs); every other request gets every tool.
  */
-import { ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
+import { ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { McpServer } from '@modelcontextprotocol/server';
-import { createSageMakerMcpHandler, sageMakerMcpServerFactory, SageMakerMcpServerConfig } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { modernCallHeaders, modernMeta, postToHandler, useRuntimeStandIn } from '../support/runtime-stand-in';
+import { sageMakerMcpServerFactory } from 'cdk-sagemaker-mcp-runtime/mcp';
 
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'per-request-tools', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-let runtime: SageMakerRuntimeServer;
-let config: SageMakerMcpServerConfig;
-
-beforeAll(async () => {
-  runtime = await start();
-  const c = runtime.clientConfig();
-  config = { region: c.region, credentials: c.credentials, endpoints: { sagemakerRuntime: c.endpoint }, realtimeEndpoints: [{ name: 'clf' }] };
+const MODERN_META = modernMeta('per-request-tools');
+const callInvoke = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'invoke_endpoint', arguments: { endpointName: 'clf', payload: { format: 'json', data: [1] } }, _meta: MODERN_META },
 });
-afterAll(() => runtime.stop());
+
+const env = useRuntimeStandIn('clf');
 
 function request(headers: Record<string, string>): Request {
   return new Request('http://127.0.0.1/mcp', { method: 'POST', headers });
@@ -34,7 +29,7 @@ describe('tools registered per request', () => {
   const both = ['invoke_endpoint', 'describe_endpoint'];
 
   test('a modern tools/call registers only the tool its Mcp-Name header names', () => {
-    const factory = sageMakerMcpServerFactory(config);
+    const factory = sageMakerMcpServerFactory(env.config);
     const server = factory({ era: 'modern', requestInfo: request({ 'mcp-method': 'tools/call', 'mcp-name': 'invoke_endpoint' }) });
     expect(registered(server, both)).toEqual(['invoke_endpoint']);
   });
@@ -45,42 +40,22 @@ describe('tools registered per request', () => {
     ['a name this server does not serve', { era: 'modern' as const, requestInfo: request({ 'mcp-method': 'tools/call', 'mcp-name': 'delete_everything' }) }],
     ['no request at all (stdio, a bare McpServer)', {}],
   ])('%s registers every tool', (_what, build) => {
-    expect(registered(sageMakerMcpServerFactory(config)(build), both)).toEqual(both);
+    expect(registered(sageMakerMcpServerFactory(env.config)(build), both)).toEqual(both);
   });
 
   test('a tools/call whose Mcp-Name header disagrees with params.name is refused, and the endpoint is never called', async () => {
-    runtime.setDefault('clf', ok([1]));
-    const before = runtime.requests.length;
-    const handler = createSageMakerMcpHandler(config);
-    try {
-      // GIVEN a header naming describe_endpoint and a body calling invoke_endpoint
-      const response = await handler.fetch(new Request('http://127.0.0.1/mcp', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'describe_endpoint' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'invoke_endpoint', arguments: { endpointName: 'clf', payload: { format: 'json', data: [1] } }, _meta: MODERN_META } }),
-      }));
-      // THEN the SDK answers the header mismatch as a JSON-RPC error
-      const body = await response.json() as { error?: { code: number } };
-      expect(body.error?.code).toBe(-32020);
-      expect(runtime.requests.length).toBe(before);
-    } finally {
-      await handler.close();
-    }
+    env.server.setDefault('clf', ok([1]));
+    const before = env.server.requests.length;
+    // GIVEN a header naming describe_endpoint and a body calling invoke_endpoint
+    const { json } = await postToHandler(env.config, callInvoke(7), modernCallHeaders('describe_endpoint'));
+    // THEN the SDK answers the header mismatch as a JSON-RPC error
+    expect(json.error?.code).toBe(-32020);
+    expect(env.server.requests.length).toBe(before);
   });
 
   test('a modern tools/call through the handler answers with its one tool', async () => {
-    runtime.setDefault('clf', ok([{ label: 'greeting' }]));
-    const handler = createSageMakerMcpHandler(config);
-    try {
-      const response = await handler.fetch(new Request('http://127.0.0.1/mcp', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'invoke_endpoint' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'invoke_endpoint', arguments: { endpointName: 'clf', payload: { format: 'json', data: [1] } }, _meta: MODERN_META } }),
-      }));
-      const body = await response.json() as { result?: { structuredContent?: { json?: unknown } } };
-      expect(body.result?.structuredContent?.json).toEqual([{ label: 'greeting' }]);
-    } finally {
-      await handler.close();
-    }
+    env.server.setDefault('clf', ok([{ label: 'greeting' }]));
+    const { json } = await postToHandler(env.config, callInvoke(8), modernCallHeaders('invoke_endpoint'));
+    expect(json.result?.structuredContent?.json).toEqual([{ label: 'greeting' }]);
   });
 });

@@ -1,18 +1,19 @@
-import { Aws, CfnMapping, Size, Stack, Token } from 'aws-cdk-lib';
+import { Aws, Size, Stack, Token } from 'aws-cdk-lib';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3Assets from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
-import { dlcAccountFor, dlcRegions, ecrDomainSuffix } from './dlc-accounts';
-import { IAM_ACTION } from './iam-actions';
 import { InstanceType } from './instance-type';
 import { ModelFamily } from './model-family.generated';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
+import { dlcAccount, ecrDomainSuffix } from '../private/dlc-accounts';
+import { grantEcrPull } from '../private/ecr-pull';
+import { IAM_ACTION } from '../private/iam-actions';
 import * as images from '../private/images/catalog-images';
 import { bindCatalogImage } from '../private/images/registry';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 
 /** What a container image resolves to when bound. */
 export interface ContainerImageConfig {
@@ -110,16 +111,6 @@ export abstract class ContainerImage {
   public abstract bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig;
 }
 
-/** Grants ECR pull on one repository, plus GetAuthorizationToken, which IAM only allows on `*`. */
-export function grantEcrPull(grantee: iam.IGrantable, repositoryArn: string): void {
-  iam.Grant.addToPrincipal({
-    grantee,
-    actions: [IAM_ACTION.ecr.BatchCheckLayerAvailability, IAM_ACTION.ecr.BatchGetImage, IAM_ACTION.ecr.GetDownloadUrlForLayer],
-    resourceArns: [repositoryArn],
-  });
-  iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.ecr.GetAuthorizationToken], resourceArns: ['*'] });
-}
-
 class EcrRepositoryImage extends ContainerImage {
   constructor(private readonly repository: ecr.IRepository, private readonly tag: string) {
     super();
@@ -153,23 +144,6 @@ class CatalogImage extends ContainerImage {
     grantEcrPull(grantee, bound.repositoryArn);
     return { imageUri: bound.imageUri };
   }
-}
-
-/** The DLC account of a stack's region: a literal for a known region, a mapping lookup for a token region. */
-export function dlcAccount(stack: Stack): string {
-  if (!Token.isUnresolved(stack.region)) {
-    const account = dlcAccountFor(stack.region);
-    if (!account) {
-      throw new Error(`ContainerImage.fromDlc: no Deep Learning Container registry account is known for region '${stack.region}'; `
-        + `expected one of ${dlcRegions().join(', ')} (or use ContainerImage.fromImageUri with the full URI)`);
-    }
-    return account;
-  }
-  const id = 'CdkSageMakerMcpDlcAccounts';
-  const mapping = (stack.node.tryFindChild(id) as CfnMapping | undefined) ?? new CfnMapping(stack, id, {
-    mapping: Object.fromEntries(dlcRegions().map((r) => [r, { account: dlcAccountFor(r)! }])),
-  });
-  return mapping.findInMap(Aws.REGION, 'account');
 }
 
 class AssetImage extends ContainerImage {

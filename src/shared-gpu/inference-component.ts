@@ -9,19 +9,19 @@ import { capacityOf } from './private/capacity';
 import { importInferenceComponent, InferenceComponentBase } from './private/inference-component-base';
 import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/model-defaults';
 import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
-import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
-import { createExecutionRole, renderModel } from '../core/model';
 import { ModelFamily } from '../core/model-family.generated';
 import { ModelSource, ModelSourceConfig } from '../core/model-source';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { instanceSpecs } from '../private/instance-table';
+import { createExecutionRole, renderModel } from '../private/model';
 import { recordModelImage } from '../private/openai-route';
 import {
   addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
   secondScalingCall,
   validateScaling, warnOnCooldowns,
 } from '../private/scaling-resources';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 import { Rollout } from '../rollouts/rollout';
 
 /** What to deploy as an inference component, and the slice of an instance each copy reserves. */

@@ -2,8 +2,6 @@ import { statSync } from 'fs';
 import { App, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Fact, FactName } from 'aws-cdk-lib/region-info';
-import { dlcAccountFor } from '../../src/core/dlc-accounts';
-import { instanceSpecs } from '../../src/core/instance-specs';
 import { InstanceType } from '../../src/core/instance-type';
 import { JumpStartModel } from '../../src/jumpstart';
 import {
@@ -17,6 +15,8 @@ import {
   resolveImage,
 } from '../../src/jumpstart/catalog';
 import { closeMatches, editDistance } from '../../src/jumpstart/close-matches';
+import { dlcAccountFor } from '../../src/private/dlc-accounts';
+import { instanceSpecs } from '../../src/private/instance-table';
 
 describe('catalog integrity', () => {
   test('is at most 1 MB on disk', () => {

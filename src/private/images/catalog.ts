@@ -8,7 +8,7 @@ import {
   ImageKey,
   ImageVersionConfig,
 } from './catalog-format';
-import { PropValidator } from '../../core/validation';
+import { PropValidator } from '../validation';
 
 /**
  * Lookups over the generated image catalog (data/images/catalog.json.gz). Internal: not part of the jsii API.

@@ -20,7 +20,8 @@ import { acceleratorsNeeded, fits, leastCostlyFittingInstance, MemoryRequirement
 import { InstanceSpec } from '../core/instance-hardware';
 import { InstanceType } from '../core/instance-type';
 import { ModelFamily } from '../core/model-family.generated';
-import { ModelSource, ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source';
+import { ModelSource } from '../core/model-source';
+import { ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source-config';
 import { grantEcrPull } from '../private/ecr-pull';
 import { IAM_ACTION } from '../private/iam-actions';
 import { instanceSpecs } from '../private/instance-table';

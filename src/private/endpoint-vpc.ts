@@ -12,7 +12,8 @@ import { renderModel } from './model';
 import { PropValidator } from './validation';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
 import { InstanceType } from '../core/instance-type';
-import { ModelSource, ModelSourceConfig } from '../core/model-source';
+import { ModelSource } from '../core/model-source';
+import { ModelSourceConfig } from '../core/model-source-config';
 
 /** What `bindEndpointNetwork` resolved. */
 export interface BoundEndpointNetwork {

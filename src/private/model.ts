@@ -4,7 +4,7 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { IAM_ACTION } from './iam-actions';
 import { acknowledgeModelRoleWildcards } from './model-role-nag';
-import { ModelSourceConfig } from '../core/model-source';
+import { ModelSourceConfig } from '../core/model-source-config';
 
 /**
  * Internal helpers shared by the endpoint constructs: the model execution role and the AWS::SageMaker::Model.

@@ -11,7 +11,8 @@ import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/mode
 import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
 import { InstanceType } from '../core/instance-type';
 import { ModelFamily } from '../core/model-family.generated';
-import { ModelSource, ModelSourceConfig } from '../core/model-source';
+import { ModelSource } from '../core/model-source';
+import { ModelSourceConfig } from '../core/model-source-config';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
 import { instanceSpecs } from '../private/instance-table';
 import { createExecutionRole, renderModel } from '../private/model';

@@ -14,7 +14,8 @@ import {
   modelIds,
   resolveImage,
 } from '../../src/jumpstart/catalog';
-import { closeMatches, editDistance } from '../../src/jumpstart/close-matches';
+import { closeMatches } from '../../src/jumpstart/close-matches';
+import { editDistance } from '../../src/private/contract.generated';
 import { dlcAccountFor } from '../../src/private/dlc-accounts';
 import { instanceSpecs } from '../../src/private/instance-table';
 
@@ -133,8 +134,10 @@ describe('lazy loading', () => {
 
 describe('close matches', () => {
   test('edit distance and substring suggestions, closest first', () => {
+    // The edit distance is the runtime contract's (packages/runtime/src/contract/edit-distance.ts), through the mirror.
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('abc', 'abcdefgh', 2)).toBe(3);
+    expect(editDistance('abcdef', 'uvwxyz', 2)).toBe(3);
     expect(closeMatches('mistral-7b', ['huggingface-llm-mistral-7b', 'huggingface-llm-falcon-7b', 'x'])).toEqual(['huggingface-llm-mistral-7b']);
     expect(closeMatches('zzzzzzzz', ['huggingface-llm-mistral-7b'])).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { s3Sdk, sageMakerRuntimeSdk } from '../core/aws-sdk';
 import { classifyError } from '../core/errors';
 
 export type { AsyncJobRecord, AsyncJobFinalStatus } from '../contract/async';
-export { AsyncJobRequestError, asyncJobsConfigFromEnv, parseS3Location, resetDefaultAsyncClients } from './config';
+export { AsyncJobRequestError, asyncJobsConfigFromEnv } from './config';
 export type { AsyncJobsConfig, AsyncJobsDeps } from './config';
 export {
   AsyncJobTimeoutError, AsyncResultAccessDeniedError, DEFAULT_ASYNC_OUTPUT_MAX_BYTES, fetchObject, getAsyncJob, waitForAsyncJob,
@@ -20,7 +20,7 @@ export {
 export type { AsyncJobOutput, AsyncJobState, FetchObjectOptions, GetAsyncJobOptions, WaitForAsyncJobRequest } from './job-results';
 export { recordAsyncResult, resultRecorderConfigFromEnv } from './recorder';
 export type { ResultRecorderConfig } from './recorder';
-export { MalformedAsyncNotificationError, parseAsyncNotification, parseSageMakerEventTime } from './notification';
+export { MalformedAsyncNotificationError, parseAsyncNotification } from './notification';
 export type { ParseAsyncNotificationOptions } from './notification';
 
 export interface SubmitAsyncJobRequest {

@@ -12,6 +12,9 @@ export * from './agentcore-event';
 export * from './api-gateway-event';
 export * from './function-url';
 export * from './function-url-stream';
-// The approved-model deployment handler's logic, driven by its tests with stand-in clients.
+// The handlers' logic, driven by their tests with stand-in clients: the approved-model deployment, the async result
+// recorder and the pipeline router.
 export * from '../lifecycle/approved-deployment';
+export * from '../async/recorder';
+export * from '../pipelines/events';
 export * from '../lifecycle/deployment-report';

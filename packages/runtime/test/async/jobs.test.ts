@@ -13,10 +13,11 @@ import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver 
 import { accepted, fail, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '../../../../test/support/sagemaker-runtime-server';
 import {
   AsyncJobRequestError, AsyncJobsDeps, AsyncJobTimeoutError, asyncJobsConfigFromEnv, AsyncResultAccessDeniedError, fetchObject,
-  getAsyncJob, parseAsyncNotification, recordAsyncResult, submitAsyncJob, waitForAsyncJob,
+  getAsyncJob, submitAsyncJob, waitForAsyncJob,
 } from 'cdk-sagemaker-mcp-runtime/async';
 import { EndpointValidationError, TransientEndpointError } from 'cdk-sagemaker-mcp-runtime/core';
 import { ASYNC_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
+import { parseAsyncNotification, recordAsyncResult } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 
 const BUCKET = 'async-io';
 const TABLE = 'async-jobs';

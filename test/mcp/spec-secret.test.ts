@@ -14,7 +14,7 @@ import { specSecretValueOf } from './spec-of';
 import { LOCAL_CREDENTIALS } from '../support/local-aws';
 import { SecretsManagerServer, startSecretsManagerServer } from '../support/secrets-manager-server';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/internal/contract';
-import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 
 type Handler = (event: LambdaFunctionURLEvent) => Promise<{ statusCode?: number; body?: string }>;
 

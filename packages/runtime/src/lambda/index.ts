@@ -17,4 +17,7 @@ export * from './function-url-stream';
 export * from '../lifecycle/approved-deployment';
 export * from '../async/recorder';
 export * from '../pipelines/events';
+// How the MCP server function reads its configuration: its environment, and the spec from its secret.
+export { mcpServerFunctionConfigFromEnv, mcpServerSpecFromSecretText } from '../mcp/config';
+export type { McpServerFunctionConfig } from '../mcp/config';
 export * from '../lifecycle/deployment-report';

@@ -1,4 +1,4 @@
-/** The hardware of a SageMaker hosting instance type, as `InstanceSpecs` describes it. */
+// The hardware of a SageMaker hosting instance type, as `InstanceSpecs` (./instance-specs.ts) describes it.
 
 /** The kind of accelerator an instance type has. */
 export enum AcceleratorKind {

@@ -1,4 +1,5 @@
 import { Aws, CfnMapping, Stack, Token } from 'aws-cdk-lib';
+
 /**
  * AWS Deep Learning Container (DLC) registry accounts by region, from the SageMaker Python SDK's
  * `image_uri_config/huggingface-llm.json` and `djl-lmi.json` (the SageMaker Python SDK's `image_uri_config` tables, https://github.com/aws/sagemaker-python-sdk). aws-cdk-lib's region facts

@@ -1,9 +1,9 @@
 /**
- * Internal (not exported from the package): the table of hardware of SageMaker hosting instance types, for sizing checks at synth (an undersized instance makes the container
- * crash with an InternalFailure that does not name the cause). Figures are the EC2 instance type specifications
- * (vCPUs, memory, accelerators and accelerator memory per device, instance-store NVMe), which the `ml.` types share.
+ * Internal (not exported from the package): the hardware table of SageMaker hosting instance types, for sizing checks
+ * at synth (an undersized instance makes the container crash with an InternalFailure that does not name the cause).
+ * Figures are the EC2 instance type specifications (vCPUs, memory, accelerators and accelerator memory per device,
+ * instance-store NVMe), which the `ml.` types share. `InstanceSpecs` (src/core/instance-specs.ts) is its public face.
  */
-
 import { AcceleratorKind, InstanceSpec } from '../core/instance-hardware';
 
 type Row = [size: string, vcpus: number, memoryGiB: number, accelerators: number];

@@ -10,7 +10,8 @@
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Bench, BenchRow, median } from './harness';
-import { getAsyncJob, parseAsyncNotification, recordAsyncResult } from '../packages/runtime/src/async/jobs';
+import { getAsyncJob } from '../packages/runtime/src/async/jobs';
+import { parseAsyncNotification, recordAsyncResult } from '../packages/runtime/src/async/recorder';
 import { clientConfig, s3ClientConfig, startDynalite, startS3rver } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 
 const SCALE = 1 / 50;

@@ -7,9 +7,9 @@
 import { readFileSync, statSync } from 'fs';
 import { gunzipSync } from 'zlib';
 import { Bench, BenchRow } from './harness';
-import { PropValidator } from '../src/core/validation';
 import { composeImage, IMAGE_CATALOG_PATH, loadImageCatalog } from '../src/private/images/catalog';
 import { imageUriIn } from '../src/private/images/registry';
+import { PropValidator } from '../src/private/validation';
 
 const CALLS = 20_000;
 const REQUESTS = [

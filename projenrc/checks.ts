@@ -65,10 +65,10 @@ export function configureChecks(project: awscdk.AwsCdkConstructLibrary): void {
           message: "another folder's private/ module: move what two folders share into src/private/",
         }],
       }],
-      // One way to add a validation hook: its warnings then carry no stack trace (src/core/validation.ts).
+      // One way to add a validation hook: its warnings then carry no stack trace (src/private/validation.ts).
       'no-restricted-syntax': ['error', {
         selector: "CallExpression[callee.property.name='addValidation']",
-        message: 'use addValidationHook (src/core/validation.ts): the library adds validation hooks one way',
+        message: 'use addValidationHook (src/private/validation.ts): the library adds validation hooks one way',
       }],
     },
   });

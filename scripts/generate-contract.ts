@@ -15,7 +15,7 @@ import { z } from 'zod';
 
 const ROOT = join(__dirname, '..');
 /** In dependency order: a file's interfaces may name those of the files before it. */
-export const CONTRACT_FILES = ['feature-store', 'async', 'mcp', 'pipelines', 'lifecycle', 'metrics'];
+export const CONTRACT_FILES = ['edit-distance', 'feature-store', 'async', 'mcp', 'pipelines', 'lifecycle', 'metrics'];
 export const GENERATED_PATH = join(ROOT, 'src', 'private', 'contract.generated.ts');
 
 type JsonSchema = {

@@ -15,9 +15,9 @@ import { addPipelinesExample } from '../examples/pipelines';
 import { AsyncEndpoint, AsyncWorkload } from '../src/async';
 import { SageMakerMcpChecks } from '../src/checks';
 import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource, MultiModelSource } from '../src/core';
-import { createEncryptedLogGroup, createKey } from '../src/core/encryption';
 import { McpToolServer } from '../src/mcp';
 import { SageMakerVpcEndpoints, SageMakerVpcEndpointService } from '../src/network';
+import { createEncryptedLogGroup, createKey } from '../src/private/encryption';
 import { RealtimeEndpoint } from '../src/realtime';
 
 export function addIsolatedMcpStack(stack: Stack): McpToolServer {

@@ -19,24 +19,24 @@ import { acknowledgePolicyWildcards } from './nag';
 import { DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, ttlProblems } from '../private/contract.generated';
 import { AsyncEndpointBase } from './private/async-endpoint-base';
 import { DEFAULT_EXPIRATION, defaultWorkload, validatePrefixes, WORKLOAD_RANGES } from './private/async-validation';
-import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
-import { addAlarmActions, createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, endpointArnForName, importedEndpointIdentity } from '../core/endpoint-base';
-import { IAM_ACTION } from '../core/iam-actions';
-import { createExecutionRole } from '../core/model';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { createEncryptedBucket } from '../core/storage';
-import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../prices/cost-types';
 import { estimateVariants } from '../prices/endpoint-estimates';
-import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
+import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../private/autoscaled-updates';
+import { addAlarmActions, createKey } from '../private/encryption';
+import { DEFAULT_VARIANT_NAME, endpointArnForName, importedEndpointIdentity } from '../private/endpoint-arn';
 import { endpointConfigKmsKeyId, kmsKeyWarnings } from '../private/endpoint-kms';
-import { bindEndpointNetwork, bindModelInNetwork, endpointConnections } from '../private/endpoint-network';
 import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
+import { bindEndpointNetwork, bindModelInNetwork, endpointConnections } from '../private/endpoint-vpc';
+import { IAM_ACTION } from '../private/iam-actions';
+import { applyMetricsConfig, validateMetricsConfig } from '../private/l1-metrics-config';
+import { createExecutionRole } from '../private/model';
 import {
   primaryInstanceType, renderProductionVariant, validateProductionVariant, variantInstanceTypes, warnOnInstancePools,
-} from '../private/production-variant';
+} from '../private/render-variant';
 import { secondScalingCall } from '../private/scaling-resources';
+import { createEncryptedBucket } from '../private/storage';
+import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 
 /**
  * A SageMaker asynchronous inference endpoint for model calls from seconds to an hour: inputs are uploaded to S3,
@@ -286,7 +286,7 @@ export class AsyncEndpoint extends AsyncEndpointBase implements ec2.IConnectable
       },
     });
     // An autoscaled variant cannot change its instance type in place: the generated name follows it, so such a change
-    // replaces the endpoint (see src/core/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
+    // replaces the endpoint (see src/private/autoscaled-updates.ts); a fixed name gets AWS's two-step procedure instead.
     applyMetricsConfig(this.cfnEndpointConfig, props.metricsConfig);
     const scaled = (): ScaledVariant[] => this.scaling ? [{ variantName: this.variantName, instanceTypes }] : [];
     addValidationHook(this, () => {

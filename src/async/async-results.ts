@@ -10,11 +10,11 @@ import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ResultRecorderFunction } from './result-recorder-function';
-import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
-import { IAM_ACTION } from '../core/iam-actions';
 import { ASYNC_ENV, JOB_ATTRIBUTES } from '../private/contract.generated';
-import { finishFunctionNetwork, functionVpcProps } from '../private/function-network';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../private/encryption';
+import { finishFunctionNetwork, functionVpcProps } from '../private/function-vpc';
+import { IAM_ACTION } from '../private/iam-actions';
 
 /** Internal: what the job-results pipeline needs. */
 export interface AsyncResultsProps {

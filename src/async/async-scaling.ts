@@ -7,11 +7,11 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
 import { AsyncAutoScalingOptions } from './async-scaling-props';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { PropValidator } from '../core/validation';
 import {
   addScaleFromZero, addTargetTracking, createScalableTarget, SCALING_DEFAULTS, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
   warnOnCooldowns,
 } from '../private/scaling-resources';
+import { PropValidator } from '../private/validation';
 
 
 /** Internal: where the scaling resources attach. */

@@ -1,5 +1,5 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
+import { acknowledgePolicyWildcardFindings, WildcardReason } from '../private/nag';
 
 /**
  * Internal: acknowledges the cdk-nag `AwsSolutions-IAM5[...]` findings of one policy this library wrote, each with the

@@ -1,23 +1,23 @@
 /**
  * What every SageMaker endpoint construct shares (realtime, async, shared-GPU): the `ISageMakerEndpoint` interface
- * (name, lowercase ARN, grants, metrics), the `SageMakerEndpointBase` that implements it, and imports by name or ARN.
- * Subclasses set the endpoint's name, its ARN (the CfnEndpoint's `attrEndpointArn`: SageMaker returns it lowercase)
- * and the default variant's name.
+ * (name, lowercase ARN, grants, metrics), the `SageMakerEndpointBase` that implements it, and imports by name or ARN
+ * (validated by src/private/endpoint-arn.ts). Subclasses set the endpoint's name, its ARN (the CfnEndpoint's
+ * `attrEndpointArn`: SageMaker returns it lowercase) and the default variant's name.
  *
- * Beside it: `./production-variant.ts` (variant settings), `./private/` (variant rendering, the NVMe/KMS rule, the model
- * role's cdk-nag acknowledgements), `./scaling/` (Application Auto Scaling) and `./autoscaled-updates.ts`.
+ * Beside it: `./production-variant.ts` (variant settings) and `./scaling/` (Application Auto Scaling); in src/private/,
+ * the variant rendering (render-variant.ts), the NVMe/KMS rule (endpoint-kms.ts), the model role's cdk-nag
+ * acknowledgements (model-role-nag.ts) and the rule for autoscaled variants (autoscaled-updates.ts).
  */
-import { ArnFormat, IResource, Resource, Stack, Token } from 'aws-cdk-lib';
+import { IResource, Resource } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { iamActionsFor } from './iam-actions';
 import { ModelFamily } from './model-family.generated';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from './validation';
+import { DEFAULT_VARIANT_NAME, importedEndpointIdentity } from '../private/endpoint-arn';
+import { iamActionsFor } from '../private/iam-actions';
 import { grantOpenAiRoute, openAiBaseUrl, warnIfRouteNotServed } from '../private/openai-route';
+import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../private/validation';
 
-/** The variant name SageMaker's tools use for a single-variant endpoint; the default of every endpoint here. */
-export const DEFAULT_VARIANT_NAME = 'AllTraffic';
 
 /** Options of an endpoint metric. */
 export interface EndpointMetricOptions extends cloudwatch.MetricOptions {
@@ -208,7 +208,8 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
    * Imports an endpoint by name and/or ARN. Capability constructs expose this as imports by endpoint name and by endpoint ARN.
    */
   public static fromSageMakerEndpointAttributes(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint {
-    return importEndpoint(scope, id, attrs);
+    const { endpointName, endpointArn } = importedEndpointIdentity(scope, id, attrs);
+    return new ImportedEndpoint(scope, id, endpointName, endpointArn, attrs.defaultVariantName ?? DEFAULT_VARIANT_NAME);
   }
 
   public abstract readonly endpointName: string;
@@ -343,6 +344,7 @@ export abstract class SageMakerEndpointBase extends Resource implements ISageMak
   }
 }
 
+/** An endpoint imported by name or ARN. */
 class ImportedEndpoint extends SageMakerEndpointBase {
   constructor(
     scope: Construct,
@@ -354,56 +356,3 @@ class ImportedEndpoint extends SageMakerEndpointBase {
     super(scope, id);
   }
 }
-
-/**
- * An existing realtime or serverless endpoint (both serve the OpenAI-compatible route): what their `from*` imports
- * return. Internal to the library (not exported from the index).
- */
-export function importEndpoint(scope: Construct, id: string, attrs: SageMakerEndpointAttributes): ISageMakerEndpoint & IOpenAiCompatible {
-  const { endpointName, endpointArn } = importedEndpointIdentity(scope, id, attrs);
-  return new ImportedEndpoint(scope, id, endpointName, endpointArn, attrs.defaultVariantName ?? DEFAULT_VARIANT_NAME);
-}
-
-/**
- * The name and (lowercase) ARN of an endpoint imported by name and/or ARN, validated (every kind's `from*` imports).
- */
-export function importedEndpointIdentity(
-  scope: Construct, id: string, attrs: SageMakerEndpointAttributes,
-): { endpointName: string; endpointArn: string } {
-  const v = new PropValidator(`imported endpoint '${id}'`);
-  v.check(attrs.endpointName !== undefined || attrs.endpointArn !== undefined, 'endpointName/endpointArn', undefined,
-    'at least one of endpointName or endpointArn');
-  v.pattern('endpointName', attrs.endpointName, SAGEMAKER_NAME_PATTERN, SAGEMAKER_NAME_EXPECTED, 63);
-  let nameFromArn: string | undefined;
-  if (attrs.endpointArn !== undefined && !Token.isUnresolved(attrs.endpointArn)) {
-    const m = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:endpoint\/([a-zA-Z0-9-]{1,63})$/.exec(attrs.endpointArn);
-    v.check(m !== null, 'endpointArn', attrs.endpointArn, 'an endpoint ARN such as arn:aws:sagemaker:us-east-1:123456789012:endpoint/my-endpoint');
-    nameFromArn = m?.[1];
-  }
-  v.throwIfInvalid();
-
-  const endpointName = attrs.endpointName
-    ?? nameFromArn
-    ?? Stack.of(scope).splitArn(attrs.endpointArn!, ArnFormat.SLASH_RESOURCE_NAME).resourceName!;
-  const endpointArn = attrs.endpointArn !== undefined
-    ? lowercaseEndpointArn(attrs.endpointArn)
-    : endpointArnForName(scope, endpointName);
-  return { endpointName, endpointArn };
-}
-
-/**
- * The ARN of an endpoint by name, lowercased as SageMaker writes it (a mixed-case ARN in a policy fails with
- * AccessDenied). A token name cannot be lowercased at synth time: pass an already-lowercase name or the endpoint's ARN.
- */
-export function endpointArnForName(scope: Construct, endpointName: string): string {
-  const name = Token.isUnresolved(endpointName) ? endpointName : endpointName.toLowerCase();
-  return Stack.of(scope).formatArn({ service: 'sagemaker', resource: 'endpoint', resourceName: name });
-}
-
-/** Lowercases the resource part of a literal endpoint ARN; tokens pass unchanged. */
-export function lowercaseEndpointArn(arn: string): string {
-  if (Token.isUnresolved(arn)) return arn;
-  const i = arn.indexOf(':endpoint/');
-  return i < 0 ? arn : arn.slice(0, i) + arn.slice(i).toLowerCase();
-}
-

@@ -1,12 +1,13 @@
+// Every file here is public API (test/architecture/core-public.test.ts); the internals they use live in src/private/.
 export * from './instance-type';
 export * from './model-family.generated';
-// Named where a file also holds internal helpers (lib/index.js exports exactly the jsii API: test/architecture/package-exports.test.ts).
-export { AcceleratorKind, InstanceSpecs } from './instance-specs';
-export type { InstanceSpec } from './instance-specs';
-export { ContainerImage, ModelData, ModelSource } from './model-source';
-export type { ContainerImageConfig, ContainerModelOptions, ModelDataConfig, ModelPackageSourceOptions, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
-export { SageMakerEndpointBase } from './endpoint-base';
-export type { EndpointMetricOptions, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes } from './endpoint-base';
+export * from './instance-hardware';
+export * from './instance-specs';
+export * from './container-image';
+export * from './model-data';
+export * from './model-source-config';
+export * from './model-source';
+export * from './endpoint-base';
 export * from './production-variant';
 export * from './endpoint-metrics-config';
 export * from './scaling';

@@ -1,8 +1,10 @@
 import { Token } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ContainerImage, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
-import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from './validation';
+import { ContainerImage } from './container-image';
+import { ModelSource } from './model-source';
+import { ModelSourceBindOptions, ModelSourceConfig } from './model-source-config';
+import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../private/validation';
 
 /** Options of a multi-model source. */
 export interface MultiModelOptions {

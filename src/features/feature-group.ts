@@ -6,12 +6,12 @@ import { CfnFeatureGroup } from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { Feature } from './feature';
 import { FeatureGroupAttributes, FeatureGroupProps, FeatureGroupThroughput, IFeatureGroup, OfflineStoreOptions, OfflineStoreTableFormat, OnlineStoreOptions, OnlineStoreStorageType } from './feature-group-props';
-import { createKey } from '../core/encryption';
-import { createEncryptedBucket } from '../core/storage';
 import { FeatureGroupSchema } from '../private/contract.generated';
+import { createKey } from '../private/encryption';
+import { createEncryptedBucket } from '../private/storage';
 import { FeatureGroupBase, OfflineLocation } from './private/feature-group-base';
 import { glueArns, objectsFinding, renderTtl, stackIdSuffix, validate } from './private/feature-group-helpers';
-import { IAM_ACTION } from '../core/iam-actions';
+import { IAM_ACTION } from '../private/iam-actions';
 
 /**
  * A SageMaker Feature Store feature group with typed features, an online store, an Iceberg offline store in a bucket

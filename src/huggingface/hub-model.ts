@@ -11,14 +11,17 @@ import {
   TEXT_GENERATION_TASKS,
   tokenVariables,
 } from './private/containers';
-import { instanceSpecs } from '../core/instance-specs';
+import { ContainerImage } from '../core/container-image';
 import { InstanceType } from '../core/instance-type';
+import { ModelData } from '../core/model-data';
 import { ModelFamily } from '../core/model-family.generated';
-import { ContainerImage, ModelData, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source';
-import { PropValidator } from '../core/validation';
+import { ModelSource } from '../core/model-source';
+import { ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source-config';
 import { ImageProcessor } from '../images/image-options';
 import { JumpStartPrecision } from '../jumpstart/model-traits';
 import { fits, MemoryRequirement, memoryRequirement, minimumFittingInstance, usableMemoryGiB } from '../jumpstart/sizing';
+import { instanceSpecs } from '../private/instance-table';
+import { PropValidator } from '../private/validation';
 
 /** The server for text-generation models. */
 export enum TextGenerationServer {

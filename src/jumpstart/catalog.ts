@@ -1,35 +1,22 @@
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import { gunzipSync } from 'zlib';
 import { CATALOG_SCHEMA_VERSION, JumpStartCatalogData, NotDeployableReason, VersionTuple } from './catalog-format';
+import { BundledCatalog, dataFile } from '../private/bundled-catalog';
 
 /**
- * Lookups over the generated JumpStart catalog (data/jumpstart/catalog.json.gz). Internal: not part of the jsii API.
- *
- * The file sits outside src/ because jsii copies only .ts output into lib/: from both src/jumpstart (ts-jest) and
- * lib/jumpstart (compiled) it is two levels up, and it ships in the npm tarball (data/ is not npm-ignored).
- * It is read and inflated once, on the first lookup, and kept for the life of the process.
+ * Lookups over the generated JumpStart catalog (data/jumpstart/catalog.json.gz, read once by the shared loader of
+ * src/private/bundled-catalog.ts). Internal: not part of the jsii API.
  */
-export const CATALOG_PATH = join(__dirname, '..', '..', 'data', 'jumpstart', 'catalog.json.gz');
+const CATALOG = new BundledCatalog<JumpStartCatalogData>(
+  'JumpStart catalog', dataFile('jumpstart', 'catalog.json.gz'), CATALOG_SCHEMA_VERSION, 'jumpstart:catalog');
 
-let catalog: JumpStartCatalogData | undefined;
-let loads = 0;
+export const CATALOG_PATH = CATALOG.path;
 
 export function loadCatalog(): JumpStartCatalogData {
-  if (!catalog) {
-    const data = JSON.parse(gunzipSync(readFileSync(CATALOG_PATH)).toString('utf8')) as JumpStartCatalogData;
-    if (data.schema !== CATALOG_SCHEMA_VERSION) {
-      throw new Error(`JumpStart catalog ${CATALOG_PATH} has schema ${data.schema}, expected ${CATALOG_SCHEMA_VERSION}: regenerate it`);
-    }
-    catalog = data;
-    loads++;
-  }
-  return catalog;
+  return CATALOG.load();
 }
 
 /** How many times the catalog file has been read and inflated in this process (tests and benchmarks). */
 export function catalogLoadCount(): number {
-  return loads;
+  return CATALOG.loadCount;
 }
 
 /** A deployable version, decoded. */

@@ -17,12 +17,15 @@ import { NotDeployableReason } from './catalog-format';
 import { closeMatches } from './close-matches';
 import { defaultPrecision, deriveModelFamily, JumpStartPrecision, parameterBillions } from './model-traits';
 import { acceleratorsNeeded, fits, leastCostlyFittingInstance, MemoryRequirement, memoryRequirement, minimumFittingInstance, usableMemoryGiB } from './sizing';
-import { IAM_ACTION } from '../core/iam-actions';
-import { InstanceSpec, instanceSpecs } from '../core/instance-specs';
+import { InstanceSpec } from '../core/instance-hardware';
 import { InstanceType } from '../core/instance-type';
 import { ModelFamily } from '../core/model-family.generated';
-import { grantEcrPull, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source';
-import { PropValidator, show } from '../core/validation';
+import { ModelSource } from '../core/model-source';
+import { ModelSourceBindOptions, ModelSourceConfig } from '../core/model-source-config';
+import { grantEcrPull } from '../private/ecr-pull';
+import { IAM_ACTION } from '../private/iam-actions';
+import { instanceSpecs } from '../private/instance-table';
+import { PropValidator, show } from '../private/validation';
 
 /** Options of `JumpStartModel.of`. */
 export interface JumpStartModelOptions {

@@ -1,5 +1,6 @@
 import { JumpStartPrecision } from './model-traits';
-import { AcceleratorKind, compareInstanceSpecs, InstanceSpec, instanceSpecs, knownInstanceSpecs } from '../core/instance-specs';
+import { AcceleratorKind, InstanceSpec } from '../core/instance-hardware';
+import { compareInstanceSpecs, instanceSpecs, knownInstanceSpecs } from '../private/instance-table';
 
 /**
  * Memory a model needs on its instance, from its family, parameter count and precision. Internal.

@@ -12,12 +12,8 @@ import { Construct } from 'constructs';
 import { ApprovedDeploymentFunction } from './approved-deployment-function';
 import { IModelPackageGroup } from './model-package-group';
 import { PromotionStep } from './promotion-step';
-import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
-import { IAM_ACTION, iamActionsFor } from '../core/iam-actions';
 import { ModelPackageSourceOptions, ModelSource } from '../core/model-source';
-import { acknowledgeGrantWildcards } from '../core/nag';
-import { PropValidator } from '../core/validation';
 import {
   DEPLOY_FINAL_STACK_STATUSES,
   DEPLOY_METRIC_NAME,
@@ -29,7 +25,11 @@ import {
   STACK_STATUS_CHANGE_DETAIL_TYPE,
 } from '../private/contract.generated';
 import { defaultBusArn } from '../private/default-bus';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../private/encryption';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-vpc';
+import { IAM_ACTION, iamActionsFor } from '../private/iam-actions';
+import { acknowledgeGrantWildcards } from '../private/nag';
+import { PropValidator } from '../private/validation';
 
 /** What the deployment handler reports, one metric data point each (the outcome metric). */
 export enum DeploymentOutcome {

@@ -2,9 +2,9 @@ import { Arn, ArnFormat, IResource, Lazy, Names, Resource, Stack, Token } from '
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { IAM_ACTION, iamActionsFor } from '../core/iam-actions';
-import { acknowledgeGrantWildcards } from '../core/nag';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
+import { IAM_ACTION, iamActionsFor } from '../private/iam-actions';
+import { acknowledgeGrantWildcards } from '../private/nag';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 
 /** A SageMaker model package group (Model Registry): the versions a training pipeline registers, created here or imported. */
 export interface IModelPackageGroup extends IResource {

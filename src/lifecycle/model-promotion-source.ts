@@ -7,10 +7,10 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ModelPackageGroup } from './model-package-group';
-import { IAM_ACTION } from '../core/iam-actions';
-import { PropValidator } from '../core/validation';
 import { MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE } from '../private/contract.generated';
 import { defaultBusArn } from '../private/default-bus';
+import { IAM_ACTION } from '../private/iam-actions';
+import { PropValidator } from '../private/validation';
 
 /** Props of a `ModelPromotionSource`. */
 export interface ModelPromotionSourceProps {

@@ -10,9 +10,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ApiGatewayCloudWatchRole, McpApiGatewayOptions } from './mcp-api-gateway';
-import { createEncryptedLogGroup, createKey } from '../core/encryption';
-import { acknowledgeFinding } from '../core/nag';
-import { PropValidator } from '../core/validation';
+import { createEncryptedLogGroup, createKey } from '../private/encryption';
+import { acknowledgeFinding } from '../private/nag';
+import { PropValidator } from '../private/validation';
 
 /** API Gateway's default integration timeout quota. */
 const DEFAULT_INTEGRATION_TIMEOUT = Duration.seconds(29);

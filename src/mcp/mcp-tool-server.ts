@@ -19,11 +19,11 @@ import { buildServerSpec, grantExposed } from './private/server-spec';
 import { environmentSizeProblem, packServerSpec, specSizeProblem } from './private/spec-secret';
 import { ServerFunction } from './server-function';
 import { TOOL_METRIC_NAMES, toolMetric } from './tool-metrics';
-import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
-import { IAM_ACTION } from '../core/iam-actions';
-import { addValidationHook, PropValidator } from '../core/validation';
 import { DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS, handleTtlProblems, MCP_ENV, McpServerSpec, toolNamesForSpec } from '../private/contract.generated';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../private/encryption';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-vpc';
+import { IAM_ACTION } from '../private/iam-actions';
+import { addValidationHook, PropValidator } from '../private/validation';
 
 /**
  * The SageMaker MCP tool server: a Lambda function (nodejs22.x, the MCP SDK bundled) serving stateless streamable HTTP

@@ -1,5 +1,5 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { acknowledgePolicyWildcardFindings } from '../core/nag';
+import { acknowledgePolicyWildcardFindings } from '../private/nag';
 
 /** Why each wildcard a grant of the MCP server's role carries is needed, by the actions it is granted to. */
 const REASONS: ReadonlyArray<{ action: RegExp; reason: string }> = [

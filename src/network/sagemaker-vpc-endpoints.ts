@@ -2,9 +2,9 @@ import { Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { IAM_ACTION, serviceWildcard } from '../core/iam-actions';
-import { acknowledgeFinding } from '../core/nag';
-import { PropValidator } from '../core/validation';
+import { IAM_ACTION, serviceWildcard } from '../private/iam-actions';
+import { acknowledgeFinding } from '../private/nag';
+import { PropValidator } from '../private/validation';
 
 /**
  * An interface endpoint of an AWS service that this library's constructs call from a VPC without internet access.

@@ -7,7 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
 import { JsonGetScan, scanJsonGets } from './private/json-gets';
-import { PropValidator } from '../core/validation';
+import { PropValidator } from '../private/validation';
 
 /** Type of a pipeline parameter, as the definition's `Parameters[].Type` spells it. */
 export enum PipelineParameterType {

@@ -11,10 +11,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PipelineRouterFunction } from './pipeline-router-function';
 import { ITrainingPipeline } from './training-pipeline';
-import { addAlarmActions, createEncryptedLogGroup, createKey } from '../core/encryption';
 import { FunctionNetworkOptions } from '../core/function-network';
-import { IAM_ACTION } from '../core/iam-actions';
-import { PropValidator } from '../core/validation';
 import {
   DEFAULT_RESULT_TTL_DAYS,
   PIPELINE_EXECUTION_DETAIL_TYPE,
@@ -28,7 +25,10 @@ import {
   RESULTS_TABLE_ENV,
   RESULTS_TTL_ATTRIBUTE,
 } from '../private/contract.generated';
-import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-network';
+import { addAlarmActions, createEncryptedLogGroup, createKey } from '../private/encryption';
+import { finishFunctionNetwork, functionVpcProps, validateFunctionNetwork } from '../private/function-vpc';
+import { IAM_ACTION } from '../private/iam-actions';
+import { PropValidator } from '../private/validation';
 
 /** Pipeline execution statuses (`PipelineExecutionStatus`). */
 export enum PipelineExecutionStatus {

@@ -5,10 +5,10 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { PipelineDefinition, PipelineParameter } from './pipeline-definition';
 import { TrainingJobRole, TrainingJobRoleProps } from './training-role';
-import { IAM_ACTION } from '../core/iam-actions';
-import { acknowledgeGrantWildcards } from '../core/nag';
-import { PropValidator } from '../core/validation';
 import { IModelPackageGroup } from '../lifecycle/model-package-group';
+import { IAM_ACTION } from '../private/iam-actions';
+import { acknowledgeGrantWildcards } from '../private/nag';
+import { PropValidator } from '../private/validation';
 
 /** A SageMaker pipeline that MCP tools may start and watch. */
 export interface ITrainingPipeline extends IResource {

@@ -4,9 +4,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { IAM_ACTION } from '../core/iam-actions';
-import { acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
-import { PropValidator } from '../core/validation';
+import { IAM_ACTION } from '../private/iam-actions';
+import { acknowledgePolicyWildcardFindings, WildcardReason } from '../private/nag';
+import { PropValidator } from '../private/validation';
 
 /** An S3 location (bucket and key prefix) a training job reads or writes. */
 export interface TrainingDataLocation {

@@ -2,7 +2,7 @@ import { VariantCostEstimate, EndpointCostProps, SharedGpuCostComparison, Shared
 import { PriceTable } from './price-table';
 import { buildComparison, buildEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, tablePrice } from './private/estimates';
 import { PRICE_TABLE_DATE } from './private/hosting-prices';
-import { PropValidator } from '../core/validation';
+import { PropValidator } from '../private/validation';
 
 /**
  * Estimates of what endpoints cost, from a dated price table (on-demand, real-time inference). The endpoint constructs

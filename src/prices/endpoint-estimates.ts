@@ -5,7 +5,7 @@ import {
   buildComparison, buildEstimate, buildPoolsEstimate, GIVEN_BY_CALLER, HOURS_PER_MONTH, NOT_IN_TABLE, priceOf, round, serverlessPriceOf,
   validatePrices,
 } from './private/estimates';
-import { PropValidator } from '../core/validation';
+import { PropValidator } from '../private/validation';
 
 /**
  * Internal (not exported from the package): the endpoint constructs' `costEstimate` and `costComparison`, over the

@@ -5,7 +5,7 @@
 import { Annotations } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { IConstruct } from 'constructs';
-import { hasLocalNvmeStorage } from '../core/instance-specs';
+import { hasLocalNvmeStorage } from './instance-table';
 import { InstanceType } from '../core/instance-type';
 
 

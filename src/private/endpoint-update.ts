@@ -1,7 +1,7 @@
 /** Internal: renders `EndpointUpdateOptions` onto an `AWS::SageMaker::Endpoint`. */
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { RolloutEndpointContext } from './rollout-context';
-import { PropValidator } from '../core/validation';
+import { PropValidator } from './validation';
 import { EndpointUpdateOptions, RetainedVariantProperty } from '../rollouts/endpoint-update';
 
 export interface EndpointUpdateProps {

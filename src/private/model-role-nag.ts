@@ -1,10 +1,10 @@
 /**
  * Internal (not exported from the package): the cdk-nag acknowledgements of the wildcards a model execution role needs,
- * each with its reason. The mechanism is `../core/nag.ts`. `createExecutionRole` (../core/model.ts) calls it for the
+ * each with its reason. The mechanism is `./nag.ts`. `createExecutionRole` (./model.ts) calls it for the
  * roles it creates; RealtimeEndpoint for its `LazyRole`, once a model uses it.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { acknowledgePolicyWildcardFindings, WildcardReason } from '../core/nag';
+import { acknowledgePolicyWildcardFindings, WildcardReason } from './nag';
 
 /** Reasons for the IAM wildcards that model execution roles need, by the actions they are granted to. */
 const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [

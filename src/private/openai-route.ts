@@ -7,9 +7,9 @@
 import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { IConstruct } from 'constructs';
+import { IAM_ACTION } from './iam-actions';
 import { loadImageCatalog } from './images/catalog';
-import { IAM_ACTION } from '../core/iam-actions';
-import { acknowledgeGrantWildcards } from '../core/nag';
+import { acknowledgeGrantWildcards } from './nag';
 
 /** What the AWS page lists as serving the route ("Supported containers"). */
 export const OPENAI_ROUTE_CONTAINERS = 'the SageMaker AI vLLM DLC, the SageMaker AI SGLang DLC, or a custom container implementing '

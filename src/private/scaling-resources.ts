@@ -8,7 +8,7 @@ import { Annotations, Duration, Token } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, IConstruct } from 'constructs';
-import { PropValidator } from '../core/validation';
+import { PropValidator } from './validation';
 
 /**
  * The defaults every SageMaker scaling policy here shares: scale out after 60 s, in after 300 s (a new instance or copy

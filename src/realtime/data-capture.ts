@@ -4,8 +4,8 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { createEncryptedBucket } from '../core/storage';
-import { PropValidator } from '../core/validation';
+import { createEncryptedBucket } from '../private/storage';
+import { PropValidator } from '../private/validation';
 
 /** What SageMaker captures of each sampled request. */
 export enum DataCaptureMode {

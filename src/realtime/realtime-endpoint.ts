@@ -11,32 +11,34 @@ import { DEFAULT_SHADOW_NAME, renderShadow, validateShadow } from './private/sha
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from './realtime-alarms';
 import { IRealtimeEndpoint, RealtimeEndpointProps, RealtimeVariantOptions } from './realtime-endpoint-props';
 import { RealtimeAutoScalingOptions, VariantAutoScalingOptions } from './variant-auto-scaling';
-import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../core/autoscaled-updates';
-import { createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME, importEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
 import { InstanceType } from '../core/instance-type';
-import { addExecutionRoleBasics, executionRolePrincipal } from '../core/model';
 import { ModelSource } from '../core/model-source';
 import { ProductionVariantOptions } from '../core/production-variant';
 import { ScalableInstanceCount } from '../core/scaling/scalable-instance-count';
-import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../prices/cost-types';
 import { estimateVariants } from '../prices/endpoint-estimates';
-import { applyMetricsConfig, validateMetricsConfig } from '../private/endpoint-config-metrics';
+import { autoscaledVariantUpdateWarning, ScaledVariant, scaledEndpointName } from '../private/autoscaled-updates';
+import { createKey } from '../private/encryption';
+import { DEFAULT_VARIANT_NAME } from '../private/endpoint-arn';
+import { importEndpoint } from '../private/endpoint-import';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
+import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
 import {
   bindEndpointNetwork, bindModelInNetwork, BoundEndpointNetwork, endpointConnections,
-} from '../private/endpoint-network';
-import { EndpointUpdateProps, renderEndpointUpdate, validateEndpointUpdate } from '../private/endpoint-update';
+} from '../private/endpoint-vpc';
+import { applyMetricsConfig, validateMetricsConfig } from '../private/l1-metrics-config';
+import { addExecutionRoleBasics, executionRolePrincipal } from '../private/model';
 import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
 import { recordModelImage } from '../private/openai-route';
 import {
   primaryInstanceType, renderProductionVariant, validateProductionVariant, variantInstanceTypes, warnOnInstancePools,
-} from '../private/production-variant';
+} from '../private/render-variant';
 import {
   addTargetTracking, createScalableTarget, SCALING_DEFAULTS, secondScalingCall, VARIANT_SCALABLE_DIMENSION, validateScaling, variantResourceId,
   warnOnCooldowns,
 } from '../private/scaling-resources';
+import { addValidationHook, PropValidator, RenderedAtValidation, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 
 const MAX_VARIANTS = 10;
 /** The target of `SageMakerVariantInvocationsPerInstance` when none is given (invocations per instance per minute). */

@@ -6,9 +6,9 @@ import { IConstruct } from 'constructs';
 import { RolloutCapacity } from './capacity';
 import { capacity, capacityAgainstFleet, EXECUTION_MAX_SECONDS, EXECUTION_MIN_SECONDS, MAX_ROLLBACK_ALARMS, seconds, StepKind, WAIT_MAX_SECONDS } from './private/limits';
 import { AllAtOnceRolloutOptions, CanaryRolloutOptions, LinearRolloutOptions, RollingRolloutOptions, RolloutOptions } from './rollout-options';
-import { IAM_ACTION } from '../core/iam-actions';
-import { PropValidator } from '../core/validation';
+import { IAM_ACTION } from '../private/iam-actions';
 import { RolloutEndpointContext, RolloutInferenceComponentContext } from '../private/rollout-context';
+import { PropValidator } from '../private/validation';
 
 const DEFAULT_BAKING = Duration.minutes(10);
 

@@ -5,18 +5,18 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { addServerlessScaling, validateServerlessScaling } from './private/serverless-scaling';
 import { ServerlessAutoScalingOptions } from './serverless-scaling-props';
-import {
-  DEFAULT_VARIANT_NAME, EndpointMetricOptions, importEndpoint, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes,
-  SageMakerEndpointBase,
-} from '../core/endpoint-base';
-import { createExecutionRole, renderModel } from '../core/model';
-import { ModelSource, ModelSourceConfig } from '../core/model-source';
+import { EndpointMetricOptions, IOpenAiCompatible, ISageMakerEndpoint, SageMakerEndpointAttributes, SageMakerEndpointBase } from '../core/endpoint-base';
+import { ModelSource } from '../core/model-source';
+import { ModelSourceConfig } from '../core/model-source-config';
 import { ScalableProvisionedConcurrency } from '../core/scaling/scalable-provisioned-concurrency';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate } from '../prices/cost-types';
 import { estimateServerless } from '../prices/endpoint-estimates';
+import { DEFAULT_VARIANT_NAME } from '../private/endpoint-arn';
+import { importEndpoint } from '../private/endpoint-import';
+import { createExecutionRole, renderModel } from '../private/model';
 import { recordModelImage } from '../private/openai-route';
 import { secondScalingCall } from '../private/scaling-resources';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 
 /**
  * The limits of ProductionVariantServerlessConfig

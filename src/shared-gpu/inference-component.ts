@@ -10,20 +10,21 @@ import { importInferenceComponent, InferenceComponentBase } from './private/infe
 import { modelAcceleratorMemoryGiB, modelResourceDefaults } from './private/model-defaults';
 import { overrideWithSpecifications, renderSpecifications, TypeResources } from './private/specifications';
 import { ISharedGpuEndpoint } from './shared-gpu-endpoint-interface';
-import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
-import { createExecutionRole, renderModel } from '../core/model';
 import { ModelFamily } from '../core/model-family.generated';
-import { ModelSource, ModelSourceConfig } from '../core/model-source';
+import { ModelSource } from '../core/model-source';
+import { ModelSourceConfig } from '../core/model-source-config';
 import { ScalableCopyCount } from '../core/scaling/scalable-copy-count';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { JumpStartModel } from '../jumpstart/jumpstart-model';
+import { instanceSpecs } from '../private/instance-table';
+import { createExecutionRole, renderModel } from '../private/model';
 import { recordModelImage } from '../private/openai-route';
 import {
   addScaleFromZero, addTargetTracking, COPY_COUNT_SCALABLE_DIMENSION, createScalableTarget, inferenceComponentResourceId, SCALING_DEFAULTS,
   secondScalingCall,
   validateScaling, warnOnCooldowns,
 } from '../private/scaling-resources';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 import { Rollout } from '../rollouts/rollout';
 
 /**

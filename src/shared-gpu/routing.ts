@@ -1,4 +1,4 @@
-import { PropValidator } from '../core/validation';
+import { PropValidator } from '../private/validation';
 
 /** Options of prefix-aware routing. */
 export interface PrefixAwareRoutingOptions {

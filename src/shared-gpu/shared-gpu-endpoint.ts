@@ -12,26 +12,26 @@ import { ImportedSharedGpuEndpoint } from './private/imported-shared-gpu-endpoin
 import { SharedGpuEndpointBase } from './private/shared-gpu-endpoint-base';
 import { SharedGpuRouting } from './routing';
 import { ISharedGpuEndpoint, SharedGpuEndpointAttributes } from './shared-gpu-endpoint-interface';
-import { createKey } from '../core/encryption';
-import { DEFAULT_VARIANT_NAME } from '../core/endpoint-base';
 import { EndpointMetricsConfig } from '../core/endpoint-metrics-config';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
-import { instanceSpecs } from '../core/instance-specs';
 import { InstanceType } from '../core/instance-type';
-import { createExecutionRole } from '../core/model';
 import { InstancePool } from '../core/production-variant';
-import { addValidationHook, PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 import { CostEstimateOptions, EndpointCostEstimate, SharedGpuCostComparison } from '../prices/cost-types';
 import { compareShared, estimateVariants } from '../prices/endpoint-estimates';
+import { createKey } from '../private/encryption';
+import { DEFAULT_VARIANT_NAME } from '../private/endpoint-arn';
+import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
+import { bindEndpointNetwork, endpointConnections, grantVpcAccess } from '../private/endpoint-vpc';
+import { instanceSpecs } from '../private/instance-table';
 import {
   applyMetricsConfig, l1KnowsMetricsConfig, ScaleInPolicyValues, validateMetricsConfig, writeScaleInPolicyOverride,
-} from '../private/endpoint-config-metrics';
-import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../private/endpoint-kms';
-import { bindEndpointNetwork, endpointConnections, grantVpcAccess } from '../private/endpoint-network';
+} from '../private/l1-metrics-config';
+import { createExecutionRole } from '../private/model';
 import {
   primaryInstanceType, renderInstanceChoice, validateInstanceChoice, variantInstanceTypes, warnOnInstancePools,
-} from '../private/production-variant';
+} from '../private/render-variant';
 import { secondScalingCall } from '../private/scaling-resources';
+import { addValidationHook, PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 
 /** Props of a `SharedGpuEndpoint`. */
 export interface SharedGpuEndpointProps extends EndpointNetworkOptions {

@@ -39,7 +39,7 @@ describe('defaults', () => {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       LifecycleConfiguration: {
         Rules: [
-          // Versioned: an expired object's noncurrent version goes a day later (src/core/storage.ts).
+          // Versioned: an expired object's noncurrent version goes a day later (src/private/storage.ts).
           Match.objectLike({ Id: 'ExpireNoncurrentVersions', NoncurrentVersionExpiration: { NoncurrentDays: 1 }, ExpiredObjectDeleteMarker: true }),
           Match.objectLike({ Prefix: 'inputs/', ExpirationInDays: 7, Status: 'Enabled' }),
           Match.objectLike({ Prefix: 'outputs/', ExpirationInDays: 30 }),

@@ -4,7 +4,7 @@ import { AsyncEndpoint, AsyncEndpointProps } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 
 /**
- * The async variant is a scalable target too, so the rule of src/core/autoscaled-updates.ts applies: Application Auto
+ * The async variant is a scalable target too, so the rule of src/private/autoscaled-updates.ts applies: Application Auto
  * Scaling fails an endpoint update that changes the instance type of a registered variant
  * (https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-scaling-update.html).
  */

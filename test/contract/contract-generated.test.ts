@@ -24,6 +24,18 @@ test('the mirror carries an interface per registered schema and the env var name
   expect(text).not.toMatch(/from 'zod'|\bz\./);
 });
 
+test('one edit distance: defined in the runtime contract only, and the JumpStart suggestions use the mirror\'s copy', () => {
+  const root = join(__dirname, '..', '..');
+  const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+  const definers = [...files(join(root, 'src')), ...files(join(root, 'packages', 'runtime', 'src'))]
+    .filter((f) => !f.endsWith('contract.generated.ts') && /function editDistance\b|editDistance\s*=/.test(readFileSync(f, 'utf8')))
+    .map((f) => f.slice(root.length + 1));
+  expect(definers).toEqual(['packages/runtime/src/contract/edit-distance.ts']);
+  expect(generateContract()).toContain('export function editDistance(');
+  expect(readFileSync(join(root, 'src', 'jumpstart', 'close-matches.ts'), 'utf8')).toContain("import { editDistance } from '../private/contract.generated';");
+});
+
 describe('ModelFamily and the docs\' family table follow MODEL_FAMILIES', () => {
   test('the committed src/core/model-family.generated.ts is up to date (run `npx projen contract:generate`)', () => {
     expect(readFileSync(MODEL_FAMILY_PATH, 'utf8')).toBe(generateModelFamily());

@@ -3,8 +3,8 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { InstanceType } from '../../src/core';
-import { hasLocalNvmeStorage } from '../../src/core/instance-specs';
 import { endpointConfigKmsKeyId, hasNvmeInstanceStorage, kmsKeyWarnings } from '../../src/private/endpoint-kms';
+import { hasLocalNvmeStorage } from '../../src/private/instance-table';
 
 const M5 = InstanceType.ML_M5_LARGE;
 const INF2 = InstanceType.ML_INF2_XLARGE;

@@ -1,4 +1,6 @@
-import { AcceleratorKind, compareInstanceSpecs, instanceSpecs, InstanceSpecs, knownInstanceSpecs } from '../../src/core/instance-specs';
+import { AcceleratorKind } from '../../src/core/instance-hardware';
+import { InstanceSpecs } from '../../src/core/instance-specs';
+import { compareInstanceSpecs, instanceSpecs, knownInstanceSpecs } from '../../src/private/instance-table';
 
 describe('instanceSpecs', () => {
   test.each([

@@ -6,8 +6,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Fact, FactName, RegionInfo } from 'aws-cdk-lib/region-info';
 import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource } from '../../src/core';
-import { dlcAccountFor, dlcRegions } from '../../src/core/dlc-accounts';
-import { renderModel } from '../../src/core/model';
+import { dlcAccountFor, dlcRegions } from '../../src/private/dlc-accounts';
+import { renderModel } from '../../src/private/model';
 
 const TGI_REPO = 'huggingface-pytorch-tgi-inference';
 const TGI_TAG = '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04';

@@ -1,8 +1,8 @@
 import { App, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { addExecutionRoleBasics, createExecutionRole, executionRolePrincipal } from '../../src/core/model';
-import { acknowledgePolicyWildcardFindings, flattenReference } from '../../src/core/nag';
+import { addExecutionRoleBasics, createExecutionRole, executionRolePrincipal } from '../../src/private/model';
+import { acknowledgePolicyWildcardFindings, flattenReference } from '../../src/private/nag';
 import { synthWithNag } from '../support/template-checks';
 import { errorOf } from '../support/test-stacks';
 

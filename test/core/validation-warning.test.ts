@@ -8,7 +8,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct, IConstruct, MetadataEntry } from 'constructs';
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
-import { addValidationHook } from '../../src/core/validation';
+import { addValidationHook } from '../../src/private/validation';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { Rollout, RolloutCapacity } from '../../src/rollouts';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';

@@ -2,7 +2,7 @@
  * The library's cdk-nag IAM5 acknowledgements key on what a statement grants, so they hold however
  * `@aws-cdk/aws-iam:minimizePolicies` (a `cdk init` flag) merges statements and sorts their actions.
  */
-import { wildcardFindingReasons, WildcardReason } from '../../src/core/nag';
+import { wildcardFindingReasons, WildcardReason } from '../../src/private/nag';
 
 const REASONS: WildcardReason[] = [
   { action: /^s3:(PutObject|AbortMultipartUpload)$/, reason: 'writes' },

@@ -5,11 +5,11 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { SageMakerMcpChecks } from '../../src/checks';
 import { InstanceType } from '../../src/core/instance-type';
-import { renderModel } from '../../src/core/model';
+import { ModelData } from '../../src/core/model-data';
 import { ModelFamily } from '../../src/core/model-family.generated';
-import { ModelData } from '../../src/core/model-source';
 import { HuggingFaceHubModel, HuggingFaceHubModelOptions, TextGenerationServer } from '../../src/huggingface';
 import { JumpStartPrecision } from '../../src/jumpstart';
+import { renderModel } from '../../src/private/model';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
 

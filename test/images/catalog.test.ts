@@ -10,10 +10,10 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { buildImageCatalog } from '../../scripts/generate-image-catalog';
-import { PropValidator } from '../../src/core/validation';
 import { composeImage, loadImageCatalog } from '../../src/private/images/catalog';
 import { IMAGE_KEYS, ImageCatalogData, ImageKey } from '../../src/private/images/catalog-format';
 import { imageUriIn } from '../../src/private/images/registry';
+import { PropValidator } from '../../src/private/validation';
 
 type Raw = Record<string, any>;
 const FIXTURES = join(__dirname, '..', 'fixtures', 'image-uris');

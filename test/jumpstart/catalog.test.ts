@@ -2,8 +2,6 @@ import { statSync } from 'fs';
 import { App, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Fact, FactName } from 'aws-cdk-lib/region-info';
-import { dlcAccountFor } from '../../src/core/dlc-accounts';
-import { instanceSpecs } from '../../src/core/instance-specs';
 import { InstanceType } from '../../src/core/instance-type';
 import { JumpStartModel } from '../../src/jumpstart';
 import {
@@ -16,7 +14,10 @@ import {
   modelIds,
   resolveImage,
 } from '../../src/jumpstart/catalog';
-import { closeMatches, editDistance } from '../../src/jumpstart/close-matches';
+import { closeMatches } from '../../src/jumpstart/close-matches';
+import { editDistance } from '../../src/private/contract.generated';
+import { dlcAccountFor } from '../../src/private/dlc-accounts';
+import { instanceSpecs } from '../../src/private/instance-table';
 
 describe('catalog integrity', () => {
   test('is at most 1 MB on disk', () => {
@@ -133,8 +134,10 @@ describe('lazy loading', () => {
 
 describe('close matches', () => {
   test('edit distance and substring suggestions, closest first', () => {
+    // The edit distance is the runtime contract's (packages/runtime/src/contract/edit-distance.ts), through the mirror.
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('abc', 'abcdefgh', 2)).toBe(3);
+    expect(editDistance('abcdef', 'uvwxyz', 2)).toBe(3);
     expect(closeMatches('mistral-7b', ['huggingface-llm-mistral-7b', 'huggingface-llm-falcon-7b', 'x'])).toEqual(['huggingface-llm-mistral-7b']);
     expect(closeMatches('zzzzzzzz', ['huggingface-llm-mistral-7b'])).toEqual([]);
   });

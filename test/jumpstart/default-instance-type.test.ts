@@ -3,9 +3,9 @@
  * the model at its precision: fewest accelerators, then G-family GPUs before P-family ones, then the smallest, then
  * JumpStart's own default between equals (docs/jumpstart.md, "Default instance type").
  */
-import { instanceSpecs } from '../../src/core/instance-specs';
 import { InstanceType } from '../../src/core/instance-type';
 import { JumpStartModel, JumpStartPrecision } from '../../src/jumpstart';
+import { instanceSpecs } from '../../src/private/instance-table';
 
 test.each([
   // id, version, JumpStart's default, the least costly that fits, why

@@ -2,9 +2,9 @@ import { App, CfnParameter, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { InstanceType } from '../../src/core/instance-type';
-import { renderModel } from '../../src/core/model';
 import { ModelFamily } from '../../src/core/model-family.generated';
 import { JumpStartModel, JumpStartModelOptions, JumpStartPrecision } from '../../src/jumpstart';
+import { renderModel } from '../../src/private/model';
 import { expectValidTemplate } from '../support/template-checks';
 
 const LLAMA3_8B = 'meta-textgeneration-llama-3-8b-instruct';

@@ -1,6 +1,6 @@
-import { instanceSpecs } from '../../src/core/instance-specs';
 import { defaultPrecision, deriveModelFamily, JumpStartPrecision, parameterBillions } from '../../src/jumpstart/model-traits';
 import { acceleratorsNeeded, memoryRequirement, minimumFittingInstance } from '../../src/jumpstart/sizing';
+import { instanceSpecs } from '../../src/private/instance-table';
 
 describe('parameterBillions', () => {
   test.each([

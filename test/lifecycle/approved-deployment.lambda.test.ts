@@ -11,8 +11,8 @@ import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { CloudFormationServer, startCloudFormationServer } from '@cdk-sagemaker-mcp/test-stand-ins/cloudformation-server';
 import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
 import { LIFECYCLE_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
-import { ApprovedDeploymentConfig, handleApprovedDeploymentEvent, deploymentLogRecord } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
-import { deployToken, MalformedLifecycleEventError } from 'cdk-sagemaker-mcp-runtime/lifecycle';
+import { ApprovedDeploymentConfig, deployToken, handleApprovedDeploymentEvent, deploymentLogRecord } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
+import { MalformedLifecycleEventError } from 'cdk-sagemaker-mcp-runtime/lifecycle';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');
 const documented = () => JSON.parse(fs.readFileSync(path.join(EVENTS, 'model-package-state-change.rejected.json'), 'utf8'));

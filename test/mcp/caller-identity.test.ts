@@ -8,6 +8,7 @@
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { hostname, userInfo } from 'os';
+import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { setBundledServerEnv } from './bundled-server-lambda';
@@ -15,7 +16,7 @@ import { functionUrlEvent } from './function-url-event';
 import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { processCallerIdentity } from 'cdk-sagemaker-mcp-runtime/internal/mcp';
-import { trainingRequestToken } from 'cdk-sagemaker-mcp-runtime/pipelines';
+import { startTraining } from 'cdk-sagemaker-mcp-runtime/pipelines';
 
 /** Test-only header through which a test client tells the stand-in which IAM principal signed its requests. */
 const PRINCIPAL_HEADER = 'x-stand-in-principal';
@@ -98,13 +99,23 @@ describe('caller identity outside Lambda', () => {
     expect(processCallerIdentity()).toBe(`local:${userInfo().username}@${hostname()}`);
   });
 
-  test('the token depends on the caller; without one it is what it always was', () => {
-    const base = { pipelineName: 'p', sessionId: 's', parameters: { a: 1 } };
-    expect(trainingRequestToken({ ...base, caller: 'a' })).not.toBe(trainingRequestToken({ ...base, caller: 'b' }));
-    expect(trainingRequestToken({ ...base, caller: 'a' })).toBe(trainingRequestToken({ ...base, caller: 'a' }));
-    // sha256 of the v1 fields, computed once by hand: a caller-less token must not change for existing callers.
-    const { createHash } = jest.requireActual<typeof import('crypto')>('crypto');
-    const v1 = createHash('sha256').update(JSON.stringify(['cdk-sagemaker-mcp/start-training/v1', 'p', 's', [['a', '1']], ''])).digest('hex');
-    expect(trainingRequestToken(base)).toBe(v1.slice(0, 64));
+  test('the token depends on the caller; without one it is what it always was', async () => {
+    // GIVEN StartPipelineExecution against the control-plane stand-in, the token read from what startTraining returns
+    const cp = await startSageMakerControlServer();
+    cp.addPipeline('churn-training');
+    const sagemaker = new SageMakerClient(cp.clientConfig());
+    const base = { pipelineName: 'churn-training', sessionId: 's', parameters: { a: 1 } };
+    const token = async (caller?: string) => (await startTraining({ ...base, caller }, { sagemaker })).clientRequestToken;
+    try {
+      expect(await token('a')).not.toBe(await token('b'));
+      expect(await token('a')).toBe(await token('a'));
+      // sha256 of the v1 fields, computed once by hand: a caller-less token must not change for existing callers.
+      const { createHash } = jest.requireActual<typeof import('crypto')>('crypto');
+      const v1 = createHash('sha256').update(JSON.stringify(['cdk-sagemaker-mcp/start-training/v1', 'churn-training', 's', [['a', '1']], ''])).digest('hex');
+      expect(await token()).toBe(v1.slice(0, 64));
+    } finally {
+      sagemaker.destroy();
+      await cp.stop();
+    }
   });
 });

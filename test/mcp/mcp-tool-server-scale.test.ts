@@ -13,7 +13,7 @@ import { specSecretValueOf } from './spec-of';
 import { McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { LAMBDA_ENV_LIMIT_BYTES, MCP_ENV, MCP_SPEC_SECRET_LIMIT_BYTES } from 'cdk-sagemaker-mcp-runtime/internal/contract';
-import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 /** What a deploy-time name can take at most where the tests need an upper bound: a SageMaker name is 63 characters. */

@@ -4,7 +4,7 @@
  * values as intrinsics (`Fn::Join` fragments) for CloudFormation to resolve.
  */
 import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
-import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 
 type TemplateJson = { Resources?: Record<string, any> };
 

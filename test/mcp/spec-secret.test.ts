@@ -14,7 +14,7 @@ import { specSecretValueOf } from './spec-of';
 import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { MCP_ENV, McpServerSpec, toolNamesForSpec } from 'cdk-sagemaker-mcp-runtime/internal/contract';
-import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { mcpServerSpecFromSecretText } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 
 type Handler = (event: LambdaFunctionURLEvent) => Promise<{ statusCode?: number; body?: string }>;
 

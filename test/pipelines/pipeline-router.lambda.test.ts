@@ -16,7 +16,8 @@ import { PipelineEventRouter } from '../../src/pipelines';
 import { emfWrittenBy } from '../support/emf';
 import { clientConfig, LOCAL_CREDENTIALS, LOCAL_REGION, LocalService, startDynalite } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 import { RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
-import { recordPipelineEvent, getTrainingResult, getTrainingResultByExecution } from 'cdk-sagemaker-mcp-runtime/pipelines';
+import { recordPipelineEvent } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
+import { getTrainingResult, getTrainingResultByExecution } from 'cdk-sagemaker-mcp-runtime/pipelines';
 
 const EVENTS = path.join(__dirname, '..', 'fixtures', 'events');
 const succeededEvent = () => JSON.parse(fs.readFileSync(path.join(EVENTS, 'pipeline-execution-status-change.succeeded.json'), 'utf8'));

@@ -16,7 +16,7 @@
  */
 import { IConstruct } from 'constructs';
 import { InstanceType } from '../../src/core';
-import { instanceSpecs } from '../../src/core/instance-specs';
+import { instanceSpecs } from '../../src/private/instance-table';
 import { authorizedOnStarOnly } from '../support/iam-reference';
 
 type Json = any;

@@ -3,12 +3,12 @@
  * - the checker (test/support/iam-reference.ts) refuses a misspelled action, a condition key the action does not
  *   know and an ARN of the wrong resource type, and passes every committed integ snapshot (the fresh demo and integ
  *   apps are checked in control-tower.test.ts, every construct test's template through `templateProblems`);
- * - one IAM table: every entry of src/core/iam-actions.ts exists, and no other file of src/ writes an action literal.
+ * - one IAM table: every entry of src/private/iam-actions.ts exists, and no other file of src/ writes an action literal.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join, relative } from 'path';
 import * as ts from 'typescript';
-import { IAM_ACTION, IAM_ACTIONS_BY_OPERATION } from '../../src/core/iam-actions';
+import { IAM_ACTION, IAM_ACTIONS_BY_OPERATION } from '../../src/private/iam-actions';
 import { IAM_DATA_VERSION, iamReferenceProblems, iamStatements, isIamAction, statementProblems } from '../support/iam-reference';
 
 const ROOT = join(__dirname, '..', '..');
@@ -95,7 +95,7 @@ describe('the reference check', () => {
   });
 });
 
-describe('one IAM table (src/core/iam-actions.ts)', () => {
+describe('one IAM table (src/private/iam-actions.ts)', () => {
   test('every entry of the table names an action of the reference data', () => {
     const entries = [
       ...Object.values(IAM_ACTION).flatMap((byName) => Object.values<string>(byName)),
@@ -119,7 +119,7 @@ describe('one IAM table (src/core/iam-actions.ts)', () => {
       .flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
     const found: string[] = [];
     for (const file of files(join(ROOT, 'src'))) {
-      if (file.endsWith(join('core', 'iam-actions.ts'))) continue;
+      if (file.endsWith(join('private', 'iam-actions.ts'))) continue;
       const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
       const visit = (node: ts.Node): void => {
         // string literals only: comments and docs may name actions

@@ -3,12 +3,12 @@
  * (`AwsSolutions-IAM5[Resource::<flattened resource>]`), never the bare rule id, and recorded at every aws-cdk-lib in
  * the peer range. aws-cdk-lib before 2.269.0 refuses an id with more than one '::' in `Validations.acknowledge`
  * ("The '::' delimiter is reserved ...", e.g. `<AWS::Partition>` inside the brackets), so the library records the
- * `{ [id]: reason }` metadata that cdk-nag v3 reads itself, at every version (src/core/nag.ts). scripts/cdk-version/synth.sh
+ * `{ [id]: reason }` metadata that cdk-nag v3 reads itself, at every version (src/private/nag.ts). scripts/cdk-version/synth.sh
  * runs the real old releases; here the old rule is replayed on the installed aws-cdk-lib, to show it is never hit.
  */
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { acknowledgeFinding } from '../../src/core/nag';
+import { acknowledgeFinding } from '../../src/private/nag';
 import { pipeline, realtime, scene } from '../grants/fixtures';
 import { nagReport, synthWithNag } from '../support/template-checks';
 

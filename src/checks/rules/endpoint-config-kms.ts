@@ -1,4 +1,4 @@
-import { hasLocalNvmeStorage } from '../../core/instance-specs';
+import { hasLocalNvmeStorage } from '../../private/instance-table';
 import { SageMakerMcpCheckLevel } from '../check-level';
 import { CheckRule, RuleFinding } from '../private/rule';
 import { isAbsent, variantInstanceTypesOf, variantsOf } from '../private/template-view';

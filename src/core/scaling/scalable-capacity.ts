@@ -2,7 +2,7 @@ import { Duration, Names, Resource } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import { Construct } from 'constructs';
 import { addTargetTracking, validateScaling } from '../../private/scaling-resources';
-import { PropValidator } from '../validation';
+import { PropValidator } from '../../private/validation';
 
 /** A target-tracking policy on a predefined SageMaker metric, added with a `scaleOn...` method. */
 export interface SageMakerTargetTrackingOptions {

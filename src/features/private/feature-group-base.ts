@@ -3,10 +3,10 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { acknowledgeGrantWildcards } from '../../core/nag';
+import { acknowledgeGrantWildcards } from '../../private/nag';
 import { FeatureGroupMetricOptions, FeatureStoreOperation, IFeatureGroup, OfflineQueryGrantOptions } from '../feature-group-props';
 import { featureGroupArns, glueArns } from './feature-group-helpers';
-import { IAM_ACTION } from '../../core/iam-actions';
+import { IAM_ACTION } from '../../private/iam-actions';
 
 /** Where the offline store of a group lives (known for created groups, optional for imported ones). */
 export interface OfflineLocation {

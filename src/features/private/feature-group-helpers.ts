@@ -1,7 +1,7 @@
 import { ArnFormat, Aws, Duration, Fn, Stack, Token } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { PropValidator } from '../../core/validation';
+import { PropValidator } from '../../private/validation';
 import { Feature, FeatureType } from '../feature';
 import { FeatureGroupProps, FeatureGroupThroughput, OfflineStoreTableFormat, OnlineStoreStorageType } from '../feature-group-props';
 

@@ -4,12 +4,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { GATEWAY_TOOL_TEMPLATES, GatewaySchemaNode } from './gateway-tools.generated';
-import { IAM_ACTION } from '../../core/iam-actions';
-import { acknowledgeFinding, wildcardFindingIds } from '../../core/nag';
-import { addValidationHook, PropValidator } from '../../core/validation';
 import {
   DEFAULT_HANDLE_TTL_SECONDS, DEFAULT_MAX_EVENT_TIME_SKEW_SECONDS, GATEWAY_MCP_PROTOCOL_VERSIONS, MCP_GATEWAY_ENV, McpServerSpec, MCP_TOOL_NAMES,
 } from '../../private/contract.generated';
+import { IAM_ACTION } from '../../private/iam-actions';
+import { acknowledgeFinding, wildcardFindingIds } from '../../private/nag';
+import { addValidationHook, PropValidator } from '../../private/validation';
 import { McpGatewayTargetKind, McpGatewayTargetOptions } from '../mcp-gateway-target';
 
 /** AgentCore's target name pattern (aws-cdk-lib `GatewayTarget` checks the same one). */

@@ -2,16 +2,16 @@ import { Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct, IConstruct } from 'constructs';
+import { grantStopOfRead } from './task-grants';
 import { AsyncEndpoint } from '../../async/async-endpoint';
-import { IAM_ACTION, iamActionsFor } from '../../core/iam-actions';
-import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../core/validation';
 import { ASYNC_ENV, McpServerSpec } from '../../private/contract.generated';
+import { IAM_ACTION, iamActionsFor } from '../../private/iam-actions';
 import { OpenAiRouteSupport, openAiRouteSupportOf } from '../../private/openai-route';
+import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../../private/validation';
 import { RealtimeEndpoint } from '../../realtime/realtime-endpoint';
 import { ServerlessEndpoint } from '../../serverless/serverless-endpoint';
 import { SharedGpuEndpoint } from '../../shared-gpu/shared-gpu-endpoint';
 import { McpToolServerProps } from '../mcp-tool-server-props';
-import { grantStopOfRead } from './task-grants';
 
 // What an McpToolServer exposes, as the spec its handler reads (MCP_SERVER_SPEC) and as grants on its function.
 

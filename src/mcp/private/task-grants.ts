@@ -1,5 +1,5 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { IAM_ACTION } from '../../core/iam-actions';
+import { IAM_ACTION } from '../../private/iam-actions';
 
 /**
  * `tasks/cancel` of a `start_training` task stops the run (StopPipelineExecution): allowed on exactly the executions

@@ -1,6 +1,7 @@
 import { PRICE_TABLE_NOTE, SERVERLESS_PRICES } from './hosting-prices';
-import { compareInstanceSpecs, InstanceSpec, instanceSpecs, knownInstanceSpecs } from '../../core/instance-specs';
-import { PropValidator } from '../../core/validation';
+import { InstanceSpec } from '../../core/instance-hardware';
+import { compareInstanceSpecs, instanceSpecs, knownInstanceSpecs } from '../../private/instance-table';
+import { PropValidator } from '../../private/validation';
 import { VariantCostEstimate, SeparateComponentCost, SharedGpuCostComparison, SharedGpuCostProps } from '../cost-types';
 import { PriceTable } from '../price-table';
 

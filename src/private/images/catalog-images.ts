@@ -1,6 +1,5 @@
 import { composeImage, ComposedImage, huggingfaceBaseFrameworks, ImageRequest, RequestPropNames } from './catalog';
 import { ImageKey } from './catalog-format';
-import { PropValidator } from '../../core/validation';
 import {
   CatalogImageVersionOptions,
   FrameworkImageOptions,
@@ -8,6 +7,7 @@ import {
   HuggingFaceTeiImageOptions,
   ImageProcessor,
 } from '../../images/image-options';
+import { PropValidator } from '../validation';
 
 /** A catalog image composed at the call (version errors surface there); the region is picked at bind. */
 export interface CatalogImageSpec {

@@ -1,6 +1,3 @@
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import { gunzipSync } from 'zlib';
 import {
   BaseFrameworkVersionConfig,
   IMAGE_CATALOG_SCHEMA_VERSION,
@@ -8,27 +5,20 @@ import {
   ImageKey,
   ImageVersionConfig,
 } from './catalog-format';
-import { PropValidator } from '../../core/validation';
+import { BundledCatalog, dataFile } from '../bundled-catalog';
+import { PropValidator } from '../validation';
 
 /**
- * Lookups over the generated image catalog (data/images/catalog.json.gz). Internal: not part of the jsii API.
- *
- * From both src/private/images (ts-jest) and lib/private/images (compiled) the file is three levels up; it ships in
- * the npm tarball (data/ is not npm-ignored). It is read and inflated once, on the first lookup.
+ * Lookups over the generated image catalog (data/images/catalog.json.gz, read once by the shared loader of
+ * src/private/bundled-catalog.ts). Internal: not part of the jsii API.
  */
-export const IMAGE_CATALOG_PATH = join(__dirname, '..', '..', '..', 'data', 'images', 'catalog.json.gz');
+const CATALOG = new BundledCatalog<ImageCatalogData>(
+  'Image catalog', dataFile('images', 'catalog.json.gz'), IMAGE_CATALOG_SCHEMA_VERSION, 'images:catalog');
 
-let catalog: ImageCatalogData | undefined;
+export const IMAGE_CATALOG_PATH = CATALOG.path;
 
 export function loadImageCatalog(): ImageCatalogData {
-  if (!catalog) {
-    const data = JSON.parse(gunzipSync(readFileSync(IMAGE_CATALOG_PATH)).toString('utf8')) as ImageCatalogData;
-    if (data.schema !== IMAGE_CATALOG_SCHEMA_VERSION) {
-      throw new Error(`Image catalog ${IMAGE_CATALOG_PATH} has schema ${data.schema}, expected ${IMAGE_CATALOG_SCHEMA_VERSION}: regenerate it`);
-    }
-    catalog = data;
-  }
-  return catalog;
+  return CATALOG.load();
 }
 
 /** What to look up: the arguments of the SDK's `image_uris.retrieve` that the inference images use. */

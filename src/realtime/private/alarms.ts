@@ -4,9 +4,9 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { addAlarmActions } from '../../core/encryption';
 import { ISageMakerEndpoint } from '../../core/endpoint-base';
-import { PropValidator } from '../../core/validation';
+import { addAlarmActions } from '../../private/encryption';
+import { PropValidator } from '../../private/validation';
 import { RealtimeEndpointAlarmOptions, RealtimeEndpointAlarms } from '../realtime-alarms';
 
 /**

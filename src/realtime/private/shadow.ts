@@ -11,8 +11,8 @@
  */
 import { Token } from 'aws-cdk-lib';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
-import { PropValidator } from '../../core/validation';
-import { renderProductionVariant, validateProductionVariant } from '../../private/production-variant';
+import { renderProductionVariant, validateProductionVariant } from '../../private/render-variant';
+import { PropValidator } from '../../private/validation';
 import { ShadowVariantOptions } from '../shadow-variant';
 
 export const DEFAULT_SHADOW_NAME = 'Shadow';

@@ -17,7 +17,7 @@
  * - AutoRollbackConfig `Alarms`: 1-10 (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_AutoRollbackConfig.html).
  */
 import { Duration } from 'aws-cdk-lib';
-import { PropValidator } from '../../core/validation';
+import { PropValidator } from '../../private/validation';
 import { RolloutCapacity } from '../capacity';
 
 export const WAIT_MAX_SECONDS = 3600;

@@ -7,11 +7,11 @@
 import { Token } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
 import { ScalableProvisionedConcurrency } from '../../core/scaling/scalable-provisioned-concurrency';
-import { PropValidator } from '../../core/validation';
 import {
   addTargetTracking, createScalableTarget, PROVISIONED_CONCURRENCY_SCALABLE_DIMENSION, SCALING_DEFAULTS, validateScaling, variantResourceId,
   warnOnCooldowns,
 } from '../../private/scaling-resources';
+import { PropValidator } from '../../private/validation';
 import { ServerlessAutoScalingOptions } from '../serverless-scaling-props';
 
 

@@ -2,7 +2,7 @@ import { SizeRoundingBehavior, Token } from 'aws-cdk-lib';
 import { CapacityProblem, CapacityProblemKind, InferenceComponentRequirement } from './binding';
 import { capacityOf, checkCopyFitsInstance, checkInitialCopiesFit, CopyRequirement, InstanceCapacity } from './capacity';
 import { InstanceType } from '../../core/instance-type';
-import { PropValidator } from '../../core/validation';
+import { PropValidator } from '../../private/validation';
 
 /**
  * Internal: what a `SharedGpuEndpoint`'s instances have and what its components reserved at creation. Owned by the

@@ -1,6 +1,6 @@
-import { instanceSpecs } from '../../core/instance-specs';
 import { InstanceType } from '../../core/instance-type';
-import { PropValidator } from '../../core/validation';
+import { instanceSpecs } from '../../private/instance-table';
+import { PropValidator } from '../../private/validation';
 
 /**
  * Internal: what one instance offers to inference-component copies, and the fit checks.

@@ -2,8 +2,8 @@ import { Annotations } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityProblem, InferenceComponentRequirement, SharedGpuEndpointBinding } from './binding';
 import { SharedGpuEndpointBase } from './shared-gpu-endpoint-base';
-import { DEFAULT_VARIANT_NAME, endpointArnForName } from '../../core/endpoint-base';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../../core/validation';
+import { DEFAULT_VARIANT_NAME, endpointArnForName } from '../../private/endpoint-arn';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../../private/validation';
 import { SharedGpuEndpointAttributes } from '../shared-gpu-endpoint-interface';
 
 /**

@@ -2,9 +2,9 @@ import { ArnFormat, Resource, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { endpointArnForName } from '../../core/endpoint-base';
-import { iamActionsFor } from '../../core/iam-actions';
 import { ModelFamily } from '../../core/model-family.generated';
+import { endpointArnForName } from '../../private/endpoint-arn';
+import { iamActionsFor } from '../../private/iam-actions';
 import { grantOpenAiRoute, openAiBaseUrl, warnIfRouteNotServed } from '../../private/openai-route';
 import { IInferenceComponent, InferenceComponentAttributes } from '../inference-component-interface';
 

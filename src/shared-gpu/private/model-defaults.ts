@@ -1,7 +1,7 @@
 import { SizeRoundingBehavior } from 'aws-cdk-lib';
 import { capacityOf } from './capacity';
 import { InstanceType } from '../../core/instance-type';
-import { ModelSourceConfig } from '../../core/model-source';
+import { ModelSourceConfig } from '../../core/model-source-config';
 
 /**
  * Internal: the per-copy resources a bound model implies when an inference component leaves them out.

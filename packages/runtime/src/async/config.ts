@@ -73,16 +73,12 @@ export function resolveConfig(deps: AsyncJobsDeps): AsyncJobsConfig {
 }
 
 // Clients are created lazily and reused when not injected, so a Lambda container keeps its connections warm.
-let defaultClients: { sagemakerRuntime?: SageMakerRuntimeClient; s3?: S3Client; dynamodb?: DynamoDBClient } = {};
+const defaultClients: { sagemakerRuntime?: SageMakerRuntimeClient; s3?: S3Client; dynamodb?: DynamoDBClient } = {};
 // Built with connection and request timeouts (./bounded), so the recorder handler never waits on a silent service.
 export const smClient = (deps: AsyncJobsDeps) =>
   deps.sagemakerRuntime ?? (defaultClients.sagemakerRuntime ??= boundedClient(sageMakerRuntimeSdk().SageMakerRuntimeClient, {}));
 export const s3Client = (deps: AsyncJobsDeps) => deps.s3 ?? (defaultClients.s3 ??= boundedClient(s3Sdk().S3Client, {}));
 export const ddbClient = (deps: AsyncJobsDeps) => deps.dynamodb ?? (defaultClients.dynamodb ??= boundedClient(dynamoDbSdk().DynamoDBClient, {}));
-/** Forgets the lazily created default clients (tests that change the environment). */
-export function resetDefaultAsyncClients(): void {
-  defaultClients = {};
-}
 
 /** Splits `s3://bucket/key` (or `https://bucket.s3...amazonaws.com/key`, path- or virtual-hosted style). */
 export function parseS3Location(location: string): { bucket: string; key: string } {

@@ -1,2 +1,2 @@
-/** Async inference: submit jobs, read their results, and the result recorder's logic. */
+/** Async inference: submit jobs and read their results (the result recorder's logic is `internal/lambda`'s). */
 export * from './jobs';

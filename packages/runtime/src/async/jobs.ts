@@ -1,7 +1,7 @@
 /**
  * Async inference jobs: submit (S3 upload + InvokeEndpointAsync). This module is the entry point of the async runtime
- * and re-exports the rest: configuration and clients (./async-config), results (./async-job-results) and the result
- * recorder's logic (./async-recorder, ./async-notification).
+ * and re-exports configuration (./config) and results (./job-results). The result recorder's logic (./recorder,
+ * ./notification) is the bundled handler's, reached through `cdk-sagemaker-mcp-runtime/internal/lambda`.
  *
  * Config comes from explicit options or the env vars of packages/runtime/src/contract/async.ts (set by `AsyncEndpoint`).
  */
@@ -12,16 +12,12 @@ import { s3Sdk, sageMakerRuntimeSdk } from '../core/aws-sdk';
 import { classifyError } from '../core/errors';
 
 export type { AsyncJobRecord, AsyncJobFinalStatus } from '../contract/async';
-export { AsyncJobRequestError, asyncJobsConfigFromEnv, parseS3Location, resetDefaultAsyncClients } from './config';
+export { AsyncJobRequestError, asyncJobsConfigFromEnv } from './config';
 export type { AsyncJobsConfig, AsyncJobsDeps } from './config';
 export {
   AsyncJobTimeoutError, AsyncResultAccessDeniedError, DEFAULT_ASYNC_OUTPUT_MAX_BYTES, fetchObject, getAsyncJob, waitForAsyncJob,
 } from './job-results';
 export type { AsyncJobOutput, AsyncJobState, FetchObjectOptions, GetAsyncJobOptions, WaitForAsyncJobRequest } from './job-results';
-export { recordAsyncResult, resultRecorderConfigFromEnv } from './recorder';
-export type { ResultRecorderConfig } from './recorder';
-export { MalformedAsyncNotificationError, parseAsyncNotification, parseSageMakerEventTime } from './notification';
-export type { ParseAsyncNotificationOptions } from './notification';
 
 export interface SubmitAsyncJobRequest {
   /** @default - the configured endpoint (env `SAGEMAKER_ASYNC_ENDPOINT_NAME`) */

@@ -1,7 +1,7 @@
 /**
  * The bundled result recorder's own logic (src/async/result-recorder.lambda.ts): its configuration from the env vars
  * `AsyncEndpoint` sets (parsed with the contract's zod schema), and the job item written once per event. Parsing
- * SageMaker's notification is in ./async-notification.
+ * SageMaker's notification is in ./notification.
  */
 import * as z from 'zod';
 import { AsyncJobsDeps, ddbClient } from './config';
@@ -9,7 +9,7 @@ import { ASYNC_ENV, AsyncJobRecord, JOB_ATTRIBUTES as A, ResultRecorderEnvSchema
 import { ContractConfigError, parseContract } from '../contract/parse';
 import { dynamoDbSdk } from '../core/aws-sdk';
 
-export { MalformedAsyncNotificationError, parseAsyncNotification, parseSageMakerEventTime } from './notification';
+export { MalformedAsyncNotificationError, parseAsyncNotification } from './notification';
 export type { ParseAsyncNotificationOptions } from './notification';
 
 /**

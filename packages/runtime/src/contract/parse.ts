@@ -4,6 +4,7 @@
  * `MCP_SERVER_SPEC.realtimeEndpoints[0].name: expected a string, got 5`.
  */
 import * as z from 'zod';
+import { editDistance } from './edit-distance';
 
 /** A configuration that does not parse; `problems` holds one line per problem (also in the message). */
 export class ContractConfigError extends Error {
@@ -195,14 +196,4 @@ function closest(name: string, known: readonly string[]): string | undefined {
     if (distance <= Math.max(1, Math.floor(name.length / 3)) && (!best || distance < best.distance)) best = { key, distance };
   }
   return best?.key;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length];
 }

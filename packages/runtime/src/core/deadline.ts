@@ -134,11 +134,6 @@ export async function withDeadline<T>(what: string, deadlineMs: number, fn: (sig
   }
 }
 
-/** True when `err` is (or was caused by) a deadline. */
-export function isDeadlineExceeded(err: unknown): err is DeadlineExceededError {
-  return err instanceof DeadlineExceededError || (err as { name?: unknown })?.name === 'DeadlineExceeded';
-}
-
 interface Sendable {
   send(...args: any[]): any;
 }

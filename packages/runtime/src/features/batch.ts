@@ -75,7 +75,7 @@ function groupNameOf(nameOrArn: string): string {
  * Ids are grouped by feature group first, so interleaved input packs as tightly as grouped input; groups keep the order
  * of their first id, and ids their order within a group. A group may span two consecutive calls.
  */
-export function planBatchGetCalls<T extends { key: string }>(pairs: Array<{ request: T; recordId: string }>): Array<Map<T, string[]>> {
+function planBatchGetCalls<T extends { key: string }>(pairs: Array<{ request: T; recordId: string }>): Array<Map<T, string[]>> {
   const byGroup = new Map<T, string[]>();
   for (const { request, recordId } of pairs) {
     const ids = byGroup.get(request) ?? [];

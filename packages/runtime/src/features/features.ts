@@ -18,18 +18,18 @@ import { featureStoreRuntimeSdk } from '../core/aws-sdk';
 
 export { FEATURE_GROUP_SCHEMAS_ENV } from '../contract/feature-store';
 export type { FeatureGroupSchema, FeatureSchemaEntry } from '../contract/feature-store';
-export { FeatureGroupNotFoundError, FeatureStoreRequestError, FeatureValueError, sdkError } from './errors';
+export { FeatureGroupNotFoundError, FeatureStoreRequestError, FeatureValueError } from './errors';
 export {
   castFeatureValue, featureGroupSchemasFromEnv, formatEventTime, jsonSafeFeatures, parseFeatureGroupSchema, serializeFeatureValue,
 } from './values';
 export type { FeatureScalar, FeatureValue, FeatureValues, FeatureValueType } from './values';
 export { featureStoreClient, getFeatures } from './read';
 export type { FeatureRecord, FeatureStoreClientOptions, GetFeaturesOptions } from './read';
-export { BATCH_GET_MAX_GROUPS, BATCH_GET_MAX_RECORDS, batchGetFeatures, planBatchGetCalls } from './batch';
+export { BATCH_GET_MAX_GROUPS, BATCH_GET_MAX_RECORDS, batchGetFeatures } from './batch';
 export type { BatchFeatureRequest, BatchGetFeaturesOptions, BatchGetFeaturesResult, MissingRecord } from './batch';
 
 // ---------------------------------------------------------------------------------------------------------------
-// Writes (putFeatures and buildPutRecord are in ./features-write)
+// Writes (putFeatures) are in ./write
 // ---------------------------------------------------------------------------------------------------------------
 
 export type TargetStore = 'OnlineStore' | 'OfflineStore';

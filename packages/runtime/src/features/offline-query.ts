@@ -85,7 +85,7 @@ function comparableEventTime(column: string): string {
 }
 
 /** A SQL literal for Athena ExecutionParameters. */
-export function athenaLiteral(value: OfflineQueryValue): string {
+function athenaLiteral(value: OfflineQueryValue): string {
   if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
   if (typeof value === 'bigint') return value.toString();
   if (!Number.isFinite(value)) throw new FeatureValueError(`query parameter: got ${value}, expected a finite number`);

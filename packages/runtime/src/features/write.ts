@@ -18,12 +18,12 @@
  * online record).
  */
 import type { FeatureValue as SdkFeatureValue } from '@aws-sdk/client-sagemaker-featurestore-runtime';
+import { sdkError } from './errors';
 import {
   FeatureGroupSchema,
   FeatureScalar,
   featureStoreClient,
   FeatureStoreClientOptions,
-  sdkError,
   FeatureValueError,
   FeatureValueType,
   formatEventTime,
@@ -131,9 +131,9 @@ export function checkEventTimeSkew(value: string, type: FeatureValueType, maxSke
 
 /**
  * The PutRecord `Record` for `record`: validated and serialized per the schema, the event time checked against the
- * clock. Exported for tests and batch writers.
+ * clock.
  */
-export function buildPutRecord(record: Record<string, FeatureScalar | Date>,
+function buildPutRecord(record: Record<string, FeatureScalar | Date>,
   options: Pick<PutFeaturesOptions, 'schema' | 'eventTime' | 'maxEventTimeSkewSeconds' | 'now'>): SdkFeatureValue[] {
   const { schema } = options;
   const problems: string[] = [];

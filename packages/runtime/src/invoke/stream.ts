@@ -34,7 +34,7 @@ export interface InvokeStreamOptions extends InvokeOptions {
 }
 
 /** Splits a byte stream into lines and extracts token text from TGI / LMI / OpenAI-style stream lines. */
-export class TokenLineParser {
+class TokenLineParser {
   private pending = '';
 
   /** Feeds decoded text; returns the token texts of the lines it completed. */
@@ -54,7 +54,7 @@ export class TokenLineParser {
 }
 
 /** Token text of one stream line, or undefined for keep-alives, `[DONE]`, events without text, and special tokens. */
-export function tokenOfLine(rawLine: string): string | undefined {
+function tokenOfLine(rawLine: string): string | undefined {
   let line = rawLine.trim();
   if (line.startsWith('data:')) line = line.slice(5).trim();
   if (!line || line === '[DONE]' || !line.startsWith('{')) return undefined;

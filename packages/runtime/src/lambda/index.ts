@@ -12,6 +12,12 @@ export * from './agentcore-event';
 export * from './api-gateway-event';
 export * from './function-url';
 export * from './function-url-stream';
-// The approved-model deployment handler's logic, driven by its tests with stand-in clients.
+// The handlers' logic, driven by their tests with stand-in clients: the approved-model deployment, the async result
+// recorder and the pipeline router.
 export * from '../lifecycle/approved-deployment';
+export * from '../async/recorder';
+export * from '../pipelines/events';
+// How the MCP server function reads its configuration: its environment, and the spec from its secret.
+export { mcpServerFunctionConfigFromEnv, mcpServerSpecFromSecretText } from '../mcp/config';
+export type { McpServerFunctionConfig } from '../mcp/config';
 export * from '../lifecycle/deployment-report';

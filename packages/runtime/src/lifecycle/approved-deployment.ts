@@ -20,11 +20,15 @@
  */
 import type { CloudFormationClient, Stack, StackEvent } from '@aws-sdk/client-cloudformation';
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
-import { deployToken, LifecycleEvent, ModelPackageArnParts, ModelPackageChange, parseLifecycleEvent, parseModelPackageArn, StackStatusChange, versionOfToken } from './lifecycle-events';
+import { deployToken, versionOfToken } from './deploy-token';
+import { LifecycleEvent, ModelPackageArnParts, ModelPackageChange, parseLifecycleEvent, parseModelPackageArn, StackStatusChange } from './lifecycle-events';
 import { ApprovedDeploymentEnvSchema, DEPLOY_OUTCOMES, LIFECYCLE_ENV, PROMOTION_STEPS, STAGING_OUTCOME_KEY } from '../contract/lifecycle';
 import { ContractConfigError, parseContract } from '../contract/parse';
 import { cloudFormationSdk, sageMakerSdk } from '../core/aws-sdk';
 import { redactSecrets } from '../core/errors';
+
+// The update token the handler writes and reads back (`cdk-sagemaker-mcp-runtime/internal/lambda`, with the handler).
+export { deployToken } from './deploy-token';
 
 export type DeploymentOutcomeName = (typeof DEPLOY_OUTCOMES)[number];
 

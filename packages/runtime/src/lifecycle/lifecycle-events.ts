@@ -5,7 +5,8 @@
  * - "CloudFormation Stack Status Change" (source aws.cloudformation), detail `stack-id`, `status-details.status` and
  *   `client-request-token` (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/event-detail-stack-status-change.html).
  */
-import { DEPLOY_TOKEN_PREFIX, MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE, STACK_STATUS_CHANGE_DETAIL_TYPE } from '../contract/lifecycle';
+import { versionOfToken } from './deploy-token';
+import { MODEL_PACKAGE_STATE_CHANGE_DETAIL_TYPE, STACK_STATUS_CHANGE_DETAIL_TYPE } from '../contract/lifecycle';
 
 /** The event cannot be processed; the handler throws it so Lambda retries (bounded) and then dead-letters the event. */
 export class MalformedLifecycleEventError extends Error {
@@ -145,20 +146,4 @@ function parseStackChange(event: Record<string, unknown>, detail: Record<string,
     statusReason: reason,
     version: versionOfToken(token),
   };
-}
-
-/** The version one of the handler's own update tokens deploys, or undefined for any other token. */
-export function versionOfToken(token: unknown): number | undefined {
-  const m = typeof token === 'string' && token.startsWith(DEPLOY_TOKEN_PREFIX) ? /^(\d+)-/.exec(token.slice(DEPLOY_TOKEN_PREFIX.length)) : null;
-  return m ? Number(m[1]) : undefined;
-}
-
-/**
- * The ClientRequestToken of the update deploying `version` for event `eventId`: `[a-zA-Z0-9][-a-zA-Z0-9]*`, at most 128
- * characters (https://docs.aws.amazon.com/AWSCloudFormation/latest/APIReference/API_UpdateStack.html). A retried
- * invocation of the same event sends the same token.
- */
-export function deployToken(version: number, eventId: string): string {
-  const id = eventId.replace(/[^-a-zA-Z0-9]/g, '').slice(0, 80);
-  return `${DEPLOY_TOKEN_PREFIX}${version}-${id || 'event'}`.slice(0, 128);
 }

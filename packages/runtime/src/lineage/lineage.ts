@@ -91,7 +91,7 @@ export interface ModelProvenance {
 }
 
 /** Classifies a lineage entity by its ARN resource type. */
-export function lineageKindOf(arn: string): LineageNodeKind {
+function lineageKindOf(arn: string): LineageNodeKind {
   const resource = arn.split(':')[5] ?? '';
   if (resource.startsWith('artifact/')) return 'artifact';
   if (/^pipeline\/[^/]+\/execution\//.test(resource)) return 'pipeline-execution';

@@ -23,8 +23,7 @@ import { registerTrainingTools } from './tools/training-tools';
 export type { SageMakerMcpServerConfig, McpServiceEndpoints, McpAwsCredentials, ToolCallOutcome } from './tools/context';
 export type { McpServerSpec, McpRealtimeEndpointSpec, McpAsyncEndpointSpec, McpFeatureGroupSpec, McpPipelineSpec } from '../contract/mcp';
 export { MCP_ENV, MCP_TOOL_NAMES, toolNamesForSpec } from '../contract/mcp';
-export { McpConfigError, mcpServerConfigFromEnv, mcpServerFunctionConfigFromEnv, mcpServerSpecFromSecretText, mcpServerSpecFromText, parseMcpServerSpec, SageMakerMcpServerConfigSchema } from './config';
-export type { McpServerFunctionConfig } from './config';
+export { McpConfigError, mcpServerConfigFromEnv, parseMcpServerSpec, SageMakerMcpServerConfigSchema } from './config';
 export { boundedRequestHandler } from '../core/bounded';
 export { createHandleCodec, DEFAULT_HANDLE_TTL_SECONDS, HandleExpiredError, InvalidHandleError, MissingHandleKeyError } from './tools/handles';
 

@@ -13,7 +13,7 @@ import type * as CredentialProviderNode from '@aws-sdk/credential-provider-node'
 import { SignatureV4 } from '@smithy/signature-v4';
 
 /** What every token starts with. */
-export const BEARER_TOKEN_PREFIX = 'sagemaker-api-key-';
+const BEARER_TOKEN_PREFIX = 'sagemaker-api-key-';
 /** The longest lifetime AWS allows: 12 hours. */
 export const MAX_BEARER_TOKEN_EXPIRY_SECONDS = 43_200;
 

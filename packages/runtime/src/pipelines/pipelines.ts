@@ -99,7 +99,7 @@ export interface StartTrainingResult {
 const PARAMETER_NAME_PATTERN = /^[A-Za-z0-9\-_]{1,256}$/;
 
 /** Deterministic `ClientRequestToken` (64 hex characters, inside the API's 32-128). */
-export function trainingRequestToken(req: Pick<StartTrainingRequest, 'pipelineName' | 'sessionId' | 'parameters' | 'attempt' | 'caller'>): string {
+function trainingRequestToken(req: Pick<StartTrainingRequest, 'pipelineName' | 'sessionId' | 'parameters' | 'attempt' | 'caller'>): string {
   const params = Object.keys(req.parameters ?? {}).sort().map((k) => [k, String(req.parameters![k])]);
   const fields: unknown[] = ['cdk-sagemaker-mcp/start-training/v1', req.pipelineName, req.sessionId, params, req.attempt ?? ''];
   // Appended only when known, so tokens of callers without an identity stay what they were.

@@ -13,10 +13,11 @@ import { clientConfig, LocalService, s3ClientConfig, startDynalite, startS3rver 
 import { accepted, fail, SageMakerRuntimeServer, startSageMakerRuntimeServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import {
   AsyncJobRequestError, AsyncJobsDeps, AsyncJobTimeoutError, asyncJobsConfigFromEnv, AsyncResultAccessDeniedError, fetchObject,
-  getAsyncJob, parseAsyncNotification, parseS3Location, recordAsyncResult, submitAsyncJob, waitForAsyncJob,
+  getAsyncJob, submitAsyncJob, waitForAsyncJob,
 } from 'cdk-sagemaker-mcp-runtime/async';
 import { EndpointValidationError, TransientEndpointError } from 'cdk-sagemaker-mcp-runtime/core';
 import { ASYNC_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
+import { parseAsyncNotification, recordAsyncResult } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
 
 const BUCKET = 'async-io';
 const TABLE = 'async-jobs';
@@ -69,14 +70,21 @@ afterAll(async () => {
   await Promise.all([sm.stop(), s3rver.stop(), dynalite.stop()]);
 });
 
+/** The bucket and key of an `s3://bucket/key` location (the form the tests write). */
+function s3Location(location: string): { bucket: string; key: string } {
+  const m = /^s3:\/\/([^/]+)\/(.+)$/.exec(location);
+  if (!m) throw new Error(`test helper: not an s3:// location: ${location}`);
+  return { bucket: m[1], key: m[2] };
+}
+
 async function objectText(location: string): Promise<string> {
-  const { bucket, key } = parseS3Location(location);
+  const { bucket, key } = s3Location(location);
   const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   return res.Body!.transformToString();
 }
 
 async function put(location: string, body: string, contentType = 'application/json') {
-  const { bucket, key } = parseS3Location(location);
+  const { bucket, key } = s3Location(location);
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
 }
 
@@ -377,9 +385,14 @@ test('asyncJobsConfigFromEnv reads every contract variable', () => {
   });
 });
 
-test('parseS3Location accepts s3:// and https:// forms', () => {
-  expect(parseS3Location('s3://b/k/x.out')).toEqual({ bucket: 'b', key: 'k/x.out' });
-  expect(parseS3Location('https://b.s3.us-east-1.amazonaws.com/k/x.out')).toEqual({ bucket: 'b', key: 'k/x.out' });
-  expect(parseS3Location('https://s3.us-east-1.amazonaws.com/b/k/x.out')).toEqual({ bucket: 'b', key: 'k/x.out' });
-  expect(() => parseS3Location('s3://only-bucket')).toThrow(/not an S3 object location/);
+test('an output location is read in its s3:// and https:// forms (path- and virtual-hosted style)', async () => {
+  await put(`s3://${BUCKET}/outputs/forms.out`, '{"form":1}');
+  for (const location of [
+    `s3://${BUCKET}/outputs/forms.out`,
+    `https://${BUCKET}.s3.us-east-1.amazonaws.com/outputs/forms.out`,
+    `https://s3.us-east-1.amazonaws.com/${BUCKET}/outputs/forms.out`,
+  ]) {
+    expect(await fetchObject(location, deps, { maxBytes: 100 })).toMatchObject({ truncated: false, json: { form: 1 } });
+  }
+  await expect(fetchObject('s3://only-bucket', deps, { maxBytes: 100 })).rejects.toThrow(/not an S3 object location/);
 });

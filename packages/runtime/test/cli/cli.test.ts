@@ -12,8 +12,9 @@ import { fail, ok } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-se
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
+import { captureOutput } from '../support/captured-output';
 import { cliConfigJson, LocalEnv, startLocalEnv } from '../support/local-env';
-import { parseCliArgs } from 'cdk-sagemaker-mcp-runtime/cli';
+import { main } from 'cdk-sagemaker-mcp-runtime/cli';
 
 const run = promisify(execFile);
 // The repository root (this file is in packages/runtime/test/<folder>/).
@@ -47,22 +48,37 @@ afterAll(async () => {
 
 beforeEach(() => env.runtime.clear());
 
-describe('argument parsing', () => {
-  test('mcp with --config (and --http), tools, help', () => {
-    expect(parseCliArgs(['mcp', '--config', 'a.json'])).toEqual({ command: 'mcp', config: 'a.json', httpPort: undefined });
-    expect(parseCliArgs(['mcp', '--config=a.json', '--http', '8080'])).toEqual({ command: 'mcp', config: 'a.json', httpPort: 8080 });
-    expect(parseCliArgs(['tools', '-c', 'b.json'])).toMatchObject({ command: 'tools', config: 'b.json' });
-    expect(parseCliArgs([])).toEqual({ command: 'help' });
+describe('argument parsing (through main, as the command runs)', () => {
+  const output = captureOutput();
+  /** Runs the command in this process: its exit code and what it wrote. */
+  const runMain = async (...argv: string[]) => {
+    output.out.length = 0;
+    output.err.length = 0;
+    const code = await main(argv);
+    return { code, out: output.out.join(''), err: output.err.join('') };
+  };
+
+  test('mcp with --config (and --http), tools, help', async () => {
+    // A config file that does not exist: the arguments parsed, and the file named is the one given
+    const missing = join(dir, 'missing.json');
+    expect(await runMain('mcp', '--config', missing)).toMatchObject({ code: 2, err: expect.stringMatching(`^cannot read config file '${missing}'`) });
+    expect(await runMain('mcp', `--config=${missing}`, '--http', '8080')).toMatchObject({ code: 2, err: expect.stringContaining(`'${missing}'`) });
+    const tools = await runMain('tools', '-c', configFile);
+    expect([tools.code, tools.out.trim().split('\n')]).toEqual([0, expect.arrayContaining(['start_training'])]);
+    expect(await runMain()).toMatchObject({ code: 0, err: expect.stringMatching(/^Usage:/) });
   });
 
-  test('fails on an unknown command or option, or without --config', () => {
-    expect(() => parseCliArgs(['serve'])).toThrow(/unknown command 'serve'/);
-    expect(() => parseCliArgs(['mcp', '--config', 'a', '--verbose'])).toThrow(/unknown option '--verbose'/);
-    expect(() => parseCliArgs(['mcp'])).toThrow(/--config <file> is required/);
-    expect(() => parseCliArgs(['mcp', '-c', 'a', '--http', 'x'])).toThrow(/--http: got 'x', expected a port number/);
-    expect(() => parseCliArgs(['mcp', '--config'])).toThrow(/--config needs a value/);
-    expect(() => parseCliArgs(['tools', '-c', 'a', '--http', '80'])).toThrow(/unknown option '--http'/);
-    expect(() => parseCliArgs(['mcp', '-c', 'a', 'extra'])).toThrow(/unexpected argument/);
+  test('fails on an unknown command or option, or without --config, exiting 2 with the reason', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['serve'], /unknown command 'serve'/],
+      [['mcp', '--config', 'a', '--verbose'], /unknown option '--verbose'/],
+      [['mcp'], /--config <file> is required/],
+      [['mcp', '-c', 'a', '--http', 'x'], /--http: got 'x', expected a port number/],
+      [['mcp', '--config'], /--config needs a value/],
+      [['tools', '-c', 'a', '--http', '80'], /unknown option '--http'/],
+      [['mcp', '-c', 'a', 'extra'], /unexpected argument/],
+    ];
+    for (const [argv, reason] of cases) expect(await runMain(...argv)).toMatchObject({ code: 2, err: expect.stringMatching(reason) });
   });
 });
 

@@ -8,14 +8,14 @@ import {
   FEATURE_GROUP_SCHEMAS_ENV,
   FeatureGroupNotFoundError,
   FeatureGroupSchema,
+  FeatureScalar,
   featureGroupSchemasFromEnv,
   FeatureValueError,
   formatEventTime,
   getFeatures,
   jsonSafeFeatures,
   parseFeatureGroupSchema,
-  planBatchGetCalls,
-  buildPutRecord, putFeatures,
+  putFeatures,
 } from 'cdk-sagemaker-mcp-runtime/features';
 
 const users = MCP_USER_FEATURES_WITH_CATEGORY;
@@ -138,27 +138,33 @@ describe('batchGetFeatures', () => {
     expect(r.features[tools.featureGroupName].t10).toEqual({ tool_id: 't10', event_time: 1714557600, invocations_last_7d: 20 });
   });
 
-  test('never puts more than 10 groups in one call', () => {
-    const requests = Array.from({ length: 12 }, (_, i) => ({ key: `g${i}` }));
-    const plan = planBatchGetCalls(requests.map((request) => ({ request, recordId: 'x' })));
-    expect(plan.map((m) => m.size)).toEqual([10, 2]);
+  /** `n` groups shaped like `users` (g0, g1, ...), created in the stand-in. */
+  const groups = (n: number): FeatureGroupSchema[] => Array.from({ length: n }, (_, i) => {
+    fs.createGroup({ name: `g${i}`, recordIdentifier: 'user_id', eventTime: 'event_time', eventTimeType: 'String' });
+    return { ...users, featureGroupName: `g${i}` };
+  });
+  /** The ids each BatchGetRecord call asked for, per group, in call order. */
+  const callsAsked = () => fs.requests.map((req) => new Map<string, string[]>(
+    req.body.Identifiers.map((i: any) => [i.FeatureGroupName, i.RecordIdentifiersValueAsString])));
+
+  test('never puts more than 10 groups in one call', async () => {
+    const r = await batchGetFeatures(groups(12).map((schema) => ({ schema, recordIds: ['x'] })), { client });
+    expect(r.calls).toBe(2);
+    expect(callsAsked().map((m) => m.size)).toEqual([10, 2]);
   });
 
-  test('interleaved input is grouped by feature group first: 250 ids over 12 groups take 3 calls, not 25', () => {
+  test('interleaved input is grouped by feature group first: 250 ids over 12 groups take 3 calls, not 25', async () => {
     // GIVEN ids arriving round-robin over 12 groups
-    const requests = Array.from({ length: 12 }, (_, i) => ({ key: `g${i}` }));
-    const pairs = Array.from({ length: 250 }, (_, i) => ({ request: requests[i % 12], recordId: `id${i}` }));
+    const schemas = groups(12);
+    const ids = Array.from({ length: 250 }, (_, i) => ({ group: i % 12, id: `id${i}` }));
     // WHEN
-    const plan = planBatchGetCalls(pairs);
-    // THEN the limits hold, every id is planned exactly once, and each group's ids keep their order
-    expect(plan).toHaveLength(3);
-    for (const call of plan) {
-      expect([...call.values()].reduce((n, ids) => n + ids.length, 0)).toBeLessThanOrEqual(100);
-      expect(call.size).toBeLessThanOrEqual(10);
-    }
-    const planned = new Map<string, string[]>();
-    for (const call of plan) for (const [r, ids] of call) planned.set(r.key, [...(planned.get(r.key) ?? []), ...ids]);
-    for (const r of requests) expect(planned.get(r.key)).toEqual(pairs.filter((p) => p.request === r).map((p) => p.recordId));
+    const idsOf = (g: number) => ids.filter((x) => x.group === g).map((x) => x.id);
+    const r = await batchGetFeatures(schemas.map((schema, g) => ({ schema, recordIds: idsOf(g) })), { client });
+    // THEN the limits hold (the stand-in refuses more, as BatchGetRecord does), every id is asked once, in its group's order
+    expect(r.calls).toBe(3);
+    const asked = new Map<string, string[]>();
+    for (const call of callsAsked()) for (const [g, groupIds] of call) asked.set(g, [...(asked.get(g) ?? []), ...groupIds]);
+    schemas.forEach((schema, g) => expect(asked.get(schema.featureGroupName)).toEqual(idsOf(g)));
   });
 
   test('retries UnprocessedIdentifiers with backoff until they are processed', async () => {
@@ -247,21 +253,23 @@ describe('putFeatures', () => {
     expect(fs.requests[0].body.Record).toContainEqual({ FeatureName: 'event_time', ValueAsString: '1704067200.250' });
   });
 
-  test('a number means epoch seconds for a Fractional event time, in the record and in options.eventTime alike', () => {
-    const inRecord = buildPutRecord({ tool_id: 't1', event_time: 1704067200.25 }, { schema: tools });
-    const inOptions = buildPutRecord({ tool_id: 't1' }, { schema: tools, eventTime: 1704067200.25 });
-    expect(inRecord).toContainEqual({ FeatureName: 'event_time', ValueAsString: '1704067200.250' });
-    expect(inOptions).toContainEqual({ FeatureName: 'event_time', ValueAsString: '1704067200.250' });
+  test('a number means epoch seconds for a Fractional event time, in the record and in options.eventTime alike', async () => {
+    await putFeatures(tools.featureGroupName, { tool_id: 't1', event_time: 1704067200.25, invocations_last_7d: 1 }, { schema: tools, client });
+    await putFeatures(tools.featureGroupName, { tool_id: 't2', invocations_last_7d: 1 }, { schema: tools, client, eventTime: 1704067200.25 });
+    const written = fs.requests.filter((r) => r.body?.Record).map((r) => r.body.Record.find((f: any) => f.FeatureName === 'event_time'));
+    expect(written).toEqual([{ FeatureName: 'event_time', ValueAsString: '1704067200.250' }, { FeatureName: 'event_time', ValueAsString: '1704067200.250' }]);
     expect(formatEventTime(1704067200.25, 'Fractional')).toBe('1704067200.250');
     // epoch milliseconds are not silently taken as seconds in the year 55970
-    expect(() => buildPutRecord({ tool_id: 't1' }, { schema: tools, eventTime: Date.UTC(2024, 0, 1) })).toThrow(/after 9999-12-31/);
+    await expect(putFeatures(tools.featureGroupName, { tool_id: 't1' }, { schema: tools, client, eventTime: Date.UTC(2024, 0, 1) })).rejects.toThrow(/after 9999-12-31/);
   });
 
-  test('fails if a String event time is given as a bare number, in the record or in options.eventTime', () => {
-    expect(() => buildPutRecord({ user_id: 'u', event_time: 1704067200 }, { schema: users })).toThrow(/event time: got 1704067200 \(number\), expected a Date or a string/);
-    expect(() => buildPutRecord({ user_id: 'u' }, { schema: users, eventTime: 1704067200000 }))
-      .toThrow(/eventTime: got 1704067200000 \(number\), expected a Date or an ISO-8601 string \(a bare number is read as epoch seconds, and only for a Fractional event time\)/);
+  test('fails if a String event time is given as a bare number, in the record or in options.eventTime', async () => {
+    await expect(putFeatures(users.featureGroupName, { user_id: 'u', event_time: 1704067200 }, { schema: users, client }))
+      .rejects.toThrow(/event time: got 1704067200 \(number\), expected a Date or a string/);
+    await expect(putFeatures(users.featureGroupName, { user_id: 'u' }, { schema: users, client, eventTime: 1704067200000 }))
+      .rejects.toThrow(/eventTime: got 1704067200000 \(number\), expected a Date or an ISO-8601 string \(a bare number is read as epoch seconds, and only for a Fractional event time\)/);
     expect(() => formatEventTime(0)).toThrow(/expected a Date or an ISO-8601 string/);
+    expect(fs.requests).toEqual([]);
   });
 
   test('fails if a value has the wrong type, before any call', async () => {
@@ -272,10 +280,12 @@ describe('putFeatures', () => {
     expect(fs.calls.PutRecord).toBe(0);
   });
 
-  test('fails if the record identifier is missing or an event time string has the wrong format', () => {
-    expect(() => buildPutRecord({ tool_calls_last_7d: 1 }, { schema: users })).toThrow(/record identifier 'user_id' is required/);
-    expect(() => buildPutRecord({ user_id: 'u', event_time: '2024-05-01T10:00:00.123456Z' }, { schema: users })).toThrow(/event time: got '2024-05-01T10:00:00.123456Z'/);
-    expect(() => buildPutRecord({ user_id: 'u', tool_calls_last_7d: 1.5 }, { schema: users })).toThrow(/expected an integer/);
+  test('fails if the record identifier is missing or an event time string has the wrong format, before any call', async () => {
+    const put = (record: Record<string, FeatureScalar>) => putFeatures(users.featureGroupName, record, { schema: users, client });
+    await expect(put({ tool_calls_last_7d: 1 })).rejects.toThrow(/record identifier 'user_id' is required/);
+    await expect(put({ user_id: 'u', event_time: '2024-05-01T10:00:00.123456Z' })).rejects.toThrow(/event time: got '2024-05-01T10:00:00.123456Z'/);
+    await expect(put({ user_id: 'u', tool_calls_last_7d: 1.5 })).rejects.toThrow(/expected an integer/);
+    expect(fs.requests).toEqual([]);
   });
 
   test('a microsecond event time (Python\'s %f) is rejected by the service, ours is accepted', async () => {

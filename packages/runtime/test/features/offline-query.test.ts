@@ -2,7 +2,7 @@ import { AthenaClient } from '@aws-sdk/client-athena';
 import { decodeAthenaLiteral, LocalAthena, openFixture, runInDuckDb, startLocalAthena } from '@cdk-sagemaker-mcp/test-stand-ins/athena-duckdb';
 import { DuckDBConnection } from '@duckdb/node-api';
 import { MCP_USER_FEATURES_WITH_CATEGORY } from '../support/feature-schemas';
-import { FeatureValueError, athenaLiteral, buildOfflineQuery, OfflineQueryError, runOfflineQuery } from 'cdk-sagemaker-mcp-runtime/features';
+import { FeatureValueError, buildOfflineQuery, OfflineQueryError, runOfflineQuery } from 'cdk-sagemaker-mcp-runtime/features';
 import { FeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const schema = MCP_USER_FEATURES_WITH_CATEGORY;
@@ -72,8 +72,17 @@ describe('buildOfflineQuery', () => {
     expect(buildOfflineQuery({ ...table, schema: intSchema, recordIds: ['42'] }).executionParameters).toEqual(['42']);
   });
 
-  test('Athena literals round-trip, quotes included', () => {
-    for (const v of ["o'brien", "''", 'plain', '\\', 42, -1.5, 9007199254740993n]) expect(decodeAthenaLiteral(athenaLiteral(v))).toEqual(v);
+  test('each Athena execution parameter is its typed parameter as a literal, quotes included', () => {
+    const fractional: FeatureGroupSchema = { ...schema, features: schema.features.map((f) => (f.name === 'event_time' ? { ...f, type: 'Fractional' } : f)) };
+    const integral: FeatureGroupSchema = { ...schema, features: [{ name: 'user_id', type: 'Integral' }, { name: 'event_time', type: 'String' }] };
+    const strings = buildOfflineQuery({ ...table, recordIds: ["o'brien", "''", 'plain', '\\'] });
+    const numbers = buildOfflineQuery({ ...table, schema: fractional, asOf: -1.5 });
+    const integers = buildOfflineQuery({ ...table, schema: integral, recordIds: ['42', '9007199254740993'] });
+    expect(strings.parameters).toEqual(expect.arrayContaining(["o'brien", "''", 'plain', '\\']));
+    expect([numbers.parameters, integers.parameters]).toEqual([[-1.5], [42, 9007199254740993n]]);
+    for (const q of [strings, numbers, integers]) {
+      expect(q.executionParameters.map(decodeAthenaLiteral)).toEqual(q.parameters);
+    }
   });
 });
 

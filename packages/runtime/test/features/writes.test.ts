@@ -1,7 +1,7 @@
 import { SageMakerFeatureStoreRuntimeClient } from '@aws-sdk/client-sagemaker-featurestore-runtime';
 import { FeatureStoreRuntimeServer, FeatureStoreSession, startFeatureStoreSession } from '@cdk-sagemaker-mcp/test-stand-ins/featurestore-runtime-server';
 import { userKeyedSchema } from '../support/feature-schemas';
-import { FeatureGroupNotFoundError, FeatureGroupSchema, FeatureValueError, parseFeatureGroupSchema, buildPutRecord, FeatureEventTimeError, putFeatures } from 'cdk-sagemaker-mcp-runtime/features';
+import { FeatureGroupNotFoundError, FeatureGroupSchema, FeatureValueError, parseFeatureGroupSchema, FeatureEventTimeError, putFeatures, PutFeaturesOptions } from 'cdk-sagemaker-mcp-runtime/features';
 
 // Writes of some features of a record keep the others, per online store type; event times are bounded. Every test runs
 // the real SDK against the Feature Store stand-in, whose PutRecord is a full over-write as the service's is.
@@ -113,14 +113,18 @@ describe('event times', () => {
     expect(fs.getStored('v2', 'u1')).toEqual(STORED);
   });
 
-  test('the bound is inclusive and configurable, for String and Fractional event times', () => {
-    const fractional: FeatureGroupSchema = { ...standard, features: standard.features.map((f) => (f.name === 'event_time' ? { ...f, type: 'Fractional' } : f)) };
-    expect(() => buildPutRecord({ user_id: 'u' }, { schema: standard, now, eventTime: new Date(NOW + 300_000) })).not.toThrow();
-    expect(() => buildPutRecord({ user_id: 'u' }, { schema: standard, now, eventTime: new Date(NOW + 301_000) })).toThrow(FeatureEventTimeError);
-    expect(() => buildPutRecord({ user_id: 'u' }, { schema: fractional, now, eventTime: NOW / 1000 + 301 })).toThrow(/plus at most 300 s \(maxEventTimeSkewSeconds\)/);
-    expect(() => buildPutRecord({ user_id: 'u' }, { schema: standard, now, eventTime: new Date(NOW + 3_600_000), maxEventTimeSkewSeconds: 7200 })).not.toThrow();
-    expect(() => buildPutRecord({ user_id: 'u' }, { schema: standard, now, maxEventTimeSkewSeconds: 0, eventTime: new Date(NOW + 1) })).toThrow(/plus at most 0 s \(maxEventTimeSkewSeconds\)/);
-    expect(() => buildPutRecord({ user_id: 'u' }, { schema: standard, maxEventTimeSkewSeconds: -1 })).toThrow(/maxEventTimeSkewSeconds: got -1/);
+  test('the bound is inclusive and configurable, for String and Fractional event times', async () => {
+    fs.createGroup({ name: 'fractional', recordIdentifier: 'user_id', eventTime: 'event_time', eventTimeType: 'Fractional', onlineStorageType: 'Standard' });
+    const fractional: FeatureGroupSchema = { ...schemaFor('fractional', 'Standard'), features: standard.features.map((f) => (f.name === 'event_time' ? { ...f, type: 'Fractional' } : f)) };
+    const put = (schema: FeatureGroupSchema, options: Partial<PutFeaturesOptions>) =>
+      putFeatures(schema.featureGroupName, { user_id: 'u' }, { schema, client, now, ...options });
+    await expect(put(standard, { eventTime: new Date(NOW + 300_000) })).resolves.toBeDefined();
+    await expect(put(standard, { eventTime: new Date(NOW + 301_000) })).rejects.toThrow(FeatureEventTimeError);
+    await expect(put(fractional, { eventTime: NOW / 1000 + 301 })).rejects.toThrow(/plus at most 300 s \(maxEventTimeSkewSeconds\)/);
+    await expect(put(standard, { eventTime: new Date(NOW + 3_600_000), maxEventTimeSkewSeconds: 7200 })).resolves.toBeDefined();
+    await expect(put(standard, { maxEventTimeSkewSeconds: 0, eventTime: new Date(NOW + 3_600_001) })).rejects.toThrow(/plus at most 0 s \(maxEventTimeSkewSeconds\)/);
+    await expect(put(standard, { maxEventTimeSkewSeconds: -1 })).rejects.toThrow(/maxEventTimeSkewSeconds: got -1/);
+    expect(fs.getStored('standard', 'u')?.event_time).toBe(new Date(NOW + 3_600_000).toISOString());
   });
 
   test.each([standard, v2])('%#: fails if the event time is older than the stored record\'s (the write would not change the online record)', async (schema) => {

@@ -11,7 +11,7 @@ import {
   streamReset,
 } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { ModelInvocationError, TransientEndpointError } from 'cdk-sagemaker-mcp-runtime/core';
-import { createRuntimeClient, invokeEndpointStream, InvokeStreamOptions, tokenOfLine, TokenLineParser } from 'cdk-sagemaker-mcp-runtime/invoke';
+import { createRuntimeClient, invokeEndpointStream, InvokeStreamOptions } from 'cdk-sagemaker-mcp-runtime/invoke';
 
 const NO_WAIT = { baseDelayMs: 0, maxDelayMs: 0 };
 const INPUT = { endpointName: 'gen', body: '{"inputs":"hi","stream":true}', contentType: 'application/json' };
@@ -78,6 +78,21 @@ describe('invokeEndpointStream against the local SageMaker runtime (real SDK cli
     const { chunks, error } = await collect(invokeEndpointStream(INPUT, { ...opts, format: 'tgi' }));
     expect(error).toBeUndefined();
     expect(chunks).toEqual(['Hel', 'lo']);
+  });
+
+  test("format 'tgi' reads TGI, Messages API and completion lines, and a last line that has no newline", async () => {
+    // GIVEN lines of each server kind, keep-alives, a special token, a line that is not JSON and [DONE]
+    sm.script('gen', stream([
+      part('data:{"token":{"text":"a","special":false}}\n{"token":{"text":"b"}}\n'),
+      part('data: {"choices":[{"delta":{"content":"c"}}]}\ndata: {"choices":[{"text":"d"}]}\n:keep-alive\n'),
+      part('data:{"token":{"text":"</s>","special":true}}\ndata:{not json\ndata: [DONE]\ndata:{"token":{"te'),
+      part('xt":"e"}}'),
+    ], { contentType: 'text/event-stream' }));
+    // WHEN
+    const { chunks, error } = await collect(invokeEndpointStream(INPUT, { ...opts, format: 'tgi' }));
+    // THEN only the token texts, the one split across parts joined, the unterminated last line flushed
+    expect(error).toBeUndefined();
+    expect(chunks).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
   test('a mid-stream ModelStreamError after output is a ModelInvocationError and is not retried', async () => {
@@ -190,26 +205,6 @@ describe('invokeEndpointStream against the local SageMaker runtime (real SDK cli
     expect(seen).toEqual(['t0 ', 't1 ']);
     await waitFor(() => sm.inFlight() === 0);
     expect(sm.inFlight()).toBe(0);
-  });
-});
-
-describe('token line parsing', () => {
-  test('reads TGI, Messages API and completion stream lines', () => {
-    expect(tokenOfLine('data:{"token":{"text":"a","special":false}}')).toBe('a');
-    expect(tokenOfLine('{"token":{"text":"b"}}')).toBe('b');
-    expect(tokenOfLine('data: {"choices":[{"delta":{"content":"c"}}]}')).toBe('c');
-    expect(tokenOfLine('data: {"choices":[{"text":"d"}]}')).toBe('d');
-    expect(tokenOfLine('data: [DONE]')).toBeUndefined();
-    expect(tokenOfLine(':keep-alive')).toBeUndefined();
-    expect(tokenOfLine('data:{"token":{"text":"</s>","special":true}}')).toBeUndefined();
-    expect(tokenOfLine('data:{not json')).toBeUndefined();
-  });
-
-  test('joins lines split across pushes and flushes a last line without newline', () => {
-    const parser = new TokenLineParser();
-    expect(parser.push('data:{"token":{"te')).toEqual([]);
-    expect(parser.push('xt":"x"}}\ndata:{"token":{"text":"y"}}')).toEqual(['x']);
-    expect(parser.flush()).toEqual(['y']);
   });
 });
 

@@ -7,7 +7,8 @@ import { execFileSync } from 'child_process';
 import { join } from 'path';
 import { MCP_ENV, MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import * as lambda from 'cdk-sagemaker-mcp-runtime/internal/lambda';
-import { McpConfigError, mcpServerFunctionConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/mcp';
+import { mcpServerFunctionConfigFromEnv } from 'cdk-sagemaker-mcp-runtime/internal/lambda';
+import { McpConfigError } from 'cdk-sagemaker-mcp-runtime/mcp';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:mcp-handle-key-AbCdEf';
 const SPEC = { realtimeEndpoints: [{ name: 'churn-xgb' }] };

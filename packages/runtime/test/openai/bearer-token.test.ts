@@ -1,10 +1,12 @@
 import { createHash, createHmac } from 'crypto';
-import { BEARER_TOKEN_PREFIX, bearerTokenProvider, generateBearerToken } from 'cdk-sagemaker-mcp-runtime/openai';
+import { bearerTokenProvider, generateBearerToken } from 'cdk-sagemaker-mcp-runtime/openai';
 
 // The example credentials of AWS's signing documentation (not real ones).
 const CREDENTIALS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
 const SESSION = { ...CREDENTIALS, accessKeyId: 'ASIAIOSFODNN7EXAMPLE', sessionToken: 'IQoJb3JpZ2luX2Vj/+session=token' };
 const NOW = new Date('2026-05-20T12:34:56.789Z');
+/** `Authorization: Bearer sagemaker-api-key-...` (https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html). */
+const PREFIX = 'sagemaker-api-key-';
 
 /** RFC 3986 encoding as SigV4 wants it (https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html). */
 const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -41,12 +43,12 @@ function expectedToken(creds: Creds, region: string, now: Date, expires: number)
   const key = hmac(hmac(hmac(hmac(`AWS4${creds.secretAccessKey}`, date), region), 'sagemaker'), 'aws4_request');
   const signature = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
   const url = `sagemaker.amazonaws.com/?${params.map(([k, v]) => `${k}=${enc(v)}`).join('&')}&X-Amz-Signature=${signature}&Version=1`;
-  return 'sagemaker-api-key-' + Buffer.from(url).toString('base64');
+  return PREFIX + Buffer.from(url).toString('base64');
 }
 
 function decode(token: string): URL {
-  expect(token.startsWith(BEARER_TOKEN_PREFIX)).toBe(true);
-  const b64 = token.slice(BEARER_TOKEN_PREFIX.length);
+  expect(token.startsWith(PREFIX)).toBe(true);
+  const b64 = token.slice(PREFIX.length);
   expect(b64).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
   return new URL('https://' + Buffer.from(b64, 'base64').toString('utf8'));
 }
@@ -67,7 +69,7 @@ describe('generateBearerToken', () => {
 
   test('decodes to the global host, the region in the scope only, 12 h by default, and &Version=1 last', async () => {
     const { token } = await generateBearerToken({ region: 'ap-southeast-2', credentials: CREDENTIALS }, NOW);
-    const text = Buffer.from(token.slice(BEARER_TOKEN_PREFIX.length), 'base64').toString('utf8');
+    const text = Buffer.from(token.slice(PREFIX.length), 'base64').toString('utf8');
     expect(text.startsWith('sagemaker.amazonaws.com/?Action=CallWithBearerToken&')).toBe(true);
     expect(text.endsWith('&Version=1')).toBe(true);
     const url = decode(token);

@@ -6,8 +6,8 @@
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
 import { parseCorrelationDescription } from 'cdk-sagemaker-mcp-runtime/internal/contract';
-import { getModelProvenance, lineageKindOf } from 'cdk-sagemaker-mcp-runtime/lineage';
-import { getTrainingStatus, startTraining, trainingRequestToken, TrainingRequestError } from 'cdk-sagemaker-mcp-runtime/pipelines';
+import { getModelProvenance } from 'cdk-sagemaker-mcp-runtime/lineage';
+import { getTrainingStatus, startTraining, TrainingRequestError } from 'cdk-sagemaker-mcp-runtime/pipelines';
 
 let cp: SageMakerControlServer;
 let sagemaker: SageMakerClient;
@@ -64,7 +64,9 @@ describe('startTraining', () => {
     expect(retried.executionArn).toBe(first.executionArn);
     expect(rerun.executionArn).not.toBe(first.executionArn);
     expect(cp.executions().length).toBe(before + 2);
-    expect(trainingRequestToken({ ...req, parameters: { MaxRounds: '3' } })).toBe(first.clientRequestToken);
+    // AND a parameter given as the string SageMaker passes on is the same request
+    const asString = await startTraining({ ...req, parameters: { MaxRounds: '3' } }, { sagemaker });
+    expect([asString.clientRequestToken, asString.executionArn]).toEqual([first.clientRequestToken, first.executionArn]);
   });
 
   test.each([
@@ -249,9 +251,19 @@ describe('getModelProvenance', () => {
     await expect(getModelProvenance(modelPackage, { sagemaker, pageSize: 101 })).rejects.toThrow(/pageSize: got 101, expected an integer between 1 and 100/);
   });
 
-  test('kinds come from the ARN resource type', () => {
-    expect(lineageKindOf('arn:aws:sagemaker:us-east-1:1:experiment-trial-component/x-aws-training-job')).toBe('trial-component');
-    expect(lineageKindOf('arn:aws:sagemaker:us-east-1:1:pipeline/p')).toBe('other');
-    expect(lineageKindOf('arn:aws:sagemaker:us-east-1:1:action/deploy')).toBe('action');
+  test('kinds come from the ARN resource type', async () => {
+    // GIVEN an artifact fed by a trial component, a pipeline and an action
+    const root = A('kinds-root');
+    cp.addArtifact(root, { ArtifactType: 'Model' });
+    const sources: Array<[string, string, string]> = [
+      ['arn:aws:sagemaker:us-east-1:123456789012:experiment-trial-component/x-aws-training-job', 'TrialComponent', 'trial-component'],
+      ['arn:aws:sagemaker:us-east-1:123456789012:pipeline/p', 'Pipeline', 'other'],
+      ['arn:aws:sagemaker:us-east-1:123456789012:action/deploy', 'Action', 'action'],
+    ];
+    for (const [arn, type] of sources) cp.addAssociation({ SourceArn: arn, SourceType: type, DestinationArn: root, DestinationType: 'Model', AssociationType: 'ContributedTo' });
+    // WHEN
+    const graph = await getModelProvenance(root, { sagemaker, direction: 'backward', maxDepth: 1, describe: false });
+    // THEN
+    expect(graph.nodes.filter((n) => n.arn !== root).map((n) => [n.arn, n.kind])).toEqual(sources.map(([arn, , kind]) => [arn, kind]));
   });
 });

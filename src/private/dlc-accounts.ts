@@ -1,3 +1,5 @@
+import { Aws, CfnMapping, Stack, Token } from 'aws-cdk-lib';
+
 /**
  * AWS Deep Learning Container (DLC) registry accounts by region, from the SageMaker Python SDK's
  * `image_uri_config/huggingface-llm.json` and `djl-lmi.json` (the SageMaker Python SDK's `image_uri_config` tables, https://github.com/aws/sagemaker-python-sdk). aws-cdk-lib's region facts
@@ -53,4 +55,21 @@ export function dlcRegions(): string[] {
 /** `amazonaws.com`, or `amazonaws.com.cn` in the China regions. */
 export function ecrDomainSuffix(region: string): string {
   return region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
+}
+
+/** The DLC account of a stack's region: a literal for a known region, a mapping lookup for a token region. */
+export function dlcAccount(stack: Stack): string {
+  if (!Token.isUnresolved(stack.region)) {
+    const account = dlcAccountFor(stack.region);
+    if (!account) {
+      throw new Error(`ContainerImage.fromDlc: no Deep Learning Container registry account is known for region '${stack.region}'; `
+        + `expected one of ${dlcRegions().join(', ')} (or use ContainerImage.fromImageUri with the full URI)`);
+    }
+    return account;
+  }
+  const id = 'CdkSageMakerMcpDlcAccounts';
+  const mapping = (stack.node.tryFindChild(id) as CfnMapping | undefined) ?? new CfnMapping(stack, id, {
+    mapping: Object.fromEntries(dlcRegions().map((r) => [r, { account: dlcAccountFor(r)! }])),
+  });
+  return mapping.findInMap(Aws.REGION, 'account');
 }

@@ -5,9 +5,9 @@
 import { Annotations, Duration, Size, SizeRoundingBehavior, Token } from 'aws-cdk-lib';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { IConstruct } from 'constructs';
+import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 import { InstanceType } from '../core/instance-type';
 import { InstancePool, ProductionVariantOptions } from '../core/production-variant';
-import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../core/validation';
 
 /** 1-5 pools, priorities 1-5 (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InstancePool.html). */
 const MAX_POOLS = 5;

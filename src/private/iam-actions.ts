@@ -156,7 +156,7 @@ export const IAM_ACTION = {
  */
 export function serviceWildcard(prefix: string): string {
   const entry = (IAM_ACTION as Record<string, Record<string, string> | undefined>)[prefix]?.['*'];
-  if (!entry) throw new Error(`src/core/iam-actions.ts has no '${prefix}:*' entry`);
+  if (!entry) throw new Error(`src/private/iam-actions.ts has no '${prefix}:*' entry`);
   return entry;
 }
 

@@ -7,12 +7,13 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
+import { IAM_ACTION } from './iam-actions';
+import { renderModel } from './model';
+import { PropValidator } from './validation';
 import { EndpointNetworkOptions } from '../core/endpoint-network';
-import { IAM_ACTION } from '../core/iam-actions';
 import { InstanceType } from '../core/instance-type';
-import { renderModel } from '../core/model';
-import { ModelSource, ModelSourceConfig } from '../core/model-source';
-import { PropValidator } from '../core/validation';
+import { ModelSource } from '../core/model-source';
+import { ModelSourceConfig } from '../core/model-source-config';
 
 /** What `bindEndpointNetwork` resolved. */
 export interface BoundEndpointNetwork {

@@ -5,7 +5,7 @@
 import { createHash } from 'crypto';
 import { Annotations, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
-import { InstanceType } from './instance-type';
+import { InstanceType } from '../core/instance-type';
 
 /** An autoscaled variant: its name and instance types (one, or its instance pools' by priority). */
 export interface ScaledVariant {

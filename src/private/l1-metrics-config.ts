@@ -6,8 +6,8 @@
  * aws-cdk-lib 2.268.0), so the L1's public `metricsConfig` property tells whether it knows either.
  */
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { PropValidator } from './validation';
 import { EndpointMetricsConfig } from '../core/endpoint-metrics-config';
-import { PropValidator } from '../core/validation';
 
 /** MetricPublishFrequencyInSeconds's values (the CloudFormation reference lists them; the API model has no bounds). */
 const PUBLISH_FREQUENCIES = [10, 30, 60, 120, 180, 240, 300];

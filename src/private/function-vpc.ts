@@ -5,10 +5,10 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { IAM_ACTION } from './iam-actions';
+import { acknowledgePolicyWildcardFindings } from './nag';
+import { PropValidator } from './validation';
 import { FunctionNetworkOptions } from '../core/function-network';
-import { IAM_ACTION } from '../core/iam-actions';
-import { acknowledgePolicyWildcardFindings } from '../core/nag';
-import { PropValidator } from '../core/validation';
 
 /** Records problems of the options (`prefix` locates them, e.g. `resultRecorder.`). */
 export function validateFunctionNetwork(v: PropValidator, prefix: string, opts: FunctionNetworkOptions): void {

@@ -3,8 +3,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import { IAM_ACTION } from './iam-actions';
-import { ModelSourceConfig } from './model-source';
-import { acknowledgeModelRoleWildcards } from '../private/model-role-nag';
+import { acknowledgeModelRoleWildcards } from './model-role-nag';
+import { ModelSourceConfig } from '../core/model-source-config';
 
 /**
  * Internal helpers shared by the endpoint constructs: the model execution role and the AWS::SageMaker::Model.

@@ -5,10 +5,10 @@ import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
-import { dlcAccount, ecrDomainSuffix } from '../private/dlc-accounts';
+import { dlcAccount } from '../private/dlc-accounts';
 import { grantEcrPull } from '../private/ecr-pull';
 import * as images from '../private/images/catalog-images';
-import { bindCatalogImage } from '../private/images/registry';
+import { ecrDomain, bindCatalogImage } from '../private/images/registry';
 
 /** What a container image resolves to when bound. */
 export interface ContainerImageConfig {
@@ -123,7 +123,7 @@ class DlcImage extends ContainerImage {
   public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
     const stack = Stack.of(scope);
     const account = dlcAccount(stack);
-    const suffix = Token.isUnresolved(stack.region) ? Aws.URL_SUFFIX : ecrDomainSuffix(stack.region);
+    const suffix = Token.isUnresolved(stack.region) ? Aws.URL_SUFFIX : ecrDomain(stack.region);
     grantEcrPull(grantee, `arn:${stack.partition}:ecr:${stack.region}:${account}:repository/${this.repositoryName}`);
     return { imageUri: `${account}.dkr.ecr.${stack.region}.${suffix}/${this.repositoryName}:${this.tag}` };
   }

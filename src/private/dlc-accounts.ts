@@ -52,11 +52,6 @@ export function dlcRegions(): string[] {
   return [...DEFAULT_ACCOUNT_REGIONS, ...Object.keys(DLC_ACCOUNT_EXCEPTIONS)];
 }
 
-/** `amazonaws.com`, or `amazonaws.com.cn` in the China regions. */
-export function ecrDomainSuffix(region: string): string {
-  return region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
-}
-
 /** The DLC account of a stack's region: a literal for a known region, a mapping lookup for a token region. */
 export function dlcAccount(stack: Stack): string {
   if (!Token.isUnresolved(stack.region)) {

@@ -9,10 +9,12 @@ import { dlcAccountFor, dlcRegions, ecrDomainSuffix } from './dlc-accounts';
 import { IAM_ACTION } from './iam-actions';
 import { InstanceType } from './instance-type';
 import { ModelFamily } from './model-family.generated';
+import { acknowledgeGrantWildcards } from './nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from './validation';
 import { CatalogImageVersionOptions, FrameworkImageOptions, HuggingFaceImageOptions, HuggingFaceTeiImageOptions } from '../images/image-options';
 import * as images from '../private/images/catalog-images';
 import { bindCatalogImage } from '../private/images/registry';
+import { isLibraryModelRole } from '../private/model-role-nag';
 
 /** What a container image resolves to when bound. */
 export interface ContainerImageConfig {
@@ -110,22 +112,42 @@ export abstract class ContainerImage {
   public abstract bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig;
 }
 
+/**
+ * The reasons for the wildcards of a model's pull and read grants (the texts of src/private/model-role-nag.ts). A model
+ * role this library created has them acknowledged by that table (known at synth: a role is registered once a model
+ * uses it); a role the user gives (an imported role's grants land
+ * in a Policy the role gets) has them acknowledged here, for the statements the grant adds only, so a wildcard the user
+ * grants the same role stays reported.
+ */
+const PULL_WILDCARD_REASON = 'ecr:GetAuthorizationToken supports no resource-level permissions; image pulls are scoped to the model repository.';
+const READ_WILDCARD_REASON = 'Read access to the model artifacts object or prefix only (CDK grantRead action groups).';
+
+/** Acknowledges the cdk-nag IAM5 findings of exactly the statements an image pull grant adds to a role the user gave. */
+export function acknowledgePullGrant(scope: Construct, grantee: iam.IGrantable, grant: iam.Grant): void {
+  acknowledgeGrantWildcards(scope, grant, PULL_WILDCARD_REASON, () => isLibraryModelRole(grantee));
+}
+
+/** Acknowledges the cdk-nag IAM5 findings of exactly the statements a model artifacts read grant adds to a role the user gave. */
+export function acknowledgeReadGrant(scope: Construct, grantee: iam.IGrantable, grant: iam.Grant): void {
+  acknowledgeGrantWildcards(scope, grant, READ_WILDCARD_REASON, () => isLibraryModelRole(grantee));
+}
+
 /** Grants ECR pull on one repository, plus GetAuthorizationToken, which IAM only allows on `*`. */
-export function grantEcrPull(grantee: iam.IGrantable, repositoryArn: string): void {
+export function grantEcrPull(scope: Construct, grantee: iam.IGrantable, repositoryArn: string): void {
   iam.Grant.addToPrincipal({
     grantee,
     actions: [IAM_ACTION.ecr.BatchCheckLayerAvailability, IAM_ACTION.ecr.BatchGetImage, IAM_ACTION.ecr.GetDownloadUrlForLayer],
     resourceArns: [repositoryArn],
   });
-  iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.ecr.GetAuthorizationToken], resourceArns: ['*'] });
+  acknowledgePullGrant(scope, grantee, iam.Grant.addToPrincipal({ grantee, actions: [IAM_ACTION.ecr.GetAuthorizationToken], resourceArns: ['*'] }));
 }
 
 class EcrRepositoryImage extends ContainerImage {
   constructor(private readonly repository: ecr.IRepository, private readonly tag: string) {
     super();
   }
-  public bind(_scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
-    this.repository.grantPull(grantee);
+  public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
+    acknowledgePullGrant(scope, grantee, this.repository.grantPull(grantee));
     return { imageUri: this.repository.repositoryUriForTagOrDigest(this.tag) };
   }
 }
@@ -138,7 +160,7 @@ class DlcImage extends ContainerImage {
     const stack = Stack.of(scope);
     const account = dlcAccount(stack);
     const suffix = Token.isUnresolved(stack.region) ? Aws.URL_SUFFIX : ecrDomainSuffix(stack.region);
-    grantEcrPull(grantee, `arn:${stack.partition}:ecr:${stack.region}:${account}:repository/${this.repositoryName}`);
+    grantEcrPull(scope, grantee, `arn:${stack.partition}:ecr:${stack.region}:${account}:repository/${this.repositoryName}`);
     return { imageUri: `${account}.dkr.ecr.${stack.region}.${suffix}/${this.repositoryName}:${this.tag}` };
   }
 }
@@ -150,7 +172,7 @@ class CatalogImage extends ContainerImage {
   }
   public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
     const bound = bindCatalogImage(scope, this.spec.image, this.spec.subject);
-    grantEcrPull(grantee, bound.repositoryArn);
+    grantEcrPull(scope, grantee, bound.repositoryArn);
     return { imageUri: bound.imageUri };
   }
 }
@@ -179,7 +201,7 @@ class AssetImage extends ContainerImage {
   }
   public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
     this.asset ??= new ecrAssets.DockerImageAsset(scope, 'ModelImage', { directory: this.directory, ...this.options });
-    this.asset.repository.grantPull(grantee);
+    acknowledgePullGrant(scope, grantee, this.asset.repository.grantPull(grantee));
     return { imageUri: this.asset.imageUri };
   }
 }
@@ -201,7 +223,7 @@ class UriImage extends ContainerImage {
       ? `arn:${stack.partition}:ecr:${m[2]}:${m[1]}:repository/${m[3]}`
       // A token URI cannot be parsed at synth; pull rights then cover the stack's own account and region only.
       : `arn:${stack.partition}:ecr:${stack.region}:${stack.account}:repository/*`;
-    grantEcrPull(grantee, repositoryArn);
+    grantEcrPull(scope, grantee, repositoryArn);
     return { imageUri: this.imageUri };
   }
 }
@@ -269,8 +291,8 @@ class BucketModelData extends ModelData {
     if (!kind) throw new Error(`ModelData.fromBucket key: got '${key}', expected ${ARTIFACT_KEY_EXPECTED}`);
     this.compressed = kind === 'compressed';
   }
-  public bind(_scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
-    this.bucket.grantRead(grantee, this.compressed ? this.key : `${this.key}*`);
+  public bind(scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
+    acknowledgeReadGrant(scope, grantee, this.bucket.grantRead(grantee, this.compressed ? this.key : `${this.key}*`));
     return { s3Uri: this.bucket.s3UrlForObject(this.key), compressed: this.compressed };
   }
 }
@@ -301,11 +323,11 @@ class S3UriModelData extends ModelData {
     // What `bucket.grantRead(grantee, keyPattern)` grants on a bucket imported by name: the read action groups on the
     // bucket and on the object (or everything under the prefix).
     const bucketArn = `arn:${Stack.of(scope).partition}:s3:::${this.bucketName}`;
-    iam.Grant.addToPrincipal({
+    acknowledgeReadGrant(scope, grantee, iam.Grant.addToPrincipal({
       grantee,
       actions: [IAM_ACTION.s3['GetObject*'], IAM_ACTION.s3['GetBucket*'], IAM_ACTION.s3['List*']],
       resourceArns: [bucketArn, `${bucketArn}/${this.compressed ? this.key : `${this.key}*`}`],
-    });
+    }));
     return { s3Uri: this.s3Uri, compressed: this.compressed };
   }
 }
@@ -540,7 +562,8 @@ class ModelPackageModelSource extends ModelSource {
       actions: [IAM_ACTION.sagemaker.DescribeModelPackage],
       resourceArns: [this.options.modelPackageVersionsArn ?? this.modelPackageArn],
     });
-    this.options.artifactsBucket?.grantRead(options.role, this.options.artifactsKeyPattern ?? '*');
+    const read = this.options.artifactsBucket?.grantRead(options.role, this.options.artifactsKeyPattern ?? '*');
+    if (read) acknowledgeReadGrant(scope, options.role, read);
     for (const image of this.options.images ?? []) image.bind(scope, options.role);
     return { modelPackageName: this.modelPackageArn, modelFamily: this.options.modelFamily };
   }

@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ContainerImage, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
+import { acknowledgeReadGrant, ContainerImage, ModelSource, ModelSourceBindOptions, ModelSourceConfig } from './model-source';
 import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from './validation';
 
 /** Options of a multi-model source. */
@@ -66,7 +66,7 @@ export class MultiModelSource extends ModelSource {
 
   public bind(scope: Construct, options: ModelSourceBindOptions): ModelSourceConfig {
     // Read access to the prefix only: SageMaker downloads each target model with the model's role.
-    this.bucket.grantRead(options.role, `${this.prefix}*`);
+    acknowledgeReadGrant(scope, options.role, this.bucket.grantRead(options.role, `${this.prefix}*`));
     return {
       imageUri: this.image.bind(scope, options.role).imageUri,
       modelData: { s3Uri: this.bucket.s3UrlForObject(this.prefix), compressed: false },

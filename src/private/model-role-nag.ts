@@ -18,12 +18,24 @@ const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
   { action: /^ec2:(CreateNetworkInterface|CreateNetworkInterfacePermission|DeleteNetworkInterface|DeleteNetworkInterfacePermission|Describe(NetworkInterfaces|Vpcs|DhcpOptions|Subnets|SecurityGroups|VpcEndpoints))$/, reason: 'A model in a VPC: SageMaker manages its network interfaces with the execution role; AWS documents these EC2 actions on * (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html).' },
 ];
 
+/** The model roles this library created: their wildcards are acknowledged by the table above. */
+const libraryModelRoles = new WeakSet<iam.IGrantable>();
+
+/**
+ * Whether `grantee` is a model role this library created. A model source bound to any other role (one the user gives)
+ * acknowledges its own grants' wildcards instead, statement by statement.
+ */
+export function isLibraryModelRole(grantee: iam.IGrantable): boolean {
+  return libraryModelRoles.has(grantee);
+}
+
 /**
  * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards in the DefaultPolicy of a role this library
  * created for a model (a `LazyRole`'s is on its role, the child `Default`, once that exists): only wildcards granted to
  * actions in the table above; anything else is still reported.
  */
 export function acknowledgeModelRoleWildcards(role: iam.Role | iam.LazyRole): void {
+  libraryModelRoles.add(role);
   acknowledgePolicyWildcardFindings(role, () => {
     const base = role instanceof iam.LazyRole ? role.node.tryFindChild('Default') : role;
     return base?.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined;

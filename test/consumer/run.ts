@@ -277,17 +277,22 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: Tested[], keep
     const templates = existsSync(join(dir, outDir)) ? readdirSync(join(dir, outDir)).filter((f) => f.endsWith('.template.json')) : [];
     return { ...r, templates };
   };
-  // Every fragment in one app, one `cdk synth`: a failure is the fragment's whose stack the output names (a throw, a
-  // finding), or every fragment's when the output names none.
+  // Every fragment in one app, one `cdk synth`: a failure is the fragment's whose stack an error names (a throw, or an
+  // error finding: the report's paragraph starting `ERROR`, its construct paths below; warnings fail nothing), or every
+  // fragment's when no error names one.
   const fragmentResults = new Map<string, Result>();
   if (fragments.length && !errors.has(`${FRAGMENTS_APP}.ts`)) {
     const t0 = Date.now();
     const r = synth(FRAGMENTS_APP);
     const ids = fragments.map((b) => b.name.replace(/\.ts$/, ''));
-    const named = ids.filter((id) => r.out.includes(`${id}/`) || r.out.includes(`fragment ${id} threw`));
+    const errorText = [
+      ...r.out.split(/\n\s*\n/).filter((p) => /^ERROR /m.test(p)),
+      ...r.out.split('\n').filter((l) => / threw: /.test(l)),
+    ];
+    const named = ids.filter((id) => errorText.some((e) => e.includes(`${id}/`) || e.includes(`fragment ${id} threw`)));
     for (const id of ids) {
-      const own = r.out.split('\n').filter((l) => l.includes(id)).join('\n');
-      if (named.includes(id)) fragmentResults.set(id, `FAIL: cdk synth (${FRAGMENTS_APP})\n      ${failureText(own || r.out)}`);
+      const own = errorText.filter((e) => e.includes(`${id}/`) || e.includes(`fragment ${id} threw`)).join('\n');
+      if (named.includes(id)) fragmentResults.set(id, `FAIL: cdk synth (${FRAGMENTS_APP})\n      ${failureText(own)}`);
       else if (r.status !== 0) fragmentResults.set(id, `FAIL: cdk synth (${FRAGMENTS_APP}, exit ${r.status})\n      ${failureText(r.out)}`);
       else if (!r.templates.includes(`${id}.template.json`)) fragmentResults.set(id, 'FAIL: cdk synth produced no template for its stack');
       else fragmentResults.set(id, 'pass');

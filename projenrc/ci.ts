@@ -28,7 +28,7 @@ const GATE: GateStep[] = [
   { name: 'No undeclared breaking change to the jsii API (api-baseline/baseline.jsii)', run: 'npx projen api:diff' },
   { name: 'The Python, Java, .NET and Go bindings generate', run: 'npx projen pacmak:check' },
   { name: 'Both packages packed, each checked complete, with their sizes', run: 'npx projen package && ls -l dist/js/*.tgz dist/runtime/*.tgz' },
-  { name: 'Every README TypeScript block synthesized in a new app with the packed packages (aws-cdk-lib floor and tested)', run: 'npx projen test:consumer' },
+  { name: 'Every README and docs TypeScript block synthesized in a new app with the packed packages (aws-cdk-lib floor and tested)', run: 'npx projen test:consumer' },
   { name: 'The template tests that must hold at every aws-cdk-lib of the peer range, run at the floor', run: 'npx projen test:floor' },
   { name: 'The release workflow\'s steps in a scratch clone, publishing nothing', run: 'npx projen release:dry-run' },
   // eslint runs with --fix (projen's task), and a generator may rewrite a committed file: either fails here.

@@ -152,10 +152,10 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
   project.gitignore.addPatterns('/.node22/');
   project.npmignore?.exclude('/.node22/');
 
-  // The README as a new user meets it: pack the library as published, install it in a new app outside the repo with
-  // aws-cdk-lib at the floor and at the tested version, and synthesize every TypeScript block of the README unedited.
+  // The README and docs as a new user meets them: pack the library as published, install it in a new app outside the
+  // repo with aws-cdk-lib at the floor and at the tested version, and synthesize every TypeScript block unedited.
   project.addTask('test:consumer', {
-    description: `Pack the library and cdk-synth every README TypeScript block in a new app (aws-cdk-lib ${CDK_FLOOR} and ${CDK_TESTED})`,
+    description: `Pack the library and cdk-synth every README and docs TypeScript block in a new app (aws-cdk-lib ${CDK_FLOOR} and ${CDK_TESTED})`,
     exec: 'ts-node --project tsconfig.dev.json --transpile-only test/consumer/run.ts',
     receiveArgs: true,
   });

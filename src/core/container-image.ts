@@ -9,6 +9,7 @@ import { dlcAccount } from '../private/dlc-accounts';
 import { grantEcrPull } from '../private/ecr-pull';
 import * as images from '../private/images/catalog-images';
 import { ecrDomain, bindCatalogImage } from '../private/images/registry';
+import { acknowledgePullGrant } from '../private/model-role-nag';
 
 /** What a container image resolves to when bound. */
 export interface ContainerImageConfig {
@@ -110,8 +111,8 @@ class EcrRepositoryImage extends ContainerImage {
   constructor(private readonly repository: ecr.IRepository, private readonly tag: string) {
     super();
   }
-  public bind(_scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
-    this.repository.grantPull(grantee);
+  public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
+    acknowledgePullGrant(scope, grantee, this.repository.grantPull(grantee));
     return { imageUri: this.repository.repositoryUriForTagOrDigest(this.tag) };
   }
 }
@@ -124,7 +125,7 @@ class DlcImage extends ContainerImage {
     const stack = Stack.of(scope);
     const account = dlcAccount(stack);
     const suffix = Token.isUnresolved(stack.region) ? Aws.URL_SUFFIX : ecrDomain(stack.region);
-    grantEcrPull(grantee, `arn:${stack.partition}:ecr:${stack.region}:${account}:repository/${this.repositoryName}`);
+    grantEcrPull(scope, grantee, `arn:${stack.partition}:ecr:${stack.region}:${account}:repository/${this.repositoryName}`);
     return { imageUri: `${account}.dkr.ecr.${stack.region}.${suffix}/${this.repositoryName}:${this.tag}` };
   }
 }
@@ -136,7 +137,7 @@ class CatalogImage extends ContainerImage {
   }
   public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
     const bound = bindCatalogImage(scope, this.spec.image, this.spec.subject);
-    grantEcrPull(grantee, bound.repositoryArn);
+    grantEcrPull(scope, grantee, bound.repositoryArn);
     return { imageUri: bound.imageUri };
   }
 }
@@ -148,7 +149,7 @@ class AssetImage extends ContainerImage {
   }
   public bind(scope: Construct, grantee: iam.IGrantable): ContainerImageConfig {
     this.asset ??= new ecrAssets.DockerImageAsset(scope, 'ModelImage', { directory: this.directory, ...this.options });
-    this.asset.repository.grantPull(grantee);
+    acknowledgePullGrant(scope, grantee, this.asset.repository.grantPull(grantee));
     return { imageUri: this.asset.imageUri };
   }
 }
@@ -170,7 +171,7 @@ class UriImage extends ContainerImage {
       ? `arn:${stack.partition}:ecr:${m[2]}:${m[1]}:repository/${m[3]}`
       // A token URI cannot be parsed at synth; pull rights then cover the stack's own account and region only.
       : `arn:${stack.partition}:ecr:${stack.region}:${stack.account}:repository/*`;
-    grantEcrPull(grantee, repositoryArn);
+    grantEcrPull(scope, grantee, repositoryArn);
     return { imageUri: this.imageUri };
   }
 }

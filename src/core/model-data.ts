@@ -5,6 +5,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3Assets from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
 import { IAM_ACTION } from '../private/iam-actions';
+import { acknowledgeReadGrant } from '../private/model-role-nag';
 
 /** Where a model's artifacts are, once bound. */
 export interface ModelDataConfig {
@@ -69,8 +70,8 @@ class BucketModelData extends ModelData {
     if (!kind) throw new Error(`ModelData.fromBucket key: got '${key}', expected ${ARTIFACT_KEY_EXPECTED}`);
     this.compressed = kind === 'compressed';
   }
-  public bind(_scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
-    this.bucket.grantRead(grantee, this.compressed ? this.key : `${this.key}*`);
+  public bind(scope: Construct, grantee: iam.IGrantable): ModelDataConfig {
+    acknowledgeReadGrant(scope, grantee, this.bucket.grantRead(grantee, this.compressed ? this.key : `${this.key}*`));
     return { s3Uri: this.bucket.s3UrlForObject(this.key), compressed: this.compressed };
   }
 }
@@ -101,11 +102,11 @@ class S3UriModelData extends ModelData {
     // What `bucket.grantRead(grantee, keyPattern)` grants on a bucket imported by name: the read action groups on the
     // bucket and on the object (or everything under the prefix).
     const bucketArn = `arn:${Stack.of(scope).partition}:s3:::${this.bucketName}`;
-    iam.Grant.addToPrincipal({
+    acknowledgeReadGrant(scope, grantee, iam.Grant.addToPrincipal({
       grantee,
       actions: [IAM_ACTION.s3['GetObject*'], IAM_ACTION.s3['GetBucket*'], IAM_ACTION.s3['List*']],
       resourceArns: [bucketArn, `${bucketArn}/${this.compressed ? this.key : `${this.key}*`}`],
-    });
+    }));
     return { s3Uri: this.s3Uri, compressed: this.compressed };
   }
 }

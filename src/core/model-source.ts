@@ -12,6 +12,7 @@ import { ModelData } from './model-data';
 import { ModelFamily } from './model-family.generated';
 import { ModelSourceBindOptions, ModelSourceConfig } from './model-source-config';
 import { IAM_ACTION } from '../private/iam-actions';
+import { acknowledgeReadGrant } from '../private/model-role-nag';
 import { PropValidator, SAGEMAKER_NAME_EXPECTED, SAGEMAKER_NAME_PATTERN } from '../private/validation';
 
 /** Options of a model built from a container image. */
@@ -144,7 +145,8 @@ class ModelPackageModelSource extends ModelSource {
       actions: [IAM_ACTION.sagemaker.DescribeModelPackage],
       resourceArns: [this.options.modelPackageVersionsArn ?? this.modelPackageArn],
     });
-    this.options.artifactsBucket?.grantRead(options.role, this.options.artifactsKeyPattern ?? '*');
+    const read = this.options.artifactsBucket?.grantRead(options.role, this.options.artifactsKeyPattern ?? '*');
+    if (read) acknowledgeReadGrant(scope, options.role, read);
     for (const image of this.options.images ?? []) image.bind(scope, options.role);
     return { modelPackageName: this.modelPackageArn, modelFamily: this.options.modelFamily };
   }

@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { ContainerImage } from './container-image';
 import { ModelSource } from './model-source';
 import { ModelSourceBindOptions, ModelSourceConfig } from './model-source-config';
+import { acknowledgeReadGrant } from '../private/model-role-nag';
 import { PropValidator, TARGET_MODEL_EXPECTED, TARGET_MODEL_PATTERN } from '../private/validation';
 
 /** Options of a multi-model source. */
@@ -68,7 +69,7 @@ export class MultiModelSource extends ModelSource {
 
   public bind(scope: Construct, options: ModelSourceBindOptions): ModelSourceConfig {
     // Read access to the prefix only: SageMaker downloads each target model with the model's role.
-    this.bucket.grantRead(options.role, `${this.prefix}*`);
+    acknowledgeReadGrant(scope, options.role, this.bucket.grantRead(options.role, `${this.prefix}*`));
     return {
       imageUri: this.image.bind(scope, options.role).imageUri,
       modelData: { s3Uri: this.bucket.s3UrlForObject(this.prefix), compressed: false },

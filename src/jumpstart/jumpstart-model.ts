@@ -279,7 +279,7 @@ export class JumpStartModel extends ModelSource {
     const key = this.entry.artifactKey;
     const compressed = !key.endsWith('/');
     this.grantArtifactRead(options.role, stack, bucket, key, compressed);
-    grantEcrPull(options.role, `arn:${stack.partition}:ecr:${region}:${image!.account}:repository/${image!.repository}`);
+    grantEcrPull(scope, options.role, `arn:${stack.partition}:ecr:${region}:${image!.account}:repository/${image!.repository}`);
 
     return {
       imageUri: image!.uri,

@@ -4,7 +4,8 @@
  * roles it creates; RealtimeEndpoint for its `LazyRole`, once a model uses it.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { acknowledgePolicyWildcardFindings, WildcardReason } from './nag';
+import { Construct } from 'constructs';
+import { acknowledgeGrantWildcards, acknowledgePolicyWildcardFindings, WildcardReason } from './nag';
 
 /** Reasons for the IAM wildcards that model execution roles need, by the actions they are granted to. */
 const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
@@ -18,14 +19,45 @@ const ROLE_WILDCARD_REASONS: ReadonlyArray<WildcardReason> = [
   { action: /^ec2:(CreateNetworkInterface|CreateNetworkInterfacePermission|DeleteNetworkInterface|DeleteNetworkInterfacePermission|Describe(NetworkInterfaces|Vpcs|DhcpOptions|Subnets|SecurityGroups|VpcEndpoints))$/, reason: 'A model in a VPC: SageMaker manages its network interfaces with the execution role; AWS documents these EC2 actions on * (https://docs.aws.amazon.com/sagemaker/latest/dg/host-vpc.html).' },
 ];
 
+/** The model roles this library created: their wildcards are acknowledged by the table above. */
+const libraryModelRoles = new WeakSet<iam.IGrantable>();
+
+/**
+ * Whether `grantee` is a model role this library created. A model source bound to any other role (one the user gives)
+ * acknowledges its own grants' wildcards instead, statement by statement.
+ */
+export function isLibraryModelRole(grantee: iam.IGrantable): boolean {
+  return libraryModelRoles.has(grantee);
+}
+
 /**
  * Acknowledges (cdk-nag v3 `AwsSolutions-IAM5[...]` findings) the wildcards in the DefaultPolicy of a role this library
  * created for a model (a `LazyRole`'s is on its role, the child `Default`, once that exists): only wildcards granted to
  * actions in the table above; anything else is still reported.
  */
 export function acknowledgeModelRoleWildcards(role: iam.Role | iam.LazyRole): void {
+  libraryModelRoles.add(role);
   acknowledgePolicyWildcardFindings(role, () => {
     const base = role instanceof iam.LazyRole ? role.node.tryFindChild('Default') : role;
     return base?.node.tryFindChild('DefaultPolicy')?.node.tryFindChild('Resource') as iam.CfnPolicy | undefined;
   }, ROLE_WILDCARD_REASONS);
+}
+
+/**
+ * The reasons for the wildcards of a model's pull and read grants (the texts of the table above). A model role this
+ * library created has them acknowledged by that table; a role the user gives (an imported role's grants land in a
+ * Policy the role gets) has them acknowledged here, for the statements the grant adds only, so a wildcard the user
+ * grants the same role stays reported.
+ */
+const PULL_WILDCARD_REASON = 'ecr:GetAuthorizationToken supports no resource-level permissions; image pulls are scoped to the model repository.';
+const READ_WILDCARD_REASON = 'Read access to the model artifacts object or prefix only (CDK grantRead action groups).';
+
+/** Acknowledges the cdk-nag IAM5 findings of exactly the statements an image pull grant adds to a role the user gave. */
+export function acknowledgePullGrant(scope: Construct, grantee: iam.IGrantable, grant: iam.Grant): void {
+  acknowledgeGrantWildcards(scope, grant, PULL_WILDCARD_REASON, () => isLibraryModelRole(grantee));
+}
+
+/** Acknowledges the cdk-nag IAM5 findings of exactly the statements a model artifacts read grant adds to a role the user gave. */
+export function acknowledgeReadGrant(scope: Construct, grantee: iam.IGrantable, grant: iam.Grant): void {
+  acknowledgeGrantWildcards(scope, grant, READ_WILDCARD_REASON, () => isLibraryModelRole(grantee));
 }

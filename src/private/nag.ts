@@ -117,12 +117,13 @@ export function wildcardFindingIds(statement: { Action?: string | string[]; Reso
  * Runs as a validation of `scope` (the construct granting): the statements hold tokens until synth, and aws-cdk-lib
  * 2.276 attaches a role's DefaultPolicy to the grant's dependables only then. The policy is each construct the grant
  * depends on that is (or whose default child is) a `CfnPolicy`; a grantee without one (an immutable imported role)
- * has nothing to acknowledge. Returns `grant`.
+ * has nothing to acknowledge. `skip`, asked at synth too, leaves them to another acknowledgement. Returns `grant`.
  */
-export function acknowledgeGrantWildcards(scope: IConstruct, grant: iam.Grant, reason: string): iam.Grant {
+export function acknowledgeGrantWildcards(scope: IConstruct, grant: iam.Grant, reason: string, skip?: () => boolean): iam.Grant {
   const statements = grant.principalStatements;
   if (statements.length === 0) return grant;
   addValidationHook(scope, () => {
+    if (skip?.()) return [];
     for (const root of Dependable.of(grant).dependencyRoots) {
       const cfn = root instanceof iam.CfnPolicy ? root : root.node.defaultChild;
       if (!(cfn instanceof iam.CfnPolicy)) continue;

@@ -116,3 +116,65 @@ export function localLinks(markdown: string): Array<{ line: number; target: stri
   });
   return links;
 }
+
+/** A ```ts block that is a whole CDK app (it makes its own `App`); any other synthesized block is a fragment. */
+export function isApp(block: CodeBlock): boolean {
+  return /new App\(/.test(block.code);
+}
+
+/**
+ * A fragment as a module of the consumer app: its imports hoisted above the fixture's, its statements at the fixture's
+ * `/// here` line (inside the stack's constructor), after the fixture values it names (and those they name). A
+ * `declare const` of a value the fixture builds is dropped (the fixture's real value takes its place); any other
+ * `declare` throws, naming the declaration: such a block cannot run, and is marked `typecheck` instead.
+ */
+export function fragmentModule(fixture: string, code: string): string {
+  const imports: string[] = [];
+  const statements: string[] = [];
+  const declared: string[] = [];
+  let inImport = false;
+  for (const line of code.split('\n')) {
+    if (/^import /.test(line)) inImport = true;
+    if (inImport) imports.push(line);
+    else if (/^declare /.test(line)) declared.push(line);
+    else statements.push(line);
+    if (inImport && /;\s*$/.test(line)) inImport = false;
+  }
+  // The values: the `const` lines right above the block holding the `/// here` line.
+  const fixtureLines = fixture.split('\n');
+  const here = fixtureLines.findIndex((l) => /^\s*\/\/\/ here\s*$/.test(l));
+  if (here < 0) throw new Error('the consumer fixture has no \'/// here\' line');
+  const values = new Map<number, [string, string]>();
+  for (let i = here - 1; i >= 0 && /^\s*(const \w+ = .*|\{)\s*$/.test(fixtureLines[i]); i--) {
+    const name = /^\s*const (\w+) = /.exec(fixtureLines[i])?.[1];
+    if (name) values.set(i, [name, fixtureLines[i]]);
+  }
+  const valueOf = new Map([...values.values()]);
+  for (const d of declared) {
+    const name = /^declare const (\w+)/.exec(d)?.[1];
+    if (!name || !valueOf.has(name)) throw new Error(`'${d.trim()}': the consumer fixture builds no such value (mark the block typecheck)`);
+  }
+  const body = statements.join('\n');
+  // The block's own top-level names shadow the fixture's: those are not built.
+  const own = new Set([...body.matchAll(/^(?:const|let|var|function|class) (\w+)/gm)].map((m) => m[1]));
+  for (const m of body.matchAll(/^(?:const|let|var) \{([^}]*)\}/gm)) for (const n of m[1].split(',')) own.add(n.split(':').pop()!.trim());
+  // Names as code uses them: not in comments, strings or property keys (`endpoint:`), nor as members (`x.model`).
+  const names = (text: string) => {
+    const used = text.replace(/\/\/.*$/gm, '').replace(/'[^'\n]*'/g, "''").replace(/\b\w+\s*:(?!:)/g, '').replace(/\.\w+/g, '');
+    return [...valueOf.keys()].filter((n) => !own.has(n) && new RegExp(`\\b${n}\\b`).test(used));
+  };
+  const kept = new Set(names(body));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const n of [...kept]) {
+      for (const dep of names(valueOf.get(n)!.replace(/^\s*const \w+ = /, ''))) {
+        if (!kept.has(dep)) {
+          kept.add(dep);
+          grew = true;
+        }
+      }
+    }
+  }
+  const lines = fixtureLines.filter((_l, i) => !values.has(i) || kept.has(values.get(i)![0]));
+  return [...imports, ...lines.join('\n').replace(/^\s*\/\/\/ here\s*$/m, body).split('\n')].join('\n');
+}

@@ -9,7 +9,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { blockFileName, extractBlocks, headingAnchors, isTypeScript, localLinks } from './readme-blocks';
+import { blockFileName, extractBlocks, fragmentModule, headingAnchors, isApp, isTypeScript, localLinks } from './readme-blocks';
 import { PipelineDefinition, TrainingPipeline } from '../../src/pipelines';
 import { loadCliConfig } from 'cdk-sagemaker-mcp-runtime/cli';
 import { sageMakerMcpToolNames } from 'cdk-sagemaker-mcp-runtime/mcp';
@@ -17,6 +17,7 @@ import { sageMakerMcpToolNames } from 'cdk-sagemaker-mcp-runtime/mcp';
 const ROOT = resolve(__dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const DOCS = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f));
+const FIXTURE = readFileSync(join(__dirname, 'fragment.ts-fixture'), 'utf8');
 
 describe('README.md', () => {
   test('the install line includes cdk-nag (the checks run with it)', () => {
@@ -78,6 +79,68 @@ describe('docs/*.md', () => {
     expect(title).toMatch(/^# \S/);
     expect(blank).toBe('');
     expect(summary).toMatch(/\[cdk-sagemaker-mcp\]\(\.\.\/README\.md\)/);
+  });
+});
+
+describe('the docs\' TypeScript blocks, as the consumer-app test runs them', () => {
+  const blocks = DOCS.flatMap((file) => extractBlocks(readFileSync(join(ROOT, file), 'utf8')).filter(isTypeScript)
+    .map((b) => [`${file}:${b.line}`, b] as const));
+
+  test('every block is synthesized (a whole app, or a fragment in the fixture), run, type-checked or skipped with a reason', () => {
+    const count = (mode: string) => blocks.filter(([, b]) => b.mode === mode).length;
+    expect(count('synth') + count('run') + count('typecheck') + count('skip')).toBe(blocks.length);
+    for (const [, b] of blocks) if (b.mode !== 'synth') expect(b.reason).toMatch(/\S/);
+    // Most of the docs' examples build something: they are synthesized, not merely compiled.
+    expect(count('synth')).toBeGreaterThan(blocks.length / 2);
+  });
+
+  test.each(blocks.filter(([, b]) => b.mode === 'synth' || b.mode === 'run'))('%s can be executed as it stands', (_where, block) => {
+    // Top-level await and the runtime package's calls need a deployed endpoint: such a block is a runtime snippet (marked).
+    expect(block.code).not.toMatch(/^(const .* = )?await /m);
+    expect(block.code).not.toMatch(/from 'cdk-sagemaker-mcp-runtime/);
+    for (const m of block.code.matchAll(/from '([^']+)'/g)) expect(m[1]).not.toMatch(/^\.{1,2}\//);
+  });
+
+  test.each(blocks.filter(([, b]) => b.mode === 'synth' && !isApp(b)))('fragment %s builds in the fixture', (_where, block) => {
+    const module = fragmentModule(FIXTURE, block.code);
+    expect(module).not.toMatch(/^declare /m);
+    expect(module).toContain(block.code.split('\n').filter((l) => l.trim() && !/^(import |declare )/.test(l))[0]);
+  });
+});
+
+describe('fragmentModule (a fragment inside the consumer fixture)', () => {
+  const fixture = [
+    "import * as fixture_cdk from 'aws-cdk-lib';",
+    'class Fragment {',
+    '  constructor() {',
+    '    const stack = this;',
+    "    const bucket = fixture_s3.Bucket.fromBucketName(stack, 'B', 'b');",
+    "    const endpoint = new Endpoint(stack, 'E', { bucket });",
+    "    const unused = new Expensive(stack, 'X');",
+    '    {',
+    '      /// here',
+    '    }',
+    '  }',
+    '}',
+  ].join('\n');
+
+  test('hoists imports, puts the statements at the here line, builds only the values named (and what they name)', () => {
+    const module = fragmentModule(fixture, ["import { Duration } from 'aws-cdk-lib';", '', 'endpoint.grant(role); // a Duration'].join('\n'));
+    expect(module.split('\n')[0]).toBe("import { Duration } from 'aws-cdk-lib';");
+    expect(module).toMatch(/const stack = this;\n.*const bucket = .*\n.*const endpoint = .*\n\s*\{\n\nendpoint\.grant\(role\);/);
+    expect(module).not.toContain('Expensive');
+  });
+
+  test('ignores names in comments, strings, property keys and members; the fragment\'s own names shadow the fixture\'s', () => {
+    const module = fragmentModule(fixture, "const endpoint = make({ bucket: 'stack' }); // unused\nx.unused;");
+    expect(module).not.toMatch(/const (stack|bucket|unused) = /);
+    expect(module.match(/const endpoint = /g)).toHaveLength(1);
+  });
+
+  test('drops a declare of a value the fixture builds, refuses any other', () => {
+    expect(fragmentModule(fixture, 'declare const bucket: s3.IBucket;\nbucket.grantRead(fn);')).toMatch(/^\s*const bucket = /m);
+    expect(() => fragmentModule(fixture, 'declare function score(): object;\nscore();')).toThrow(/declare function score.*mark the block typecheck/);
+    expect(() => fragmentModule('const a = 1;', 'a;')).toThrow(/no '\/\/\/ here' line/);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Consumer-app test (`npx projen test:consumer`): does the README work for someone who installs the package?
+ * Consumer-app test (`npx projen test:consumer`): do the README and the docs work for someone who installs the package?
  *
  * 1. Packs both packages as they are published: the construct library (`projen bundle`, `compile`, `package:js`: the
  *    tarball in dist/js) and the runtime (`projen runtime:build`, `npm pack` of packages/runtime into dist/runtime).
@@ -9,22 +9,24 @@
  *    own dependencies come from npm, as its package.json declares them). Its cdk.json and tsconfig are the ones
  *    `cdk init app --language typescript` writes (the installed CLI run with `--generate-only`): the feature flags a
  *    new app has, `@aws-cdk/core:validateAgainstDefaultRules` (CloudFormation findings fail synth) among them.
- * 3. Writes every ```ts block of README.md, extracted mechanically and unedited, to its own file, type-checks them all
- *    (`tsc`, strict, each file its own module), then `cdk synth`s each block (a complete CDK app), or runs it with node,
- *    as its marker says (test/consumer/readme-blocks.ts). The sample files the README links to (examples/*.json) are
- *    copied into the app folder, as the README tells the reader to do.
- * 4. Runs the README's ```bash blocks marked `run` (the runtime package's CLI and the MCP Inspector examples) in the
- *    app folder.
+ * 3. Writes every ```ts block of README.md and docs/*.md, extracted mechanically and unedited, to its own file, and
+ *    type-checks them all (`tsc`, strict, each file its own module). A block that is a whole app (`new App(`) is
+ *    `cdk synth`ed on its own, or run with node, as its marker says (test/consumer/readme-blocks.ts). A docs block that
+ *    is not (a fragment) goes where rosetta compiles it, inside a stack's constructor: test/consumer/fragment.ts-fixture
+ *    builds the values it names for real, and every fragment is one stack of a single app, checked by cdk-nag's
+ *    AwsSolutionsChecks and SageMakerMcpChecks, synthesized once. The sample files the README links to
+ *    (examples/*.json) are copied into the app folder, as the README tells the reader to do.
+ * 4. Runs the ```bash blocks marked `run` (the runtime package's CLI and the MCP Inspector examples) in the app folder.
  *
  * Prints a pass/fail matrix (block x aws-cdk-lib version) and the time taken; exits 1 if anything failed.
- * Options: --tarball <file> --runtime-tarball <file> (skip packing), --versions 2.276.0,2.258.0, --keep (keep the temp apps), --readme <file>
- * (another Markdown file, e.g. an older README, to see what it gets).
+ * Options: --tarball <file> --runtime-tarball <file> (skip packing), --versions 2.276.0,2.258.0, --keep (keep the temp apps),
+ * --files README.md,docs/async.md (other Markdown files, e.g. an older README, to see what they get).
  */
 import { spawnSync, SpawnSyncOptions } from 'child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { basename, join, relative, resolve } from 'path';
-import { blockFileName, CodeBlock, extractBlocks, isTypeScript } from './readme-blocks';
+import { blockFileName, CodeBlock, extractBlocks, fragmentModule, isApp, isTypeScript } from './readme-blocks';
 
 const ROOT = resolve(__dirname, '..', '..');
 const started = Date.now();
@@ -139,6 +141,50 @@ function consumerTsconfig(dir: string): object {
 
 type Result = 'pass' | 'skip' | `FAIL: ${string}`;
 
+/** A block with the Markdown file it is in, and its file name in the app (unique across files). */
+interface Tested extends CodeBlock {
+  readonly file: string;
+  readonly name: string;
+}
+
+/** The ```ts and marked blocks of the Markdown files, README.md's named as before, a docs page's prefixed with the page. */
+function testedBlocks(files: string[]): Tested[] {
+  return files.flatMap((file) => extractBlocks(readFileSync(resolve(ROOT, file), 'utf8'))
+    .filter((b) => isTypeScript(b) || b.mode !== 'none')
+    .map((b) => {
+      const page = basename(file, '.md');
+      return { ...b, file, name: page === 'README' ? blockFileName(b) : `${page}-${blockFileName(b)}` };
+    }));
+}
+
+const fragment = (b: Tested) => isTypeScript(b) && b.mode === 'synth' && !isApp(b);
+const FRAGMENTS_APP = 'all-fragments';
+
+/**
+ * The app of every fragment: one stack per fragment, checked with cdk-nag's AwsSolutionsChecks and SageMakerMcpChecks
+ * (as docs/checks.md sets them up). A fragment that throws is reported by name, and the others still synthesize.
+ */
+function fragmentsApp(names: string[]): string {
+  return [
+    "import { App, Validations } from 'aws-cdk-lib';",
+    "import { AwsSolutionsChecks } from 'cdk-nag';",
+    "import { SageMakerMcpChecks } from 'cdk-sagemaker-mcp';",
+    ...names.map((n, i) => `import { Fragment as Fragment${i} } from './${n}';`),
+    '',
+    'const app = new App();',
+    'Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new SageMakerMcpChecks());',
+    `const fragments = { ${names.map((n, i) => `'${n}': Fragment${i}`).join(', ')} };`,
+    'for (const [id, Fragment] of Object.entries(fragments)) {',
+    '  try {',
+    '    new Fragment(app, id);',
+    '  } catch (err) {',
+    '    console.error(`fragment ${id} threw: ${(err as Error).message}`);',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
+
 /** The part of a failed command's output worth printing: error lines first (not stack frames or minified source). */
 function failureText(out: string): string {
   const lines = out.trim().split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && l.length < 600);
@@ -146,8 +192,8 @@ function failureText(out: string): string {
   return (errors.length ? errors : lines).slice(-15).join('\n      ');
 }
 
-function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], keep: boolean): Map<CodeBlock, Result> {
-  const results = new Map<CodeBlock, Result>();
+function consumerApp(version: string, tarballs: Tarballs, blocks: Tested[], keep: boolean): Map<Tested, Result> {
+  const results = new Map<Tested, Result>();
   const dir = mkdtempSync(join(tmpdir(), `cdk-sagemaker-mcp-consumer-${version}-`));
   if (!relative(ROOT, dir).startsWith('..')) throw new Error(`the consumer app must be outside the repository, got ${dir}`);
   log(`aws-cdk-lib ${version}: new app in ${dir}`);
@@ -156,8 +202,21 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], k
   for (const f of readdirSync(join(ROOT, 'examples')).filter((n) => n.endsWith('.json') && n !== 'tsconfig.json')) {
     copyFileSync(join(ROOT, 'examples', f), join(dir, f));
   }
+  // The definition the docs' pipeline examples read: the reader's own, here the README's sample.
+  mkdirSync(join(dir, 'pipelines', 'churn'), { recursive: true });
+  copyFileSync(join(ROOT, 'examples', 'pipeline-definition.json'), join(dir, 'pipelines', 'churn', 'definition.json'));
   mkdirSync(join(dir, 'blocks'));
-  for (const b of blocks) if (isTypeScript(b) && b.mode !== 'skip') writeFileSync(join(dir, 'blocks', blockFileName(b)), b.code);
+  const fixture = readFileSync(join(__dirname, 'fragment.ts-fixture'), 'utf8');
+  const fixtureErrors = new Map<Tested, string>();
+  for (const b of blocks.filter((x) => isTypeScript(x) && x.mode !== 'skip')) {
+    try {
+      writeFileSync(join(dir, 'blocks', b.name), fragment(b) ? fragmentModule(fixture, b.code) : b.code);
+    } catch (err) {
+      fixtureErrors.set(b, (err as Error).message);
+    }
+  }
+  const fragments = blocks.filter((b) => fragment(b) && !fixtureErrors.has(b));
+  if (fragments.length) writeFileSync(join(dir, 'blocks', `${FRAGMENTS_APP}.ts`), fragmentsApp(fragments.map((b) => b.name.replace(/\.ts$/, ''))));
 
   const deps = [
     `aws-cdk-lib@${version}`,
@@ -212,26 +271,55 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], k
     AWS_EC2_METADATA_DISABLED: 'true',
     JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: '20',
   };
+  const synth = (app: string) => {
+    const outDir = `cdk.out/${app}`;
+    const r = sh('npx', ['cdk', 'synth', '--app', `node out/${app}.js`, '--output', outDir, '--quiet', '--no-notices'], { cwd: dir, env });
+    const templates = existsSync(join(dir, outDir)) ? readdirSync(join(dir, outDir)).filter((f) => f.endsWith('.template.json')) : [];
+    return { ...r, templates };
+  };
+  // Every fragment in one app, one `cdk synth`: a failure is the fragment's whose stack an error names (a throw, or an
+  // error finding: the report's paragraph starting `ERROR`, its construct paths below; warnings fail nothing), or every
+  // fragment's when no error names one.
+  const fragmentResults = new Map<string, Result>();
+  if (fragments.length && !errors.has(`${FRAGMENTS_APP}.ts`)) {
+    const t0 = Date.now();
+    const r = synth(FRAGMENTS_APP);
+    const ids = fragments.map((b) => b.name.replace(/\.ts$/, ''));
+    const errorText = [
+      ...r.out.split(/\n\s*\n/).filter((p) => /^ERROR /m.test(p)),
+      ...r.out.split('\n').filter((l) => / threw: /.test(l)),
+    ];
+    const named = ids.filter((id) => errorText.some((e) => e.includes(`${id}/`) || e.includes(`fragment ${id} threw`)));
+    for (const id of ids) {
+      const own = errorText.filter((e) => e.includes(`${id}/`) || e.includes(`fragment ${id} threw`)).join('\n');
+      if (named.includes(id)) fragmentResults.set(id, `FAIL: cdk synth (${FRAGMENTS_APP})\n      ${failureText(own)}`);
+      else if (r.status !== 0) fragmentResults.set(id, `FAIL: cdk synth (${FRAGMENTS_APP}, exit ${r.status})\n      ${failureText(r.out)}`);
+      else if (!r.templates.includes(`${id}.template.json`)) fragmentResults.set(id, 'FAIL: cdk synth produced no template for its stack');
+      else fragmentResults.set(id, 'pass');
+    }
+    log(`aws-cdk-lib ${version}: ${ids.length} fragments in one cdk synth (${elapsed(t0)})`);
+  }
   for (const b of blocks) {
     if (b.mode === 'none') continue;
     if (b.mode === 'skip') {
       results.set(b, 'skip');
       continue;
     }
-    const name = blockFileName(b);
+    const name = b.name;
     const t0 = Date.now();
     let result: Result = 'pass';
     if (isTypeScript(b)) {
       const errs = [...(errors.get(name) ?? []), ...(errors.get('*') ?? [])];
-      if (errs.length) {
+      if (fixtureErrors.has(b)) {
+        result = `FAIL: fixture: ${fixtureErrors.get(b)}`;
+      } else if (errs.length) {
         result = `FAIL: tsc\n      ${errs.join('\n      ')}`;
+      } else if (fragment(b)) {
+        result = fragmentResults.get(name.replace(/\.ts$/, '')) ?? `FAIL: tsc (${FRAGMENTS_APP}.ts)\n      ${(errors.get(`${FRAGMENTS_APP}.ts`) ?? []).join('\n      ')}`;
       } else if (b.mode === 'synth') {
-        const js = `out/${name.replace(/\.ts$/, '.js')}`;
-        const outDir = `cdk.out/${name.replace(/\.ts$/, '')}`;
-        const r = sh('npx', ['cdk', 'synth', '--app', `node ${js}`, '--output', outDir, '--quiet', '--no-notices'], { cwd: dir, env });
-        const templates = existsSync(join(dir, outDir)) ? readdirSync(join(dir, outDir)).filter((f) => f.endsWith('.template.json')) : [];
+        const r = synth(name.replace(/\.ts$/, ''));
         if (r.status !== 0) result = `FAIL: cdk synth (exit ${r.status})\n      ${failureText(r.out)}`;
-        else if (templates.length === 0) result = 'FAIL: cdk synth produced no template (a synth block must be a complete CDK app)';
+        else if (r.templates.length === 0) result = 'FAIL: cdk synth produced no template (a synth block must be a complete CDK app)';
       } else if (b.mode === 'run') {
         const r = sh('node', [`out/${name.replace(/\.ts$/, '.js')}`], { cwd: dir, env, timeoutMs: 120_000 });
         if (r.status !== 0) result = `FAIL: node (exit ${r.status})\n      ${failureText(r.out)}`;
@@ -256,14 +344,14 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: CodeBlock[], k
 }
 
 function main(): number {
-  const readmePath = resolve(argValue('--readme') ?? join(ROOT, 'README.md'));
-  const readme = readFileSync(readmePath, 'utf8');
-  const blocks = extractBlocks(readme).filter((b) => isTypeScript(b) || b.mode !== 'none');
+  const files = argValue('--files')?.split(',')
+    ?? ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  const blocks = testedBlocks(files);
   const versions = cdkVersions();
-  log(`${relative(ROOT, readmePath)}: ${blocks.length} tested blocks; aws-cdk-lib ${versions.join(' and ')}`);
-  for (const b of blocks.filter((x) => x.mode === 'skip')) log(`SKIP ${blockFileName(b)} (README line ${b.line}): ${b.reason}`);
+  log(`${files.length} Markdown files: ${blocks.length} tested blocks (${blocks.filter(fragment).length} fragments); aws-cdk-lib ${versions.join(' and ')}`);
+  for (const b of blocks.filter((x) => x.mode === 'skip')) log(`SKIP ${b.name} (${b.file}:${b.line}): ${b.reason}`);
   const tarballs = packTarballs();
-  const matrix = new Map<string, Map<CodeBlock, Result>>();
+  const matrix = new Map<string, Map<Tested, Result>>();
   for (const v of versions) {
     try {
       matrix.set(v, consumerApp(v, tarballs, blocks, process.argv.includes('--keep')));
@@ -273,7 +361,7 @@ function main(): number {
     }
   }
 
-  process.stdout.write(`\nREADME block (line) ${versions.map((v) => `| aws-cdk-lib ${v}`).join(' ')}\n`);
+  process.stdout.write(`\nblock (file:line) [mode] ${versions.map((v) => `| aws-cdk-lib ${v}`).join(' ')}\n`);
   let failures = 0;
   for (const b of blocks) {
     const cells = versions.map((v) => {
@@ -281,7 +369,7 @@ function main(): number {
       if (r.startsWith('FAIL')) failures++;
       return r === 'pass' || r === 'skip' ? r : 'FAIL';
     });
-    process.stdout.write(`${blockFileName(b)} (${b.line}) [${b.mode}] ${cells.map((c) => `| ${c}`).join(' ')}\n`);
+    process.stdout.write(`${b.name} (${b.file}:${b.line}) [${fragment(b) ? 'synth fragment' : b.mode}] ${cells.map((c) => `| ${c}`).join(' ')}\n`);
   }
   process.stdout.write(`\ntime per phase: ${phases.join(', ')}\n`);
   process.stdout.write(`consumer-app test: ${failures === 0 ? 'PASSED' : `FAILED (${failures} block runs failed)`} in ${elapsed()} (${basename(tarballs.library)}, ${basename(tarballs.runtime)})\n`);

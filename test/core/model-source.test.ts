@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { App, Aws, Stack } from 'aws-cdk-lib';
+import { App, Aws, Size, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -8,6 +8,8 @@ import { Fact, FactName, RegionInfo } from 'aws-cdk-lib/region-info';
 import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource } from '../../src/core';
 import { dlcAccountFor, dlcRegions } from '../../src/private/dlc-accounts';
 import { renderModel } from '../../src/private/model';
+import { InferenceComponent, SharedGpuEndpoint } from '../../src/shared-gpu';
+import { nagReport, synthWithNag } from '../support/template-checks';
 
 const TGI_REPO = 'huggingface-pytorch-tgi-inference';
 const TGI_TAG = '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04';
@@ -299,5 +301,41 @@ describe('ModelSource', () => {
 
   test('fails if fromModelName is given an invalid name', () => {
     expect(() => ModelSource.fromModelName('bad_model_name')).toThrow(/modelName: got 'bad_model_name', expected 1-63 letters, digits or hyphens/);
+  });
+});
+
+describe('a model bound to a role the user gives: the grants\' wildcards are acknowledged, exactly', () => {
+  function sharedGpuOn(givenRole: (stack: Stack) => iam.IRole): { app: App; stack: Stack; role: iam.IRole } {
+    const app = new App();
+    const stack = new Stack(app, 'Given', { env: { region: 'us-east-1' } });
+    const modelRole = givenRole(stack);
+    const endpoint = SharedGpuEndpoint.fromSharedGpuEndpointAttributes(stack, 'Shared', { endpointName: 'team-shared-gpu', role: modelRole });
+    const models = s3.Bucket.fromBucketName(stack, 'Models', 'my-models');
+    new InferenceComponent(stack, 'Chat', {
+      endpoint,
+      model: ModelSource.fromContainer(ContainerImage.fromDlc(TGI_REPO, TGI_TAG), { modelData: ModelData.fromBucket(models, 'llama/') }),
+      acceleratorCount: 1,
+      minMemory: Size.gibibytes(16),
+    });
+    return { app, stack, role: modelRole };
+  }
+
+  test.each([
+    ['an imported role (its grants go to a Policy the role gets)', (stack: Stack) => iam.Role.fromRoleName(stack, 'Team', 'team-models')],
+    ['a role of the user\'s stack (its grants go to its DefaultPolicy)', (stack: Stack) => new iam.Role(stack, 'Team', { assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com') })],
+  ])('%s: cdk-nag clean', (_name, givenRole) => {
+    const { app } = sharedGpuOn(givenRole);
+    expect(() => synthWithNag(app)).not.toThrow();
+    expect(nagReport(app).acknowledgements.map((a) => a.ruleId)).toEqual(expect.arrayContaining([
+      'AwsSolutions-IAM5[Action::s3:GetObject*]',
+      'AwsSolutions-IAM5[Resource::*]',
+      expect.stringMatching(/^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:s3:::my-models\/llama\/\*\]$/),
+    ]));
+  });
+
+  test('a wildcard the user grants the same role stays reported', () => {
+    const { app, role: modelRole } = sharedGpuOn((stack) => new iam.Role(stack, 'Team', { assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com') }));
+    modelRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject*'], resources: ['arn:aws:s3:::other-bucket/*'] }));
+    expect(() => synthWithNag(app)).toThrow(/AwsSolutions-IAM5\[Resource::arn:aws:s3:::other-bucket\/\*\]/);
   });
 });

@@ -1,5 +1,5 @@
-import { readdirSync, statSync } from 'fs';
-import { basename, join, relative } from 'path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
+import { basename, dirname, join, relative } from 'path';
 import * as ts from 'typescript';
 
 /**
@@ -22,17 +22,50 @@ function sourceFiles(dir: string): string[] {
 const CORE = sourceFiles(join(SRC, 'core'));
 const PRIVATE = sourceFiles(join(SRC, 'private'));
 
+/** A module's file: `x.ts`, or `x/index.ts`. */
+function moduleFile(from: string, specifier: string): string {
+  const base = join(dirname(from), specifier);
+  return existsSync(`${base}.ts`) ? `${base}.ts` : join(base, 'index.ts');
+}
+
+/**
+ * The names a file exports, read from its syntax alone (a type-checked program of the package takes ~12 s): exported
+ * declarations, `export { a as b }`, and what `export * from` re-exports, followed through the files.
+ */
+function exportedNames(file: string, seen = new Set<string>()): Set<string> {
+  const names = new Set<string>();
+  if (seen.has(file)) return names;
+  seen.add(file);
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement)) {
+      const from = statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
+      if (!statement.exportClause && from) {
+        exportedNames(moduleFile(file, from), seen).forEach((n) => names.add(n));
+      } else if (statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+        statement.exportClause.elements.forEach((e) => names.add(e.name.text));
+      }
+      continue;
+    }
+    const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    if (!exported) continue;
+    if (ts.isVariableStatement(statement)) {
+      statement.declarationList.declarations.forEach((d) => ts.isIdentifier(d.name) && names.add(d.name.text));
+    } else if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement)
+      || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
+      names.add(statement.name.text);
+    }
+  }
+  return names;
+}
+
 test('every export of a src/core file is exported from src/index.ts', () => {
-  const program = ts.createProgram([join(SRC, 'index.ts'), ...CORE], {
-    noEmit: true, skipLibCheck: true, noResolve: false, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS,
-  });
-  const checker = program.getTypeChecker();
-  const exportsOf = (file: string) => checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
-  const publicNames = new Set(exportsOf(join(SRC, 'index.ts')).map((s) => s.name));
+  const publicNames = exportedNames(join(SRC, 'index.ts'));
   expect(publicNames.has('ModelSource')).toBe(true);
-  const internal = CORE.flatMap((file) => exportsOf(file)
-    .filter((s) => !publicNames.has(s.name))
-    .map((s) => `${relative(ROOT, file)}: ${s.name}`));
+  expect(publicNames.has('InstanceType')).toBe(true);
+  const internal = CORE.flatMap((file) => [...exportedNames(file)]
+    .filter((name) => !publicNames.has(name))
+    .map((name) => `${relative(ROOT, file)}: ${name}`));
   expect(internal).toEqual([]);
 });
 

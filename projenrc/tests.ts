@@ -24,6 +24,10 @@ export const SLOW_SUITES = [
   'packages/runtime/test/prices/bulk-memory.test.ts',
   // three accounts' stacks through the CloudFormation schema checks and cdk-nag (~40 s)
   'test/lifecycle/model-promotion.test.ts',
+  // jsii-diff run twice over the whole assembly (~10 s); CI also runs `npx projen api:diff` itself
+  'test/release/api-diff.test.ts',
+  // a bundled handler waiting out its real 10 s request timeout
+  'test/runtime/bundled-handler-timeouts.test.ts',
 ];
 
 /** The checks that read the compiled lib/ and .jsii (a todo in a tree without them). */

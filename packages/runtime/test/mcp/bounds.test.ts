@@ -33,7 +33,7 @@ async function openSession(config: SageMakerMcpServerConfig): Promise<Session> {
   };
 }
 
-const DEADLINE_MS = 1_500;
+const DEADLINE_MS = 500;
 /** Scheduling, the MCP round trip and the error path on a shared 2-core machine. */
 const SLACK_MS = 1_500;
 

@@ -28,6 +28,15 @@ export const SLOW_SUITES = [
   'test/release/api-diff.test.ts',
   // a bundled handler waiting out its real 10 s request timeout
   'test/runtime/bundled-handler-timeouts.test.ts',
+  // the CLI as a command: stdio servers spawned for the SDK client and the MCP Inspector CLI
+  'packages/runtime/test/cli/cli.test.ts',
+  // progress notifications over streamable HTTP and over stdio (the bundled CLI, spawned)
+  'packages/runtime/test/mcp/wait-progress.test.ts',
+  // every construct kind and the demo synthesized twice (aws-cdk-lib's defaults and `cdk init`'s flags) with cdk-nag,
+  // the library's checks and CloudFormation validation
+  'test/flags/recommended-flags.test.ts',
+  // megabyte answers through the bundled MCP handler, up to Lambda's 6 MB response limit
+  'test/hostile/invoke-result-size.test.ts',
 ];
 
 /** The checks that read the compiled lib/ and .jsii (a todo in a tree without them). */

@@ -123,6 +123,25 @@ export function isApp(block: CodeBlock): boolean {
 }
 
 /**
+ * A whole-app block with the checks docs/checks.md sets up (cdk-nag's AwsSolutionsChecks and SageMakerMcpChecks)
+ * registered on its app right after the line that makes it: the block's own lines unchanged, three imports (under names
+ * no block uses) above them and one statement after `const app = new App(...)`. A block that registers its own checks,
+ * or makes its app otherwise, is returned as it is.
+ */
+export function withChecks(code: string): string {
+  const made = /^const app = new App\([^\n]*\);[^\n]*$/m.exec(code);
+  if (!made || /AwsSolutionsChecks|SageMakerMcpChecks/.test(code)) return code;
+  const at = made.index + made[0].length;
+  return [
+    "import { Validations as ConsumerTestValidations } from 'aws-cdk-lib';",
+    "import { AwsSolutionsChecks as ConsumerTestNag } from 'cdk-nag';",
+    "import { SageMakerMcpChecks as ConsumerTestChecks } from 'cdk-sagemaker-mcp';",
+    code.slice(0, at),
+    'ConsumerTestValidations.of(app).addPlugins(new ConsumerTestNag(app), new ConsumerTestChecks());',
+  ].join('\n') + code.slice(at);
+}
+
+/**
  * A fragment as a module of the consumer app: its imports hoisted above the fixture's, its statements at the fixture's
  * `/// here` line (inside the stack's constructor), after the fixture values it names (and those they name). A
  * `declare const` of a value the fixture builds is dropped (the fixture's real value takes its place); any other

@@ -9,7 +9,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { blockFileName, extractBlocks, fragmentModule, headingAnchors, isApp, isTypeScript, localLinks } from './readme-blocks';
+import { blockFileName, extractBlocks, fragmentModule, headingAnchors, isApp, isTypeScript, localLinks, withChecks } from './readme-blocks';
 import { PipelineDefinition, TrainingPipeline } from '../../src/pipelines';
 import { loadCliConfig } from 'cdk-sagemaker-mcp-runtime/cli';
 import { sageMakerMcpToolNames } from 'cdk-sagemaker-mcp-runtime/mcp';
@@ -105,6 +105,33 @@ describe('the docs\' TypeScript blocks, as the consumer-app test runs them', () 
     const module = fragmentModule(FIXTURE, block.code);
     expect(module).not.toMatch(/^declare /m);
     expect(module).toContain(block.code.split('\n').filter((l) => l.trim() && !/^(import |declare )/.test(l))[0]);
+  });
+});
+
+describe('withChecks (a whole app with the checks of docs/checks.md)', () => {
+  test('registers cdk-nag and SageMakerMcpChecks right after the app is made, the block\'s lines unchanged', () => {
+    const block = ["import { App, Stack } from 'aws-cdk-lib';", '', 'const app = new App();', "new Stack(app, 'S');", 'app.synth();'].join('\n');
+    const checked = withChecks(block);
+    expect(checked).toContain(block.split('\n').slice(0, 3).join('\n'));
+    expect(checked.split('\n').slice(-4)).toEqual([
+      'const app = new App();',
+      'ConsumerTestValidations.of(app).addPlugins(new ConsumerTestNag(app), new ConsumerTestChecks());',
+      "new Stack(app, 'S');",
+      'app.synth();',
+    ]);
+  });
+
+  test('leaves a block that registers its own checks, or has no app, as it is', () => {
+    const own = 'const app = new App();\nValidations.of(app).addPlugins(new AwsSolutionsChecks(app));';
+    expect(withChecks(own)).toBe(own);
+    expect(withChecks('const stack = new Stack();')).toBe('const stack = new Stack();');
+  });
+
+  test('every whole-app block of the README and docs gets the checks', () => {
+    const apps = ['README.md', ...DOCS].flatMap((file) => extractBlocks(readFileSync(join(ROOT, file), 'utf8')).filter(isTypeScript)
+      .map((b) => [`${file}:${b.line}`, b] as const)).filter(([, b]) => b.mode !== 'skip' && b.mode !== 'typecheck' && isApp(b));
+    expect(apps.length).toBeGreaterThan(5);
+    for (const [where, b] of apps) expect([where, /ConsumerTestNag|AwsSolutionsChecks/.test(withChecks(b.code))]).toEqual([where, true]);
   });
 });
 

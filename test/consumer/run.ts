@@ -26,7 +26,7 @@ import { spawnSync, SpawnSyncOptions } from 'child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { basename, join, relative, resolve } from 'path';
-import { blockFileName, CodeBlock, extractBlocks, fragmentModule, isApp, isTypeScript } from './readme-blocks';
+import { blockFileName, CodeBlock, extractBlocks, fragmentModule, isApp, isTypeScript, withChecks } from './readme-blocks';
 
 const ROOT = resolve(__dirname, '..', '..');
 const started = Date.now();
@@ -210,7 +210,8 @@ function consumerApp(version: string, tarballs: Tarballs, blocks: Tested[], keep
   const fixtureErrors = new Map<Tested, string>();
   for (const b of blocks.filter((x) => isTypeScript(x) && x.mode !== 'skip')) {
     try {
-      writeFileSync(join(dir, 'blocks', b.name), fragment(b) ? fragmentModule(fixture, b.code) : b.code);
+      // A whole app gets the checks registered on it; a fragment gets them from the fragments' app.
+      writeFileSync(join(dir, 'blocks', b.name), fragment(b) ? fragmentModule(fixture, b.code) : withChecks(b.code));
     } catch (err) {
       fixtureErrors.set(b, (err as Error).message);
     }

@@ -20,6 +20,8 @@ export const SLOW_SUITES = [
   'test/examples/demo.test.ts',
   // 3,000 invocations through a small socket pool
   'packages/runtime/test/invoke/load.test.ts',
+  // one server exposing 100 endpoints, 20 feature groups, 10 pipelines and 10 async endpoints, synthesized and checked
+  'test/mcp/mcp-tool-server-scale.test.ts',
   // a ~30 MB price list file read by the CLI under a 48 MB heap
   'packages/runtime/test/prices/bulk-memory.test.ts',
   // three accounts' stacks through the CloudFormation schema checks and cdk-nag (~40 s)
@@ -28,8 +30,11 @@ export const SLOW_SUITES = [
   'test/release/api-diff.test.ts',
   // a bundled handler waiting out its real 10 s request timeout
   'test/runtime/bundled-handler-timeouts.test.ts',
-  // the CLI as a command: stdio servers spawned for the SDK client and the MCP Inspector CLI
+  // the CLI as a command: stdio servers spawned for the SDK client and the MCP Inspector CLI, its exit codes and its
+  // handle key across restarts
   'packages/runtime/test/cli/cli.test.ts',
+  'packages/runtime/test/cli/lifecycle.test.ts',
+  'packages/runtime/test/cli/handle-key.test.ts',
   // progress notifications over streamable HTTP and over stdio (the bundled CLI, spawned)
   'packages/runtime/test/mcp/wait-progress.test.ts',
   // every construct kind and the demo synthesized twice (aws-cdk-lib's defaults and `cdk init`'s flags) with cdk-nag,

@@ -51,9 +51,12 @@ export interface TypeResources {
   readonly cpuCores?: number;
 }
 
-/** The `Specifications` list: one entry per type, the same model and startup parameters in each. */
+/**
+ * The `Specifications` list: one entry per type, the same model and startup parameters in each (`startup` as the L1's
+ * singular specification takes it).
+ */
 export function renderSpecifications(
-  modelName: string, perType: TypeResources[], startup?: StartupParameters,
+  modelName: string, perType: TypeResources[], startup?: sagemaker.CfnInferenceComponent.InferenceComponentStartupParametersProperty,
 ): SpecificationForInstanceType[] {
   return perType.map((t) => withoutUndefined({
     InstanceType: t.instanceType,
@@ -64,7 +67,10 @@ export function renderSpecifications(
       MaxMemoryRequiredInMb: t.maxMemoryMib,
       NumberOfCpuCoresRequired: t.cpuCores,
     }),
-    StartupParameters: startup && withoutUndefined(startup),
+    StartupParameters: startup && withoutUndefined({
+      ModelDataDownloadTimeoutInSeconds: startup.modelDataDownloadTimeoutInSeconds,
+      ContainerStartupHealthCheckTimeoutInSeconds: startup.containerStartupHealthCheckTimeoutInSeconds,
+    }),
   }));
 }
 

@@ -56,6 +56,9 @@ export function configureLibrary(project: awscdk.AwsCdkConstructLibrary): void {
     const jsii = (task.steps[0] as { exec: string }).exec;
     task.reset(`${jsii} --silence-warnings=metadata/missing-dev-dependency`);
   }
+  // The one speed mechanism: lib/index.js loads each capability folder on first use (what it saves and how to turn it
+  // off: scripts/lazy-index.ts).
+  project.compileTask.exec('ts-node --project scripts/tsconfig.json --transpile-only scripts/lazy-index.ts');
 
   // API.md (~950 KB) and docs/ are read on GitHub (npm's page links the README's relative links there); the npm package
   // carries .jsii, from which Construct Hub renders its own reference.

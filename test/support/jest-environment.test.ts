@@ -3,7 +3,8 @@
  * validation in the tests' realm, and nothing of that in child processes.
  */
 import { spawnSync } from 'child_process';
-import { existsSync, readFileSync } from 'fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
 import { App, CfnResource, CloudFormationValidatePlugin, Stack } from 'aws-cdk-lib';
 import type { TemplateCheckEngines } from './jest-environment';
@@ -19,6 +20,35 @@ test('the environment hands every test file the same engines, loaded once', () =
 test('the shared engine reports what the built-in validation reports (a role with no trust policy statements)', () => {
   const template = { Resources: { R: { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: { Version: '2012-10-17' } } } } };
   expect(templateProblems(template).some((p) => p.includes('[cdk-validate'))).toBe(true);
+});
+
+test('templates of other resource types reuse the engine, and it reports what a fresh plugin reports', () => {
+  // GIVEN templates of different types, each with a finding, one of a type outside the services the engine starts with
+  const role = { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: { Version: '2012-10-17' } } };
+  const queue = { Type: 'AWS::SQS::Queue', Properties: { DelaySeconds: 901 } };
+  const jobQueue = { Type: 'AWS::Batch::JobQueue', Properties: { State: 'PAUSED' } };
+  const templates = [role, queue, role, jobQueue, queue].map((r) => ({ Resources: { R: r } }));
+  const dir = mkdtempSync(join(tmpdir(), 'engine-'));
+  const contextOf = (template: object, i: number) => {
+    const templatePath = join(dir, `t${i}.json`);
+    writeFileSync(templatePath, JSON.stringify(template));
+    return { templatePaths: [templatePath], stackTemplates: [{ stackConstructPath: 'S', templatePath, accountId: undefined, region: undefined }] } as any;
+  };
+  const rules = (report: { violations: Array<{ ruleName: string }> }) => report.violations.map((v) => v.ruleName).sort();
+  try {
+    engines!.cloudFormationValidate(contextOf({ Resources: { R: role } }, 99));
+    const built = engines!.engineBuilds();
+    // WHEN each is checked by the shared engine, and by a plugin of its own
+    const shared = templates.map((t, i) => rules(engines!.cloudFormationValidate(contextOf(t, i))));
+    const own = new CloudFormationValidatePlugin();
+    const fresh = templates.map((t, i) => rules(own.validate(contextOf(t, i))));
+    // THEN the findings are the same, and only the type outside the first build's services built the engine again
+    expect(shared).toEqual(fresh);
+    expect(shared.every((r) => r.length > 0)).toBe(true);
+    expect(engines!.engineBuilds()).toBe(built + 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a synth in the tests runs no built-in CloudFormation validation; the same synth outside does (and reports)', () => {

@@ -18,9 +18,9 @@ import { createServer } from 'http';
 import { resolve } from 'path';
 import { parseArgs } from 'util';
 import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { missingCredentialsHint } from './cli-internal';
 import { unknownFields } from './contract/parse';
 import { cliArgsProblem } from './core/cli-args';
+import { missingCredentialsHint } from './core/cli-credentials';
 import {
   createSageMakerMcpHandler, McpConfigError, MCP_SERVER_VERSION, parseMcpServerSpec, SageMakerMcpServerConfig, SageMakerMcpServerConfigSchema,
   sageMakerMcpToolNames, serveSageMakerMcpStdio,

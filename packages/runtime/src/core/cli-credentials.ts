@@ -1,11 +1,11 @@
 /**
  * The CLI's internals its tests drive directly (`cdk-sagemaker-mcp-runtime/internal/cli`, no compatibility promise):
- * the warning it prints when it finds no AWS credentials.
+ * the warning it prints when it finds no AWS credentials. It takes the config's `credentials` (a
+ * `SageMakerMcpServerConfig`'s) and nothing of the MCP server, which core does not load.
  */
 import { existsSync } from 'fs';
 import { homedir } from 'os';
 import { join } from 'path';
-import type { SageMakerMcpServerConfig } from './mcp/server';
 
 /** Variables through which the AWS SDK's default provider chain finds credentials without a file. */
 const CREDENTIAL_ENV = ['AWS_ACCESS_KEY_ID', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
@@ -17,7 +17,7 @@ const CREDENTIAL_ENV = ['AWS_ACCESS_KEY_ID', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TO
  * Strands Agents SDK's stdio transports pass only HOME, LOGNAME, PATH, SHELL, TERM and USER unless given `env`; MCP
  * Inspector 2.x passes none unless given `-e KEY=VALUE`.
  */
-export function missingCredentialsHint(config: SageMakerMcpServerConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function missingCredentialsHint(config: { readonly credentials?: unknown }, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (config.credentials || CREDENTIAL_ENV.some((name) => env[name])) return undefined;
   const home = env.HOME ?? homedir();
   if (home && (existsSync(join(home, '.aws', 'credentials')) || existsSync(join(home, '.aws', 'config')))) return undefined;

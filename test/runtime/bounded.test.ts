@@ -74,7 +74,7 @@ describe('withDeadline', () => {
     const call = withDeadline('outer', 100, () => withDeadline('inner', 10_000, () => new Promise(() => undefined)));
     call.catch(() => undefined);
     await jest.advanceTimersByTimeAsync(100);
-    const err = await call.catch((e) => e);
+    const err = (await call.catch((e) => e)) as Error;
     expect(err).toBeInstanceOf(DeadlineExceededError);
     expect(err.message).toContain('outer');
   });

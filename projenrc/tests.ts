@@ -42,6 +42,10 @@ export const SLOW_SUITES = [
   'test/flags/recommended-flags.test.ts',
   // megabyte answers through the bundled MCP handler, up to Lambda's 6 MB response limit
   'test/hostile/invoke-result-size.test.ts',
+  // the bundled CLI over stdio, esbuild-bundled and spawned once per protocol revision
+  'test/mcp/protocol-revisions-stdio.test.ts',
+  // cfn-guard (a spawned binary) with the Control Tower controls over an AgentCore Gateway MCP server target
+  'test/mcp/mcp-target-control-tower.test.ts',
 ];
 
 /** The checks that read the compiled lib/ and .jsii (a todo in a tree without them). */

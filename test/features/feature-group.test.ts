@@ -66,9 +66,17 @@ function failsWith(props: Partial<FeatureGroupProps>, ...messages: RegExp[]) {
 }
 
 describe('defaults', () => {
+  // The group with the defaults, built once (its template synthesized once): the tests that use it only read it.
+  let defaults: ReturnType<typeof setup>;
+  beforeAll(() => {
+    const built = setup();
+    const template = built.template();
+    defaults = { ...built, template: () => template };
+  });
+
   test('an online Standard store and an Iceberg offline store, both KMS-encrypted with one rotated key', () => {
     // GIVEN / WHEN
-    const { template, group } = setup();
+    const { template, group } = defaults;
     // THEN
     const t = template();
     t.resourceCountIs('AWS::KMS::Key', 1);
@@ -102,7 +110,7 @@ describe('defaults', () => {
 
   test('the default Glue table name cannot meet a table left by an earlier creation of the stack (Glue tables outlive their group)', () => {
     // GIVEN / WHEN
-    const { group } = setup();
+    const { group } = defaults;
     const config = Object.values<any>(Template.fromStack(group.stack).findResources('AWS::SageMaker::FeatureGroup'))[0]
       .Properties.OfflineStoreConfig.DataCatalogConfig;
     // THEN: the same group name, two creations of the stack, two table names; each a valid Glue name
@@ -127,13 +135,13 @@ describe('defaults', () => {
   });
 
   test('config keys are CloudFormation PascalCase, never camelCase (the L1 passes `any` through)', () => {
-    const fg = Object.values(setup().template().findResources('AWS::SageMaker::FeatureGroup'))[0] as any;
+    const fg = Object.values(defaults.template().findResources('AWS::SageMaker::FeatureGroup'))[0] as any;
     const keys = JSON.stringify([fg.Properties.OnlineStoreConfig, fg.Properties.OfflineStoreConfig]).match(/"([A-Za-z]+)":/g)!;
     for (const k of keys) expect(k).toMatch(/^"[A-Z]/);
   });
 
   test('the created bucket is KMS-encrypted, TLS-only, private and versioned', () => {
-    const t = setup().template();
+    const t = defaults.template();
     t.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms' }, BucketKeyEnabled: true }] },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
@@ -146,7 +154,7 @@ describe('defaults', () => {
   });
 
   test('the offline-store role has exactly S3 on its prefix, Glue on its table, KMS on its key, and no managed policy', () => {
-    const t = setup().template();
+    const t = defaults.template();
     t.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: { Statement: [{ Action: 'sts:AssumeRole', Principal: { Service: 'sagemaker.amazonaws.com' } }] },
       ManagedPolicyArns: Match.absent(),
@@ -172,7 +180,7 @@ describe('defaults', () => {
   });
 
   test('the feature group is created after the role and its policy', () => {
-    const fg = Object.values(setup().template().findResources('AWS::SageMaker::FeatureGroup'))[0] as any;
+    const fg = Object.values(defaults.template().findResources('AWS::SageMaker::FeatureGroup'))[0] as any;
     expect(fg.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/^UsersOfflineStoreRoleDefaultPolicy/), expect.stringMatching(/^UsersOfflineStoreRole/)]));
   });
 
@@ -189,7 +197,7 @@ describe('defaults', () => {
   });
 
   test('the schema for the runtime lists every feature with its declared type', () => {
-    const { group, stack } = setup();
+    const { group, stack } = defaults;
     const schema = parseFeatureGroupSchema(stack.resolve(group.schemaJson));
     expect(schema).toEqual({ ...MCP_USER_FEATURES, onlineStorageType: 'Standard' });
     expect(group.schema).toEqual(schema);
@@ -201,11 +209,11 @@ describe('defaults', () => {
   });
 
   test('snapshot', () => {
-    expect(templateSnapshot(setup().stack)).toMatchSnapshot();
+    expect(templateSnapshot(defaults.stack)).toMatchSnapshot();
   });
 
   test('the template passes the CloudFormation schema and API-reference checks, and cdk-nag', () => {
-    const { app, stack } = setup();
+    const { app, stack } = defaults;
     expectValidTemplate(stack);
     expectNagClean(app);
   });

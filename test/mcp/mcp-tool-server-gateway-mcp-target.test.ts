@@ -1,21 +1,16 @@
 /**
  * `McpToolServer.addToGateway(gateway, { targetKind: MCP_SERVER })`: an AgentCore Gateway MCP server target at the
  * server's function URL, the gateway signing with its role for service `lambda`, the role allowed to call that function
- * URL only; and the gateway's response streaming passthrough.
+ * URL only; and the gateway's response streaming passthrough. (The Control Tower controls over such a target run in
+ * ./mcp-target-control-tower.test.ts, a slow suite.)
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
-import { App, IPolicyValidationContextBeta1, Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as agentcore from 'aws-cdk-lib/aws-bedrockagentcore';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { operationsFor } from '../../examples/operations';
 import { McpGatewayTargetKind, McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { CONTROL_TOWER_EXCEPTIONS } from '../security/control-tower-exceptions';
 import { expectNagClean, expectValidTemplate } from '../support/template-checks';
 import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
@@ -94,42 +89,6 @@ describe('addToGateway with targetKind MCP_SERVER', () => {
     server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER, responseStreaming: true });
     expectValidTemplate(stack);
     expectNagClean(app);
-  });
-
-  test('the Control Tower proactive controls find nothing beyond the documented exceptions', () => {
-    // GIVEN the server named and operated as in the example app (alarm actions, log retention), so the documented
-    // exceptions (test/security) apply by path
-    const dir = mkdtempSync(join(tmpdir(), 'ct-mcp-target-'));
-    try {
-      const app = new App({ outdir: dir });
-      const stack = new Stack(app, 'Gw', { env: ENV });
-      const ops = operationsFor(stack);
-      const server = new McpToolServer(stack, 'McpToolServer', {
-        realtimeEndpoints: [{ endpoint: RealtimeEndpoint.fromEndpointName(stack, 'Churn', 'churn-xgb') }],
-        alarmActions: ops.alarmActions,
-        logRetention: ops.logRetention,
-      });
-      const gateway = new agentcore.Gateway(stack, 'Gateway', { authorizerConfiguration: agentcore.GatewayAuthorizer.usingAwsIam() });
-      server.addToGateway(gateway, { targetKind: McpGatewayTargetKind.MCP_SERVER, responseStreaming: true });
-      app.synth();
-      // WHEN the cfn-guard rules run over the template
-      const templatePaths = readdirSync(dir).filter((f) => f.endsWith('.template.json')).map((f) => join(dir, f));
-      const report = new CfnGuardValidator({ maxBuffer: 64 * 1024 * 1024 }).validate({ templatePaths } as unknown as IPolicyValidationContextBeta1);
-      const paths = new Map<string, string>();
-      for (const [path, entries] of Object.entries<any[]>(JSON.parse(readFileSync(join(dir, 'Gw.metadata.json'), 'utf8')))) {
-        for (const e of entries) if (e.type === 'aws:cdk:logicalId') paths.set(e.data, path.replace(/^\/[^/]+\//, ''));
-      }
-      // THEN each finding is a documented exception (the rule file name gives the control id, e.g. ct-lambda-pr-3)
-      const found = report.violations.flatMap((v) => v.violatingResources.map((r) => ({
-        rule: v.ruleName,
-        path: paths.get(r.resourceLogicalId!) ?? String(r.resourceLogicalId),
-      })));
-      const undocumented = found
-        .filter((f) => !CONTROL_TOWER_EXCEPTIONS.some((e) => e.resources.test(f.path)));
-      expect(undocumented).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   test('fails if the server has no function URL (an API Gateway replaced it)', () => {

@@ -62,13 +62,18 @@ function policyPairs(stack: Stack, server: McpToolServer): string[] {
 const pair = (stack: Stack, action: string, resource: string) => `${action} ${JSON.stringify(stack.resolve(resource))}`;
 
 describe('McpToolServer', () => {
+  // The server over importedStack()'s resources with the default options, built once: the tests that use it only read it.
+  let defaults: ReturnType<typeof importedStack> & { server: McpToolServer; template: Template };
+  beforeAll(() => {
+    const built = importedStack();
+    const server = new McpToolServer(built.stack, 'Mcp', built.props);
+    defaults = { ...built, server, template: Template.fromStack(built.stack) };
+  });
+
   test('a Lambda function (nodejs22.x) behind an AWS_IAM function URL, with timeout, JSON logs and alarms, and no reserved concurrency', () => {
-    // GIVEN
-    const { stack, props } = importedStack();
-    // WHEN
-    new McpToolServer(stack, 'Mcp', props);
+    // GIVEN / WHEN the default server
+    const { stack, template: t } = defaults;
     // THEN
-    const t = Template.fromStack(stack);
     t.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x',
       Timeout: 90,
@@ -100,13 +105,11 @@ describe('McpToolServer', () => {
   });
 
   test('passes the spec through its secret and only the ARNs of the spec and handle key secrets', () => {
-    // GIVEN
-    const { stack, props } = importedStack();
-    // WHEN
-    const server = new McpToolServer(stack, 'Mcp', props);
+    // GIVEN / WHEN the default server
+    const { server } = defaults;
     // THEN
-    const template = Template.fromStack(stack).toJSON();
-    const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+    const template = defaults.template.toJSON();
+    const fn = defaults.template.findResources('AWS::Lambda::Function');
     const env = Object.values<any>(fn)[0].Properties.Environment.Variables;
     const spec = parseMcpServerSpec<any>(specTextOf(template));
     expect(spec).toEqual({
@@ -166,15 +169,11 @@ describe('McpToolServer', () => {
   });
 
   test('default configuration snapshot', () => {
-    const { stack, props } = importedStack();
-    new McpToolServer(stack, 'Mcp', props);
-    expect(templateSnapshot(stack)).toMatchSnapshot();
+    expect(templateSnapshot(defaults.stack)).toMatchSnapshot();
   });
 
   test('cdk-nag AwsSolutions finds nothing unacknowledged', () => {
-    const { app, stack, props } = importedStack();
-    new McpToolServer(stack, 'Mcp', props);
-    expectNagClean(app);
+    expectNagClean(defaults.app);
   });
 
   test('fails if nothing is exposed, the timeout is below the invoke deadline, or an imported group has no schema', () => {

@@ -1,36 +1,28 @@
 /**
  * The server answers clients pinned to each protocol revision it supports (MCP_PROTOCOL_REVISIONS: 2026-07-28,
  * sessionless, opened with `server/discover`; 2025-11-25, 2025-06-18 and 2025-03-26, opened with `initialize`), over
- * stateless streamable HTTP (the runtime's handler and the bundled Lambda behind a stand-in function URL) and over stdio
- * (the bundled CLI), with the MCP SDK's own client pinned to each: it lists and calls tools. Each HTTP answer is one
- * JSON body unless the request asks for progress (`_meta.progressToken`), then an SSE stream.
+ * stateless streamable HTTP (the runtime's handler and the bundled Lambda behind a stand-in function URL), with the MCP
+ * SDK's own client pinned to each: it lists and calls tools. Each answer is one JSON body unless the request asks for
+ * progress (`_meta.progressToken`), then an SSE stream. Over stdio (the bundled CLI, spawned): a slow suite,
+ * ./protocol-revisions-stdio.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
-import { tmpdir } from 'os';
-import { join } from 'path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
-import { buildSync } from 'esbuild';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
+import { listAndCall, MODERN, pinnedClient } from './pinned-client';
 import { LOCAL_CREDENTIALS } from '@cdk-sagemaker-mcp/test-stand-ins/local-aws';
 import { ok, SageMakerRuntimeServer, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
 import { GATEWAY_MCP_PROTOCOL_VERSIONS } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { createSageMakerMcpHandler, MCP_PROTOCOL_REVISIONS } from 'cdk-sagemaker-mcp-runtime/mcp';
 
-const ROOT = join(__dirname, '..', '..');
-const MODERN = '2026-07-28';
 
 let runtime: SageMakerRuntimeServer;
 let secrets: SecretsManagerServer;
-let dir: string;
-let cli: string;
-let configFile: string;
 const servers: Server[] = [];
 /** Content types of every answer to a POST, per front door. */
 const answered: Record<string, string[]> = { runtime: [], lambda: [] };
@@ -78,13 +70,6 @@ beforeAll(async () => {
     res.writeHead(result.statusCode ?? 200, headers);
     res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body);
   }));
-
-  // The bundled CLI over stdio.
-  dir = mkdtempSync(join(tmpdir(), 'mcp-revisions-'));
-  cli = join(dir, 'cli.js');
-  buildSync({ entryPoints: [join(ROOT, 'packages', 'runtime', 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: cli, logLevel: 'error' });
-  configFile = join(dir, 'mcp.json');
-  writeFileSync(configFile, JSON.stringify(config));
 });
 
 afterAll(async () => {
@@ -92,24 +77,7 @@ afterAll(async () => {
   await runtime?.stop();
   await secrets?.stop();
   process.env = saved;
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-/** The SDK client pinned to `revision`: `{ pin }` for 2026-07-28, an `initialize` offering only that version before. */
-function pinnedClient(revision: string): Client {
-  const info = { name: `pinned-${revision}`, version: '1.0.0' };
-  return revision === MODERN
-    ? new Client(info, { versionNegotiation: { mode: { pin: revision } } })
-    : new Client(info, { supportedProtocolVersions: [revision] });
-}
-
-async function listAndCall(client: Client): Promise<void> {
-  const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name)).toContain('invoke_endpoint');
-  const result = await client.callTool({ name: 'invoke_endpoint', arguments: { endpointName: 'clf', payload: { format: 'json', data: { inputs: 'hi' } } } }) as { isError?: boolean; structuredContent?: { json?: unknown } };
-  expect(result.isError).toBeFalsy();
-  expect(result.structuredContent?.json).toEqual([{ label: 'greeting', score: 0.97 }]);
-}
 
 test('the revisions served are the four the server supports, newest first', () => {
   expect(MCP_PROTOCOL_REVISIONS).toEqual(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']);
@@ -147,18 +115,5 @@ describe.each(['runtime', 'lambda'])('streamable HTTP (%s handler)', (door) => {
     });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(await response.text()).toContain('greeting');
-  });
-});
-
-describe('stdio (bundled CLI)', () => {
-  test.each([...MCP_PROTOCOL_REVISIONS])('a client pinned to %s lists and calls tools', async (revision) => {
-    const client = pinnedClient(revision);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--config', configFile], stderr: 'pipe' }));
-    try {
-      expect(client.getNegotiatedProtocolVersion()).toBe(revision);
-      await listAndCall(client);
-    } finally {
-      await client.close();
-    }
   });
 });

@@ -81,6 +81,10 @@ function resolveForTest(value: unknown): string {
   throw new Error(`unexpected intrinsic in the spec: ${JSON.stringify(value)}`);
 }
 
+/** Every kind built once for the file: each describe only reads the stack, its template and the spec. */
+let allKinds: ReturnType<typeof buildAllKinds> | undefined;
+const builtOnce = () => (allKinds ??= buildAllKinds());
+
 function buildAllKinds() {
   const app = new App();
   const stack = new Stack(app, 'Seam', { env: { account: '123456789012', region: 'us-east-1' } });
@@ -134,7 +138,7 @@ function buildAllKinds() {
 }
 
 describe('construct -> runtime spec', () => {
-  const built = buildAllKinds();
+  const built = builtOnce();
   const spec = mcpServerConfigFromEnv({ [MCP_ENV.SPEC]: built.specText }) as McpServerSpec;
 
   test('the runtime parses what the construct wrote and registers the tools the construct announced', () => {
@@ -197,7 +201,7 @@ function parseStrict(schema: z.ZodObject, value: unknown): { parsed: Record<stri
 }
 
 describe('construct -> runtime: every contract parsed with the runtime\'s zod schema', () => {
-  const built = buildAllKinds();
+  const built = builtOnce();
 
   test('the MCP spec parses strictly, every section and field present (the seam kinds: realtime, JumpStart, shared-GPU with components, async with a job table, feature group read/write, pipeline, event router)', () => {
     const { parsed, absent } = parseStrict(McpServerSpecSchema, JSON.parse(built.specText));
@@ -249,7 +253,7 @@ describe('through an MCP session: the endpoint\'s 30-minute timeout reaches Invo
   let client: Client;
 
   beforeAll(async () => {
-    const built = buildAllKinds();
+    const built = builtOnce();
     const spec = mcpServerConfigFromEnv({ [MCP_ENV.SPEC]: built.specText });
     local = await startLocalEnv();
     // The synthesized async entry, with the deploy-time names mapped to the local bucket, table and endpoint.

@@ -20,13 +20,18 @@ function setup() {
 }
 
 describe('PipelineEventRouter', () => {
-  test('default: rule on final execution statuses of every pipeline, KMS table with PITR, TTL and session index', () => {
-    // GIVEN
+  // The router with the defaults, built once: the tests that use it only read it.
+  let defaults: { stack: Stack; template: Template };
+  beforeAll(() => {
     const { stack } = setup();
-    // WHEN
     new PipelineEventRouter(stack, 'Router');
+    defaults = { stack, template: Template.fromStack(stack) };
+  });
+
+  test('default: rule on final execution statuses of every pipeline, KMS table with PITR, TTL and session index', () => {
+    // GIVEN / WHEN the default router
+    const { stack, template } = defaults;
     // THEN
-    const template = Template.fromStack(stack);
     template.resourceCountIs('AWS::Events::Rule', 1);
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
@@ -127,12 +132,9 @@ describe('PipelineEventRouter', () => {
   });
 
   test('snapshot of the default configuration', () => {
-    // GIVEN
-    const { stack } = setup();
-    // WHEN
-    new PipelineEventRouter(stack, 'Router');
+    // GIVEN / WHEN the default router
     // THEN
-    expect(templateSnapshot(stack)).toMatchSnapshot();
+    expect(templateSnapshot(defaults.stack)).toMatchSnapshot();
   });
 
   test('cdk-nag finds nothing in the example (pipeline + router with step failures)', () => {

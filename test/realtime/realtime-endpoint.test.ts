@@ -44,13 +44,18 @@ function statements(template: Template): any[] {
 }
 
 describe('RealtimeEndpoint defaults', () => {
-  test('creates a model, an endpoint config with one AllTraffic variant, and the endpoint', () => {
-    // GIVEN
+  // The default endpoint, built once: the tests that use it only read it (those that add to it build their own).
+  let defaults: { stack: Stack; ep: RealtimeEndpoint; template: Template };
+  beforeAll(() => {
     const stack = newStack();
-    // WHEN
-    endpoint(stack);
+    const ep = endpoint(stack);
+    defaults = { stack, ep, template: Template.fromStack(stack) };
+  });
+
+  test('creates a model, an endpoint config with one AllTraffic variant, and the endpoint', () => {
+    // GIVEN / WHEN the default endpoint
+    const { stack, template: t } = defaults;
     // THEN
-    const t = Template.fromStack(stack);
     t.resourceCountIs('AWS::SageMaker::Model', 1);
     t.hasResourceProperties('AWS::SageMaker::Model', {
       ExecutionRoleArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('ChatRole'), 'Arn'] },
@@ -84,14 +89,11 @@ describe('RealtimeEndpoint defaults', () => {
   });
 
   test('the endpoint is the construct\'s Resource child and waits for the role', () => {
-    // GIVEN
-    const stack = newStack();
-    // WHEN
-    const ep = endpoint(stack);
+    // GIVEN / WHEN the default endpoint
+    const { ep, template: t } = defaults;
     // THEN
     const cfn = ep.node.defaultChild!;
     expect(cfn.node.id).toBe('Resource');
-    const t = Template.fromStack(stack);
     const [ep1] = Object.values(t.findResources('AWS::SageMaker::Endpoint')) as any[];
     // The model's permissions are in the role's DefaultPolicy: the endpoint waits for the role and that policy.
     const [roleId, role] = Object.entries(t.findResources('AWS::IAM::Role'))[0] as [string, any];
@@ -102,12 +104,9 @@ describe('RealtimeEndpoint defaults', () => {
   });
 
   test('the created role has exactly what the model needs and no managed policy', () => {
-    // GIVEN
-    const stack = newStack();
-    // WHEN
-    endpoint(stack);
+    // GIVEN / WHEN the default endpoint
+    const t = defaults.template;
     // THEN
-    const t = Template.fromStack(stack);
     t.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: { Statement: [{ Action: 'sts:AssumeRole', Principal: { Service: 'sagemaker.amazonaws.com' } }] },
       ManagedPolicyArns: Match.absent(),
@@ -174,12 +173,9 @@ describe('RealtimeEndpoint defaults', () => {
   });
 
   test('snapshot of the default configuration', () => {
-    // GIVEN
-    const stack = newStack();
-    // WHEN
-    endpoint(stack);
+    // GIVEN / WHEN the default endpoint
     // THEN
-    expect(templateSnapshot(stack)).toMatchSnapshot();
+    expect(templateSnapshot(defaults.stack)).toMatchSnapshot();
   });
 });
 

@@ -31,9 +31,15 @@ function llama70bExample() {
 }
 
 describe('a 70B component on ml.p4d.24xlarge', () => {
+  // Built once: the tests only read it.
+  let example: ReturnType<typeof llama70bExample>;
+  beforeAll(() => {
+    example = llama70bExample();
+  });
+
   test('a 70B component with 4 accelerators and 180,000 MB on ml.p4d.24xlarge synthesizes', () => {
     // GIVEN / WHEN
-    const { stack } = llama70bExample();
+    const { stack } = example;
 
     // THEN
     const template = Template.fromStack(stack);
@@ -55,12 +61,12 @@ describe('a 70B component on ml.p4d.24xlarge', () => {
   });
 
   test('the explicit 4 accelerators are below the model estimate, which is a warning, not an error', () => {
-    const { stack } = llama70bExample();
+    const { stack } = example;
     Annotations.fromStack(stack).hasWarning('/Stack/Shared/Llama70B', Match.stringLikeRegexp('acceleratorCount: 4 × 40 GiB .* is 160 GiB, below the ~161 GiB'));
   });
 
   test('the template is valid and cdk-nag clean', () => {
-    const { app, stack } = llama70bExample();
+    const { app, stack } = example;
     expectValidTemplate(stack);
     expectNagClean(app);
   });

@@ -3,7 +3,8 @@
  * validation in the tests' realm, and nothing of that in child processes.
  */
 import { spawnSync } from 'child_process';
-import { existsSync, readFileSync } from 'fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
 import { App, CfnResource, CloudFormationValidatePlugin, Stack } from 'aws-cdk-lib';
 import type { TemplateCheckEngines } from './jest-environment';
@@ -19,6 +20,31 @@ test('the environment hands every test file the same engines, loaded once', () =
 test('the shared engine reports what the built-in validation reports (a role with no trust policy statements)', () => {
   const template = { Resources: { R: { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: { Version: '2012-10-17' } } } } };
   expect(templateProblems(template).some((p) => p.includes('[cdk-validate'))).toBe(true);
+});
+
+test('templates of other resource types reuse the engine, which still reports each one\'s problems', () => {
+  // GIVEN templates of different types, each with a problem, one of a type outside the services the engine starts with
+  const role = { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: { Version: '2012-10-17' } } };
+  const queue = { Type: 'AWS::SQS::Queue', Properties: { DelaySeconds: 901 } };
+  const jobQueue = { Type: 'AWS::Batch::JobQueue', Properties: { State: 'PAUSED' } };
+  const templates = [role, queue, role, jobQueue, queue].map((r) => ({ Resources: { R: r } }));
+  const dir = mkdtempSync(join(tmpdir(), 'engine-'));
+  const contextOf = (template: object, i: number) => {
+    const templatePath = join(dir, `t${i}.json`);
+    writeFileSync(templatePath, JSON.stringify(template));
+    return { templatePaths: [templatePath], stackTemplates: [{ stackConstructPath: 'S', templatePath, accountId: undefined, region: undefined }] } as any;
+  };
+  try {
+    engines!.cloudFormationValidate(contextOf(templates[0], 99));
+    const built = engines!.engineBuilds();
+    // WHEN each is checked by the shared engine
+    const reports = templates.map((t, i) => engines!.cloudFormationValidate(contextOf(t, i)));
+    // THEN each problem is reported, and only the type outside the first build's services built the engine again
+    expect(reports.map((r) => r.violations.length > 0)).toEqual(templates.map(() => true));
+    expect(engines!.engineBuilds()).toBe(built + 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a synth in the tests runs no built-in CloudFormation validation; the same synth outside does (and reports)', () => {

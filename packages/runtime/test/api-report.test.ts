@@ -33,3 +33,16 @@ test('the construct library\'s contract and handlers are internal subpaths, not 
   expect(subpaths).toEqual(expect.arrayContaining(['./internal/contract', './internal/lambda']));
   expect(publicSubpaths.filter((s) => /^\.\/(contract|lambda)$/.test(s))).toEqual([]);
 });
+
+test('what only the tests use outside its module is reached through /internal/, never through a public entry point', async () => {
+  const internals: Record<string, string[]> = { './internal/invoke': ['resolveClient'], './internal/cli': ['missingCredentialsHint'] };
+  for (const [subpath, names] of Object.entries(internals)) {
+    const mod: Record<string, unknown> = await import(`${pkg.name}${subpath.slice(1)}`);
+    expect(names.filter((n) => typeof mod[n] !== 'function')).toEqual([]);
+  }
+  const hidden = Object.values(internals).flat();
+  for (const subpath of publicSubpaths) {
+    const mod: Record<string, unknown> = await import(subpath === '.' ? pkg.name : `${pkg.name}${subpath.slice(1)}`);
+    expect(hidden.filter((n) => n in mod).map((n) => `${subpath}: ${n}`)).toEqual([]);
+  }
+});

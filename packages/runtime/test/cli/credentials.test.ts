@@ -5,7 +5,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { missingCredentialsHint } from 'cdk-sagemaker-mcp-runtime/cli';
+import { missingCredentialsHint } from 'cdk-sagemaker-mcp-runtime/internal/cli';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-home-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));

@@ -9,7 +9,8 @@ import {
   toToolError,
   TransientEndpointError,
 } from 'cdk-sagemaker-mcp-runtime/core';
-import { createRuntimeClient, invokeEndpoint, InvokeOptions, resolveClient } from 'cdk-sagemaker-mcp-runtime/invoke';
+import { resolveClient } from 'cdk-sagemaker-mcp-runtime/internal/invoke';
+import { createRuntimeClient, invokeEndpoint, InvokeOptions } from 'cdk-sagemaker-mcp-runtime/invoke';
 
 const NO_WAIT = { baseDelayMs: 0, maxDelayMs: 0 };
 

@@ -8,7 +8,11 @@ export const bundlingOptions = {
   lambdaAutoDiscover: true,
   lambdaOptions: {
     runtime: awscdk.LambdaRuntime.NODEJS_22_X,
-    bundlingOptions: { externals: ['@aws-sdk/*'], sourcemap: false },
+    // The Lambda Node.js runtime's AWS SDK v3 provides both, as aws-cdk-lib's NodejsFunction assumes under its recommended
+    // flag `@aws-cdk/aws-lambda-nodejs:sdkV3ExcludeSmithyPackages` ("both '@aws-sdk/*' and '@smithy/*' packages will be
+    // excluded", https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/cx-api/FEATURE_FLAGS.md): a bundled
+    // @smithy/* beside the runtime's @aws-sdk/* would be a second, mismatched copy.
+    bundlingOptions: { externals: ['@aws-sdk/*', '@smithy/*'], sourcemap: false },
   },
 } satisfies Partial<awscdk.AwsCdkConstructLibraryOptions>;
 

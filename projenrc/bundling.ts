@@ -19,7 +19,7 @@ export const bundlingOptions = {
 // The MCP server Lambda's bundle (the one handler on an agent's request path, where cold starts show): minified, with
 // readable names in stack traces (--keep-names costs ~6%), and the MCP SDK's Node shim aliased to the runtime's, which
 // swaps the SDK's default JSON Schema validator (Ajv, ~150 KB, unused: the tools validate with zod) for its small
-// Workers one (packages/runtime/src/mcp/sdk-shims.ts). 1.65 MB -> ~0.46 MB; `npx projen bench mcp` reports size and
+// Workers one (packages/runtime/src/mcp/sdk-shims.ts). 1.23 MB -> ~0.52 MB; `npx projen bench mcp` reports size and
 // cold require. The async result recorder and the pipeline router parse their env with the runtime's zod contract:
 // minified too (~190 KB each unminified), names kept for stack traces.
 const MINIFY = ['--minify', '--keep-names'];

@@ -37,7 +37,7 @@ const ALL_CLIENTS = [
   '@aws-sdk/client-s3',
 ];
 
-/** The MCP server Lambda's esbuild options (.projenrc.ts: minified, names kept, AWS SDK external). */
+/** The MCP server Lambda's esbuild options (projenrc/bundling.ts: minified, names kept, the AWS SDK (`@aws-sdk/*`, `@smithy/*`) external). */
 function bundle(entry: string, outfile: string): void {
   buildSync({
     entryPoints: [join(ROOT, entry)],
@@ -45,7 +45,7 @@ function bundle(entry: string, outfile: string): void {
     platform: 'node',
     target: 'node22',
     outfile,
-    external: ['@aws-sdk/*'],
+    external: ['@aws-sdk/*', '@smithy/*'],
     minify: true,
     keepNames: true,
     alias: { '@modelcontextprotocol/server/_shims': './packages/runtime/src/mcp/sdk-shims.ts' },

@@ -8,14 +8,18 @@ export const bundlingOptions = {
   lambdaAutoDiscover: true,
   lambdaOptions: {
     runtime: awscdk.LambdaRuntime.NODEJS_22_X,
-    bundlingOptions: { externals: ['@aws-sdk/*'], sourcemap: false },
+    // The Lambda Node.js runtime's AWS SDK v3 provides both, as aws-cdk-lib's NodejsFunction assumes under its recommended
+    // flag `@aws-cdk/aws-lambda-nodejs:sdkV3ExcludeSmithyPackages` ("both '@aws-sdk/*' and '@smithy/*' packages will be
+    // excluded", https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/cx-api/FEATURE_FLAGS.md): a bundled
+    // @smithy/* beside the runtime's @aws-sdk/* would be a second, mismatched copy.
+    bundlingOptions: { externals: ['@aws-sdk/*', '@smithy/*'], sourcemap: false },
   },
 } satisfies Partial<awscdk.AwsCdkConstructLibraryOptions>;
 
 // The MCP server Lambda's bundle (the one handler on an agent's request path, where cold starts show): minified, with
 // readable names in stack traces (--keep-names costs ~6%), and the MCP SDK's Node shim aliased to the runtime's, which
 // swaps the SDK's default JSON Schema validator (Ajv, ~150 KB, unused: the tools validate with zod) for its small
-// Workers one (packages/runtime/src/mcp/sdk-shims.ts). 1.65 MB -> ~0.46 MB; `npx projen bench mcp` reports size and
+// Workers one (packages/runtime/src/mcp/sdk-shims.ts). 1.23 MB -> ~0.52 MB; `npx projen bench mcp` reports size and
 // cold require. The async result recorder and the pipeline router parse their env with the runtime's zod contract:
 // minified too (~190 KB each unminified), names kept for stack traces.
 const MINIFY = ['--minify', '--keep-names'];

@@ -2,8 +2,11 @@
  * What the bundled MCP server Lambda (assets/mcp/server.lambda, after `npx projen bundle`) loads, and when. Loading an
  * AWS SDK client module costs tens of milliseconds, so the bundle requires none at load: each is loaded by the first
  * call that needs it (packages/runtime/src/core/aws-sdk.ts). Checked on the module ids the bundle requests in a fresh node
- * process (test/support/cold-start.ts) — structure, not timing; `npx projen bench mcp` has the milliseconds.
+ * process (test/support/cold-start.ts) — structure, not timing; `npx projen bench mcp` has the milliseconds. The AWS SDK
+ * (`@aws-sdk/*` and `@smithy/*`) is the Lambda runtime's, never in the bundle (projenrc/bundling.ts), which keeps to
+ * its size target (docs/benchmarks.md).
  */
+import { statSync } from 'fs';
 import { join } from 'path';
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import event from './fixtures/function-url-event.json';
@@ -34,7 +37,15 @@ function rpcMessage(result: unknown): any {
   return JSON.parse(body.startsWith('{') ? body : body.split('\n').find((l) => l.startsWith('data: '))!.slice('data: '.length));
 }
 
-const awsSdk = (ids: string[]) => [...new Set(ids.filter((id) => id.startsWith('@aws-sdk/')))].sort();
+/** The AWS SDK's module ids among `ids`: its clients and libraries (`@aws-sdk/*`) and its core (`@smithy/*`). */
+const awsSdk = (ids: string[]) => [...new Set(ids.filter((id) => id.startsWith('@aws-sdk/') || id.startsWith('@smithy/')))].sort();
+
+/** The bundle's size target (docs/benchmarks.md, "MCP server Lambda cold start"), in bytes. */
+const BUNDLE_BYTES_TARGET = 600_000;
+
+test('the bundle keeps to its size target: the AWS SDK (the bearer token signer\'s @smithy/* included) stays out of it', () => {
+  expect(statSync(BUNDLE).size).toBeLessThanOrEqual(BUNDLE_BYTES_TARGET);
+});
 
 describe('bundled MCP server Lambda: AWS SDK modules load on first use', () => {
   let runtime: SageMakerRuntimeServer;
@@ -96,7 +107,7 @@ describe('bundled MCP server Lambda: AWS SDK modules load on first use', () => {
     expect(rpcMessage(list.result).result.tools.map((t: { name: string }) => t.name)).toEqual(toolNamesForSpec(spec));
     expect(rpcMessage(call.result).result).toMatchObject({ structuredContent: { json: { probability: 0.9 } } });
     expect(runtime.requestsFor('churn-xgb')).toHaveLength(1);
-    // AND the load required no AWS SDK module (the hook recorded the bundle's own requires, e.g. node:crypto)
+    // AND the load required no AWS SDK module, @smithy/* included (the hook recorded the bundle's own requires, e.g. node:crypto)
     expect(cold.requiredAtLoad.length).toBeGreaterThan(0);
     expect(awsSdk(cold.requiredAtLoad)).toEqual([]);
     // AND the first request read the handle key, loading Secrets Manager and nothing else of the SDK's clients

@@ -4,13 +4,14 @@
  * https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints-openai-compatible.html): a SigV4 query-presigned
  * `POST https://sagemaker.amazonaws.com/?Action=CallWithBearerToken` (service `sagemaker`, signed header `host`, the
  * region in the credential scope only), without its scheme, plus `&Version=1`, base64 (standard, padded), prefixed.
- * "No network call is made during token generation." Signed with the AWS SDK v3's own signer and credential chain.
+ * "No network call is made during token generation." Signed with the AWS SDK v3's own signer (`@smithy/signature-v4`)
+ * and credential chain, both loaded on first use, and SHA-256 from node:crypto.
  *
  * A token is a credential: never log it, store it, or put it in an environment variable (AWS: "Do not log tokens").
  */
-import { Sha256 } from '@aws-crypto/sha256-js';
+import { createHash, createHmac, Hash, Hmac } from 'crypto';
 import type * as CredentialProviderNode from '@aws-sdk/credential-provider-node';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type * as SignatureV4Module from '@smithy/signature-v4';
 
 /** What every token starts with. */
 const BEARER_TOKEN_PREFIX = 'sagemaker-api-key-';
@@ -75,7 +76,8 @@ export async function generateBearerToken(options: BearerTokenOptions = {}, now:
   }
   const expiresIn = Math.min(requested, remaining);
 
-  const signer = new SignatureV4({ service: SERVICE, region, credentials, sha256: Sha256, uriEscapePath: true, applyChecksum: false });
+  const { SignatureV4 } = signatureV4();
+  const signer = new SignatureV4({ service: SERVICE, region, credentials, sha256: NodeSha256, uriEscapePath: true, applyChecksum: false });
   const signed = await signer.presign({
     method: 'POST',
     protocol: 'https:',
@@ -149,9 +151,40 @@ function rfc3986(value: string): string {
 }
 
 /**
- * The SDK's credential chain, loaded on first use (as ../core/aws-sdk loads the clients): requiring the MCP server loads
- * no AWS SDK module.
+ * SHA-256 (HMAC-SHA256 with a key) from node:crypto, in the shape the signer's `sha256` option takes: what the SDK's
+ * Node.js clients use, without a JavaScript implementation in the bundle.
  */
+class NodeSha256 {
+  private readonly hash: Hash | Hmac;
+  constructor(secret?: SourceData) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
+  }
+  update(data: SourceData): void {
+    this.hash.update(bytes(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return this.hash.digest();
+  }
+}
+
+/** What the signer hashes (the SDK's `SourceData`): a string is UTF-8. */
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+
+function bytes(data: SourceData): string | Uint8Array {
+  if (typeof data === 'string') return data;
+  return ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+}
+
+/**
+ * The SDK's signer and credential chain, loaded on first use (as ../core/aws-sdk loads the clients): requiring the MCP
+ * server loads neither. The bundled MCP server Lambda takes both from the Lambda runtime's AWS SDK (projenrc/bundling.ts
+ * leaves `@aws-sdk/*` and `@smithy/*` out of the bundle).
+ */
+function signatureV4(): typeof SignatureV4Module {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@smithy/signature-v4');
+}
+
 function credentialProviderNode(): typeof CredentialProviderNode {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('@aws-sdk/credential-provider-node');

@@ -33,6 +33,7 @@ const SYNTH_RUNS = 5;
 // Odd, and enough that one run's +-10% CPU spread (docs/benchmarks.md) cancels; BENCH_ROUNDS=5 gives a first look.
 const PROCESS_RUNS = Number(process.env.BENCH_ROUNDS ?? 11);
 const PROCESS_ENDPOINTS = 50;
+const PHASE_RUNS = 7;
 
 /** Bundles our module and returns the aws-cdk-lib/constructs module paths it imports. */
 function bundleOurs(): string[] {
@@ -277,6 +278,7 @@ export async function processRows(): Promise<BenchRow[]> {
     });
   }
   rows.push(...heapRows(scripts, [...labels, ['oursEager', "RealtimeEndpoint (artifacts by URI) through jsii's eager package entry"]]));
+  rows.push(...phaseRows(scripts));
   return rows;
 }
 
@@ -321,4 +323,47 @@ function heapRows(scripts: Record<Twin, string>, labels: Array<[Twin, string]>):
       { name: `${label}, ${PROCESS_ENDPOINTS} autoscaled endpoints: heap at validation`, ours: at.bytes / 1048576, baseline: raw.bytes / 1048576, unit: 'MiB', baselineLabel: 'raw L1 resources', note: `${note}; ${((at.bytes - raw.bytes) / 1048576).toFixed(2)} MiB over raw` },
     ];
   });
+}
+
+/**
+ * Ours against the alpha (both through an imported bucket), the process CPU split where aws-cdk-lib's template
+ * validation starts: what the constructs, module load and synth cost before it, and what validating each template
+ * costs. A hook required before the twin wraps the plugin's `validate` and reports both.
+ */
+const PHASE_HOOK = `const { CloudFormationValidatePlugin } = require(${JSON.stringify(VALIDATE_PLUGIN)});
+const validate = CloudFormationValidatePlugin.prototype.validate;
+const ms = (u) => (u.user + u.system) / 1000;
+CloudFormationValidatePlugin.prototype.validate = function (...args) {
+  const before = process.cpuUsage(); const report = validate.apply(this, args);
+  process.stderr.write('PHASE ' + JSON.stringify({ before: ms(before), validation: ms(process.cpuUsage(before)) }) + '\\n');
+  return report;
+};
+`;
+
+function phaseRows(scripts: Record<Twin, string>): BenchRow[] {
+  if (!existsSync(VALIDATE_PLUGIN)) return [];
+  const hook = join(ROOT, '.bench-out', 'phase-hook.js');
+  writeFileSync(hook, PHASE_HOOK);
+  const split = (twin: Twin): { before: number; validation: number } => {
+    const child = spawnSync(process.execPath, ['-r', hook, scripts[twin], String(PROCESS_ENDPOINTS)], { encoding: 'utf8', cwd: ROOT });
+    const line = child.stderr.split('\n').find((l) => l.startsWith('PHASE '));
+    if (child.status !== 0 || !line) throw new Error(`the phase split of the ${twin} twin failed: ${child.stderr}`);
+    return JSON.parse(line.slice('PHASE '.length));
+  };
+  const ours: Array<{ before: number; validation: number }> = [];
+  const alpha: Array<{ before: number; validation: number }> = [];
+  for (let i = 0; i < PHASE_RUNS; i++) {
+    ours.push(split('oursBucket'));
+    alpha.push(split('alpha'));
+  }
+  const note = `median of ${PHASE_RUNS} interleaved fresh processes, each split where template validation starts`;
+  const row = (phase: 'before' | 'validation', name: string): BenchRow => ({
+    name: `RealtimeEndpoint against @aws-cdk/aws-sagemaker-alpha, both through an imported bucket, ${PROCESS_ENDPOINTS} autoscaled endpoints: ${name}`,
+    ours: median(ours.map((x) => x[phase])),
+    baseline: median(alpha.map((x) => x[phase])),
+    unit: 'ms',
+    baselineLabel: '@aws-cdk/aws-sagemaker-alpha',
+    note,
+  });
+  return [row('before', 'process CPU up to template validation'), row('validation', 'process CPU of template validation')];
 }

@@ -19,10 +19,11 @@
  *   once: cold import and heap at validation, so that the mechanism shows what it earns on every run.
  */
 import { execFileSync, spawnSync } from 'child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { build as esbuild, buildSync, Plugin } from 'esbuild';
 import { Bench, BenchRow, interleavedMs, median } from './harness';
+import { capabilityFolders } from '../scripts/lazy-index';
 import { synthOurs } from './twins/ours';
 import { synthRaw } from './twins/raw';
 
@@ -137,8 +138,7 @@ function installPackageCopy(): void {
   cpSync(join(ROOT, 'lib'), join(INSTALLED_PACKAGE, 'lib'), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(INSTALLED_PACKAGE, 'package.json'));
   // What jsii emits for src/index.ts's `export *` lines: every folder required before the first export is read.
-  const folders = [...readFileSync(join(ROOT, 'src', 'index.ts'), 'utf8').matchAll(/^export \* from '\.\/([a-z-]+)';$/gm)].map((m) => m[1]);
-  writeFileSync(EAGER_ENTRY, `${folders.map((f) => `require('./${f}');`).join('\n')}\nmodule.exports = require('./index.js');\n`);
+  writeFileSync(EAGER_ENTRY, `${capabilityFolders().map((f) => `require('./${f}');`).join('\n')}\nmodule.exports = require('./index.js');\n`);
 }
 
 /**
@@ -304,16 +304,24 @@ CloudFormationValidatePlugin.prototype.validate = function (...args) {
 };
 `;
 
+/**
+ * Runs a twin in a fresh process with `hook` required first, and returns the JSON the hook writes to stderr on the
+ * line that starts with `tag`.
+ */
+function withHook<T>(name: string, hook: string, tag: string, scripts: Record<Twin, string>): (twin: Twin) => T {
+  const file = join(ROOT, '.bench-out', `${name}-hook.js`);
+  writeFileSync(file, hook);
+  return (twin) => {
+    const child = spawnSync(process.execPath, ['-r', file, scripts[twin], String(PROCESS_ENDPOINTS)], { encoding: 'utf8', cwd: ROOT });
+    const line = child.stderr.split('\n').find((l) => l.startsWith(`${tag} `));
+    if (child.status !== 0 || !line) throw new Error(`the ${name} hook's run of the ${twin} twin failed: ${child.stderr}`);
+    return JSON.parse(line.slice(tag.length + 1));
+  };
+}
+
 function heapRows(scripts: Record<Twin, string>, labels: Array<[Twin, string]>): BenchRow[] {
   if (!existsSync(VALIDATE_PLUGIN)) return []; // an aws-cdk-lib before template validation
-  const hook = join(ROOT, '.bench-out', 'heap-hook.js');
-  writeFileSync(hook, HEAP_HOOK);
-  const heap = (twin: Twin): { objects: number; bytes: number } => {
-    const child = spawnSync(process.execPath, ['-r', hook, scripts[twin], String(PROCESS_ENDPOINTS)], { encoding: 'utf8', cwd: ROOT });
-    const line = child.stderr.split('\n').find((l) => l.startsWith('HEAP '));
-    if (child.status !== 0 || !line) throw new Error(`heap snapshot of the ${twin} twin failed: ${child.stderr}`);
-    return JSON.parse(line.slice('HEAP '.length));
-  };
+  const heap = withHook<{ objects: number; bytes: number }>('heap', HEAP_HOOK, 'HEAP', scripts);
   const raw = heap('raw');
   const note = 'one heap snapshot as template validation starts (deterministic: no median needed)';
   return labels.flatMap(([twin, label]) => {
@@ -342,14 +350,7 @@ CloudFormationValidatePlugin.prototype.validate = function (...args) {
 
 function phaseRows(scripts: Record<Twin, string>): BenchRow[] {
   if (!existsSync(VALIDATE_PLUGIN)) return [];
-  const hook = join(ROOT, '.bench-out', 'phase-hook.js');
-  writeFileSync(hook, PHASE_HOOK);
-  const split = (twin: Twin): { before: number; validation: number } => {
-    const child = spawnSync(process.execPath, ['-r', hook, scripts[twin], String(PROCESS_ENDPOINTS)], { encoding: 'utf8', cwd: ROOT });
-    const line = child.stderr.split('\n').find((l) => l.startsWith('PHASE '));
-    if (child.status !== 0 || !line) throw new Error(`the phase split of the ${twin} twin failed: ${child.stderr}`);
-    return JSON.parse(line.slice('PHASE '.length));
-  };
+  const split = withHook<{ before: number; validation: number }>('phase', PHASE_HOOK, 'PHASE', scripts);
   const ours: Array<{ before: number; validation: number }> = [];
   const alpha: Array<{ before: number; validation: number }> = [];
   for (let i = 0; i < PHASE_RUNS; i++) {

@@ -21,18 +21,25 @@ import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 const ROOT = join(__dirname, '..');
-const folders = [...readFileSync(join(ROOT, 'src', 'index.ts'), 'utf8').matchAll(/^export \* from '\.\/([a-z-]+)';$/gm)].map((m) => m[1]);
-if (folders.length === 0) throw new Error('lazy-index: src/index.ts has no `export * from` lines');
 
-const seen = new Set<string>();
-const lines = folders.map((folder) => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const names = Object.keys(require(join(ROOT, 'lib', folder))).filter((n) => n !== 'default' && !seen.has(n));
-  names.forEach((n) => seen.add(n));
-  return `lazy(${JSON.stringify(folder)}, ${JSON.stringify(names)});`;
-});
+/** The capability folders src/index.ts re-exports (`export * from './<folder>';`), in its order. */
+export function capabilityFolders(root: string = ROOT): string[] {
+  const folders = [...readFileSync(join(root, 'src', 'index.ts'), 'utf8').matchAll(/^export \* from '\.\/([a-z-]+)';$/gm)].map((m) => m[1]);
+  if (folders.length === 0) throw new Error('lazy-index: src/index.ts has no `export * from` lines');
+  return folders;
+}
 
-writeFileSync(join(ROOT, 'lib', 'index.js'), `"use strict";
+function writeLazyIndex(): void {
+  const folders = capabilityFolders();
+  const seen = new Set<string>();
+  const lines = folders.map((folder) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const names = Object.keys(require(join(ROOT, 'lib', folder))).filter((n) => n !== 'default' && !seen.has(n));
+    names.forEach((n) => seen.add(n));
+    return `lazy(${JSON.stringify(folder)}, ${JSON.stringify(names)});`;
+  });
+
+  writeFileSync(join(ROOT, 'lib', 'index.js'), `"use strict";
 // Written by scripts/lazy-index.ts from src/index.ts after jsii's compile: each folder is required on first use of one
 // of its exports.
 Object.defineProperty(exports, "__esModule", { value: true });
@@ -46,5 +53,9 @@ ${lines.join('\n')}
 // does esbuild's output; it cannot read the getters above), so that \`import { RealtimeEndpoint } from ...\` works.
 0 && (module.exports = { ${[...seen].join(', ')} });
 `);
-// eslint-disable-next-line no-console
-console.log(`lib/index.js: ${seen.size} exports over ${folders.length} folders, each loaded on first use`);
+  // eslint-disable-next-line no-console
+  console.log(`lib/index.js: ${seen.size} exports over ${folders.length} folders, each loaded on first use`);
+}
+
+// Run by the compile task; imported by bench/realtime.bench.ts for the folder list only.
+if (require.main === module) writeLazyIndex();

@@ -49,9 +49,14 @@ export function configureWorkspace(project: awscdk.AwsCdkConstructLibrary): void
     '@aws-sdk/client-pricing',
   );
 
+  // Every task's PATH leads with node_modules/.bin, as projen's default does, but through `node` (~0.1 s) rather than
+  // `npx -c` (~1.5 s): projen evaluates it again for each task a task spawns, six times in `npx projen test`.
+  project.tasks.addEnvironment('PATH', '$(node -p "[require(\'path\').resolve(\'node_modules/.bin\'), process.env.PATH].join(require(\'path\').delimiter)")');
+
   const runtimeBuild = project.addTask('runtime:build', {
     description: 'Build the runtime package (packages/runtime: tsc to packages/runtime/lib)',
-    exec: 'tsc -p packages/runtime/tsconfig.json',
+    // Build mode: when lib/ is up to date with the sources (after `npx projen demo`, say) it checks timestamps only.
+    exec: 'tsc -b packages/runtime/tsconfig.json',
   });
   project.bundler.bundleTask.prependSpawn(runtimeBuild);
   // The runtime's own tests, alone (`npm test -w packages/runtime` runs this too); `npx projen test` runs them with the rest.

@@ -1,6 +1,7 @@
 /**
- * Our twin: N autoscaled endpoints with RealtimeEndpoint, the artifacts by URI as the raw twin writes them, or (as the
- * alpha twin must) through a bucket imported by name.
+ * Our twin: N autoscaled endpoints with RealtimeEndpoint, on the input of the twin it is measured against: by URI, the
+ * uncompressed prefix the raw twin names; through a bucket imported by name, the `model.tar.gz` the alpha twin reads
+ * (the alpha takes compressed artifacts only).
  */
 import { App, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -14,11 +15,12 @@ export function synthOurs(n: number, artifacts: 'uri' | 'bucket' = 'uri'): unkno
   const stack = new Stack(app, STACK_NAME, { env: ENV });
   const bucket = artifacts === 'bucket' ? s3.Bucket.fromBucketName(stack, 'Artifacts', 'model-artifacts') : undefined;
   for (let i = 0; i < n; i++) {
-    const key = `model-${i}/`;
     new RealtimeEndpoint(stack, `Endpoint${i}`, {
       endpointName: `chat-${i}`,
       model: ModelSource.fromContainer(ContainerImage.fromDlc(REPO, TAG), {
-        modelData: bucket ? ModelData.fromBucket(bucket, key) : ModelData.fromS3Uri(`s3://model-artifacts/${key}`),
+        modelData: bucket
+          ? ModelData.fromBucket(bucket, `model-${i}/model.tar.gz`)
+          : ModelData.fromS3Uri(`s3://model-artifacts/model-${i}/`),
       }),
       instanceType: InstanceType.ML_G5_2XLARGE,
       autoScaling: {},

@@ -1,7 +1,9 @@
 /**
  * The synth bench (bench/realtime.bench.ts) compares RealtimeEndpoint with raw L1s: the comparison is fair only while
- * the raw twin renders what RealtimeEndpoint renders. Both are held to one template here, logical ids aside.
+ * the raw twin renders what RealtimeEndpoint renders. Both are held to one template here, logical ids aside. Against the
+ * alpha the two twins read the same artifact.
  */
+import { synthAlpha } from '../../bench/twins/alpha';
 import { synthOurs } from '../../bench/twins/ours';
 import { synthRaw } from '../../bench/twins/raw';
 
@@ -33,6 +35,15 @@ test('the raw twin with an L2 iam.Role renders the same template as with a CfnRo
   expect(byPosition(synthRaw(2, 'l2'))).toEqual(byPosition(synthRaw(2)));
 });
 
-test('our twin renders the same template whether the artifacts come by URI or through a bucket imported by name', () => {
-  expect(synthOurs(2, 'bucket')).toEqual(synthOurs(2, 'uri'));
+test('through a bucket, our twin reads the artifact the alpha twin reads', () => {
+  // The alpha row compares the two on the same input: each model's `model.tar.gz` in one bucket, read as ModelDataUrl.
+  const alpha = synthAlpha(2) as any;
+  const ours = synthOurs(2, 'bucket') as any;
+  const modelDataOf = (template: any) => Object.values(template.Resources)
+    .filter((r: any) => r.Type === 'AWS::SageMaker::Model')
+    .map((r: any) => JSON.stringify(r.Properties.PrimaryContainer.ModelDataUrl));
+  // The alpha writes the object's virtual-hosted URL, ours its S3 URI; both name model-<i>/model.tar.gz in the bucket.
+  expect(modelDataOf(alpha)).toEqual([0, 1].map(() => expect.stringMatching(/model-artifacts\/model-[01]\/model\.tar\.gz/)));
+  expect(modelDataOf(ours)).toEqual(['"s3://model-artifacts/model-0/model.tar.gz"', '"s3://model-artifacts/model-1/model.tar.gz"']);
+  expect(Object.keys(ours.Resources)).toHaveLength(Object.keys(alpha.Resources).length);
 });

@@ -18,6 +18,7 @@ import { Bench, BenchRow, interleavedMs, median } from './harness';
 import { MCP_ENV } from '../packages/runtime/src/contract/mcp';
 import { createRuntimeClient, invokeEndpoint } from '../packages/runtime/src/invoke/invoke';
 import { createSageMakerMcpHandler } from '../packages/runtime/src/mcp/server';
+import { LAMBDA_EXTERNALS, MCP_SHIMS_ALIAS } from '../projenrc/bundling';
 import functionUrlEvent from '../test/mcp/fixtures/function-url-event.json';
 import { ColdStart, coldStart } from '../test/support/cold-start';
 import { ok, start } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-runtime-server';
@@ -37,7 +38,7 @@ const ALL_CLIENTS = [
   '@aws-sdk/client-s3',
 ];
 
-/** The MCP server Lambda's esbuild options (projenrc/bundling.ts: minified, names kept, the AWS SDK (`@aws-sdk/*`, `@smithy/*`) external). */
+/** The MCP server Lambda's esbuild options (projenrc/bundling.ts: minified, names kept, its externals and shim alias). */
 function bundle(entry: string, outfile: string): void {
   buildSync({
     entryPoints: [join(ROOT, entry)],
@@ -45,10 +46,10 @@ function bundle(entry: string, outfile: string): void {
     platform: 'node',
     target: 'node22',
     outfile,
-    external: ['@aws-sdk/*', '@smithy/*'],
+    external: LAMBDA_EXTERNALS,
     minify: true,
     keepNames: true,
-    alias: { '@modelcontextprotocol/server/_shims': './packages/runtime/src/mcp/sdk-shims.ts' },
+    alias: MCP_SHIMS_ALIAS,
     tsconfig: join(ROOT, 'tsconfig.dev.json'),
     absWorkingDir: ROOT,
     logLevel: 'error',

@@ -4,15 +4,21 @@
  */
 import { awscdk } from 'projen';
 
+// What every handler bundle leaves to the Lambda runtime: its AWS SDK v3, as aws-cdk-lib's NodejsFunction assumes under
+// its recommended flag `@aws-cdk/aws-lambda-nodejs:sdkV3ExcludeSmithyPackages` ("both '@aws-sdk/*' and '@smithy/*'
+// packages will be excluded", https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/cx-api/FEATURE_FLAGS.md):
+// a bundled Smithy core beside the runtime's SDK clients would be a second, mismatched copy. bench/mcp.bench.ts bundles
+// with these too.
+export const LAMBDA_EXTERNALS = ['@aws-sdk/*', '@smithy/*'];
+
+/** The MCP SDK's Node shim, aliased in the MCP server's bundle to the runtime's (see below). */
+export const MCP_SHIMS_ALIAS = { '@modelcontextprotocol/server/_shims': './packages/runtime/src/mcp/sdk-shims.ts' };
+
 export const bundlingOptions = {
   lambdaAutoDiscover: true,
   lambdaOptions: {
     runtime: awscdk.LambdaRuntime.NODEJS_22_X,
-    // The Lambda Node.js runtime's AWS SDK v3 provides both, as aws-cdk-lib's NodejsFunction assumes under its recommended
-    // flag `@aws-cdk/aws-lambda-nodejs:sdkV3ExcludeSmithyPackages` ("both '@aws-sdk/*' and '@smithy/*' packages will be
-    // excluded", https://github.com/aws/aws-cdk/blob/main/packages/aws-cdk-lib/cx-api/FEATURE_FLAGS.md): a bundled
-    // @smithy/* beside the runtime's @aws-sdk/* would be a second, mismatched copy.
-    bundlingOptions: { externals: ['@aws-sdk/*', '@smithy/*'], sourcemap: false },
+    bundlingOptions: { externals: LAMBDA_EXTERNALS, sourcemap: false },
   },
 } satisfies Partial<awscdk.AwsCdkConstructLibraryOptions>;
 
@@ -24,7 +30,7 @@ export const bundlingOptions = {
 // minified too (~190 KB each unminified), names kept for stack traces.
 const MINIFY = ['--minify', '--keep-names'];
 const HANDLER_BUNDLE_ARGS: Record<string, string[]> = {
-  'mcp/server.lambda': [...MINIFY, '--alias:@modelcontextprotocol/server/_shims=./packages/runtime/src/mcp/sdk-shims.ts'],
+  'mcp/server.lambda': [...MINIFY, ...Object.entries(MCP_SHIMS_ALIAS).map(([from, to]) => `--alias:${from}=${to}`)],
   'async/result-recorder.lambda': MINIFY,
   'pipelines/pipeline-router.lambda': MINIFY,
   'lifecycle/approved-deployment.lambda': MINIFY,

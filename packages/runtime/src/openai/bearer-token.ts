@@ -152,7 +152,9 @@ function rfc3986(value: string): string {
 
 /**
  * SHA-256 (HMAC-SHA256 with a key) from node:crypto, in the shape the signer's `sha256` option takes: what the SDK's
- * Node.js clients use, without a JavaScript implementation in the bundle.
+ * Node.js clients use, without a JavaScript implementation in the bundle. Not the SDK's own (`Sha256` of
+ * `@smithy/core/checksum`): the bundled server takes `@smithy/*` from the Lambda runtime's SDK, whose version the
+ * function does not pin, and that submodule is newer than the signer.
  */
 class NodeSha256 {
   private readonly hash: Hash | Hmac;

@@ -1,7 +1,8 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { addAsyncExample } from '../../examples/async';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 // GIVEN the example stack (built once: synthesis dominates this file's time)
 const app = new App();

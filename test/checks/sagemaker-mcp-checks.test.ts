@@ -4,7 +4,7 @@ import { App, AspectPriority, Aspects, Stack, Stage, Validations } from 'aws-cdk
 import { asyncScaleToZero, CANARY_POLICY, endpoint, featureGroup, realtimeScaling, ROLLBACK_ALARMS, targetTracking, variantTarget } from './fixtures';
 import { addResources, aspectFindings, ENV, findingsOf, pluginFindings, rawStack, synthReport } from './util';
 import { SageMakerMcpCheckLevel, SageMakerMcpChecks } from '../../src/checks';
-import { nagReport } from '../support/template-checks';
+import { nagReport } from '../support/nag-checks';
 
 describe('SageMakerMcpChecks as a policy-validation plugin', () => {
   test('fails synthesis on an error finding, naming the rule, the resource and the fix', () => {

@@ -9,7 +9,7 @@ import { ContainerImage, InstanceType, ModelData, ModelFamily, ModelSource } fro
 import { dlcAccountFor, dlcRegions } from '../../src/private/dlc-accounts';
 import { renderModel } from '../../src/private/model';
 import { InferenceComponent, SharedGpuEndpoint } from '../../src/shared-gpu';
-import { nagReport, synthWithNag } from '../support/template-checks';
+import { nagReport, synthWithNag } from '../support/nag-checks';
 
 const TGI_REPO = 'huggingface-pytorch-tgi-inference';
 const TGI_TAG = '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04';

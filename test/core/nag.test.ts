@@ -3,7 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addExecutionRoleBasics, createExecutionRole, executionRolePrincipal } from '../../src/private/model';
 import { acknowledgePolicyWildcardFindings, flattenReference } from '../../src/private/nag';
-import { synthWithNag } from '../support/template-checks';
+import { synthWithNag } from '../support/nag-checks';
 import { errorOf } from '../support/test-stacks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

@@ -1,7 +1,8 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { addFeatureStoreExample } from '../../examples/feature-store';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 test('the feature store example synthesizes a valid, cdk-nag clean stack', () => {
   // GIVEN

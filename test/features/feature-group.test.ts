@@ -13,8 +13,9 @@ import {
   OfflineStoreTableFormat,
   OnlineStoreStorageType,
 } from '../../src/features';
+import { expectNagClean } from '../support/nag-checks';
 import { templateSnapshot } from '../support/snapshot';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectValidTemplate } from '../support/template-checks';
 import { parseFeatureGroupSchema } from 'cdk-sagemaker-mcp-runtime/features';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

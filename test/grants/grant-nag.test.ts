@@ -8,7 +8,7 @@ import { Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { asyncEndpoint, GRANT_METHODS, pipeline, scene } from './fixtures';
 import { SageMakerMcpChecks } from '../../src/checks';
-import { nagReport, synthWithNag } from '../support/template-checks';
+import { nagReport, synthWithNag } from '../support/nag-checks';
 
 function withBothPacks<T extends { app: import('aws-cdk-lib').App }>(s: T): T {
   // synthWithNag/nagReport register AwsSolutionsChecks; SageMakerMcpChecks runs beside it, as the user would add it.

@@ -11,7 +11,8 @@ import { HuggingFaceHubModel, HuggingFaceHubModelOptions, TextGenerationServer }
 import { JumpStartPrecision } from '../../src/jumpstart';
 import { renderModel } from '../../src/private/model';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
+import { expectNagClean, nagReport } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 function synth(modelId: string, options: HuggingFaceHubModelOptions, instanceType?: string, region = 'us-east-1') {
   const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });

@@ -12,7 +12,8 @@ import { promotionExampleApp, PRODUCTION_ACCOUNT, PROMOTION_REGION, REGISTRY_ACC
 import { ApprovedModelDeployment, ModelPackageGroup, ModelPromotionSource, PromotionStep } from '../../src/lifecycle';
 import { storesWithoutTlsOnly, unencryptedStores, wildcardDataPlaneGrants } from '../security/checks';
 import { iamReferenceProblems, identityStatements } from '../support/iam-reference';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 const root = (account: string) => ({ AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:iam::${account}:root`]] } });
 const bus = (account: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:events:${PROMOTION_REGION}:${account}:event-bus/default`]] });

@@ -6,7 +6,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { ApiGatewayCloudWatchRole, McpApiGatewayOptions, McpToolServer } from '../../src/mcp';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
+import { expectNagClean, nagReport } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 

@@ -14,7 +14,8 @@ import { FeatureGroup } from '../../src/features';
 import { McpToolServer } from '../../src/mcp';
 import { GATEWAY_TOOL_TEMPLATES } from '../../src/mcp/private/gateway-tools.generated';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 import { MCP_GATEWAY_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

@@ -21,8 +21,9 @@ import { PipelineEventRouter, TrainingPipeline } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { ServerlessEndpoint } from '../../src/serverless';
 import { InferenceComponent } from '../../src/shared-gpu';
+import { expectNagClean } from '../support/nag-checks';
 import { templateSnapshot } from '../support/snapshot';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectValidTemplate } from '../support/template-checks';
 import { MCP_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 import { parseMcpServerSpec } from 'cdk-sagemaker-mcp-runtime/mcp';
 

@@ -4,7 +4,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { InstanceType } from '../../src/core';
 import { SharedGpuEndpoint } from '../../src/shared-gpu';
 import { internetPaths, isolatedSubnets } from '../support/internet-paths';
-import { nagReport } from '../support/template-checks';
+import { nagReport } from '../support/nag-checks';
 import { errorOf, isolatedVpc, newStack } from '../support/test-stacks';
 
 describe('endpoint network options (SharedGpuEndpoint: VpcConfig on the endpoint config)', () => {

@@ -13,7 +13,7 @@ import { McpToolServer } from '../../src/mcp';
 import { PipelineEventRouter } from '../../src/pipelines';
 import { RealtimeEndpoint } from '../../src/realtime';
 import { internetPaths } from '../support/internet-paths';
-import { expectNagClean } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
 
 function newStack(): Stack {
   const app = new App({ context: { 'aws:cdk:disable-creation-stack-traces': true } });

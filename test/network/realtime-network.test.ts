@@ -6,7 +6,7 @@ import { ContainerImage, InstanceType, JumpStartModel, ModelData, ModelSource } 
 import { RealtimeEndpoint } from '../../src/realtime';
 import { identityStatements } from '../support/iam-reference';
 import { internetPaths } from '../support/internet-paths';
-import { expectNagClean } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
 import { errorOf } from '../support/test-stacks';
 
 function newStack(): Stack {

@@ -6,8 +6,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { PipelineDefinition, PipelineEventRouter, PipelineExecutionStatus, TrainingPipeline } from '../../src/pipelines';
+import { expectNagClean } from '../support/nag-checks';
 import { templateSnapshot } from '../support/snapshot';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectValidTemplate } from '../support/template-checks';
 import { RESULTS_QUEUE_URL_ENV, RESULTS_TABLE_ENV, RESULT_TTL_DAYS_ENV } from 'cdk-sagemaker-mcp-runtime/internal/contract';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

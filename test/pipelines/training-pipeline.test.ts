@@ -6,8 +6,9 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { PipelineDefinition, PipelineParameterType, TrainingPipeline } from '../../src/pipelines';
 import { identityStatements } from '../support/iam-reference';
+import { expectNagClean } from '../support/nag-checks';
 import { templateSnapshot } from '../support/snapshot';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'pipelines', 'train-xgboost.definition.json');
 const ENV = { account: '123456789012', region: 'us-east-1' };

@@ -6,7 +6,8 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { addPipelinesExample } from '../../examples/pipelines';
 import { PipelineDefinition, TrainingJobRole, TrainingJobRoleProps, TrainingPipeline } from '../../src/pipelines';
-import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
+import { expectNagClean, nagReport } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 

@@ -10,8 +10,9 @@ import { addRealtimeExample } from '../../examples/realtime';
 import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
 import { SageMakerEndpointBase } from '../../src/core/endpoint-base';
 import { DataCaptureMode, RealtimeEndpoint, RealtimeEndpointProps } from '../../src/realtime';
+import { expectNagClean, nagReport } from '../support/nag-checks';
 import { templateSnapshot } from '../support/snapshot';
-import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
+import { expectValidTemplate } from '../support/template-checks';
 import { errorOf } from '../support/test-stacks';
 
 const TGI = ContainerImage.fromDlc('huggingface-pytorch-tgi-inference', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04');

@@ -19,9 +19,10 @@ function listTests(args: string[]): string[] {
 /** The jest arguments of a task's jest step, as .projen/tasks.json runs it. */
 function jestArgs(task: string): string[] {
   const steps: Array<{ exec?: string }> = JSON.parse(readFileSync(join(ROOT, '.projen', 'tasks.json'), 'utf8')).tasks[task].steps;
-  const exec = steps.map((s) => s.exec ?? '').find((e) => e.startsWith('jest '));
-  if (!exec) throw new Error(`task ${task} has no jest step`);
-  return exec.split(' ').slice(1);
+  // `jest ...` or `node <flags> node_modules/jest/bin/jest.js ...`: the arguments after jest's own command.
+  const args = steps.map((s) => /(?:^jest|\/jest\/bin\/jest\.js) (.*)$/.exec(s.exec ?? '')?.[1]).find((a) => a !== undefined);
+  if (args === undefined) throw new Error(`task ${task} has no jest step`);
+  return args.split(' ');
 }
 
 const testFiles = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

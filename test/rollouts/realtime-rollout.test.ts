@@ -6,7 +6,8 @@ import { SageMakerMcpChecks } from '../../src/checks';
 import { ContainerImage, InstanceType, ModelData, ModelSource } from '../../src/core';
 import { RealtimeEndpoint, RealtimeEndpointProps } from '../../src/realtime';
 import { RetainedVariantProperty, Rollout, RolloutCapacity } from '../../src/rollouts';
-import { expectNagClean, expectValidTemplate, nagReport } from '../support/template-checks';
+import { expectNagClean, nagReport } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 import { errorOf } from '../support/test-stacks';
 
 const SKLEARN = ContainerImage.fromDlc('sagemaker-scikit-learn', '1.2-1-cpu-py3');

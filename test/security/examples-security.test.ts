@@ -29,7 +29,7 @@ import {
 import { AsyncEndpoint } from '../../src/async';
 import { ContainerImage, InstanceType, ModelSource } from '../../src/core';
 import { RealtimeEndpoint } from '../../src/realtime';
-import { nagReport } from '../support/template-checks';
+import { nagReport } from '../support/nag-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const EXAMPLES_DIR = join(__dirname, '..', '..', 'examples');

@@ -10,7 +10,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { acknowledgeFinding } from '../../src/private/nag';
 import { pipeline, realtime, scene } from '../grants/fixtures';
-import { nagReport, synthWithNag } from '../support/template-checks';
+import { nagReport, synthWithNag } from '../support/nag-checks';
 
 const ACK = 'aws:cdk:acknowledged-rules';
 

@@ -4,7 +4,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ContainerImage, ModelData, ModelSource, MultiModelSource } from '../../src/core';
 import { ServerlessEndpoint, ServerlessEndpointProps } from '../../src/serverless';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 import { errorOf } from '../support/test-stacks';
 
 function newStack(): Stack {

@@ -1,7 +1,8 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { addSharedGpuExample } from '../../examples/shared-gpu';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 describe('examples/shared-gpu', () => {
   test('two components share one ml.g5.12xlarge; the template is valid and cdk-nag clean', () => {

@@ -4,7 +4,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { ContainerImage, InstanceType, ModelFamily, ModelSource } from '../../src/core';
 import { JumpStartModel } from '../../src/jumpstart/jumpstart-model';
 import { CopyScalingTarget, InferenceComponent, SharedGpuEndpoint, SharedGpuEndpointProps } from '../../src/shared-gpu';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectNagClean } from '../support/nag-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const LMI = ContainerImage.fromDlc('djl-inference', '0.29.0-lmi11.0.0-cu124');

@@ -8,8 +8,9 @@ import {
   SharedGpuEndpoint, SharedGpuEndpointProps, SharedGpuRouting, SharedGpuScaleInStrategy,
 } from '../../src/shared-gpu';
 import { identityStatements } from '../support/iam-reference';
+import { expectNagClean } from '../support/nag-checks';
 import { templateSnapshot } from '../support/snapshot';
-import { expectNagClean, expectValidTemplate } from '../support/template-checks';
+import { expectValidTemplate } from '../support/template-checks';
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const LMI = ContainerImage.fromDlc('djl-inference', '0.29.0-lmi11.0.0-cu124');

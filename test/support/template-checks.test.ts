@@ -3,8 +3,9 @@ import * as aas from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import { expectNagClean, nagReport, synthWithNag } from './nag-checks';
 import { normaliseTemplate, templateSnapshot } from './snapshot';
-import { expectNagClean, expectValidTemplate, nagReport, synthWithNag, templateProblems } from './template-checks';
+import { expectValidTemplate, templateProblems } from './template-checks';
 
 const ROLE = 'arn:aws:iam::123456789012:role/sm';
 

@@ -19,12 +19,12 @@
  *   once: cold import and heap at validation, so that the mechanism shows what it earns on every run.
  */
 import { execFileSync, spawnSync } from 'child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
-import { build as esbuild, buildSync, Plugin } from 'esbuild';
+import { buildSync } from 'esbuild';
 import { Bench, BenchRow, interleavedMs, median } from './harness';
-import { capabilityFolders } from '../scripts/lazy-index';
 import { synthOurs } from './twins/ours';
+import { bundleTwins, EAGER_ENTRY, INSTALLED_ENTRY, installPackageCopy, Twin } from './twins/processes';
 import { synthRaw } from './twins/raw';
 
 const ROOT = join(__dirname, '..');
@@ -70,76 +70,7 @@ console.log(Number(process.hrtime.bigint() - t0) / 1e6);`;
 /** What one child process measures of itself after synthesizing: whole-process CPU (user + system) and peak RSS. */
 interface ProcessCost { readonly cpuMs: number; readonly maxRssMiB: number }
 
-/** Each twin: the file it lives in and the call a child process makes (`n` endpoints). */
-const TWINS = {
-  ours: { file: 'ours', call: 'synthOurs(n)' },
-  oursBucket: { file: 'ours', call: "synthOurs(n, 'bucket')" },
-  raw: { file: 'raw', call: 'synthRaw(n)' },
-  rawRole: { file: 'raw', call: "synthRaw(n, 'l2')" },
-  alpha: { file: 'alpha', call: 'synthAlpha(n)' },
-  // Measured for its heap only (below), not in the process rounds.
-  oursEager: { file: 'ours', call: 'synthOurs(n)' },
-} as const;
-type Twin = keyof typeof TWINS;
 const PROCESS_TWINS: Twin[] = ['ours', 'oursBucket', 'raw', 'rawRole', 'alpha'];
-
-/** Bundles each twin into its own script (aws-cdk-lib, constructs and the alpha external), so a child loads only its own. */
-async function bundleTwin(twin: Twin): Promise<string> {
-  const outfile = join(ROOT, '.bench-out', 'twins', `${twin}.js`);
-  const { file, call } = TWINS[twin];
-  await esbuild({
-    stdin: {
-      contents: `import { ${call.slice(0, call.indexOf('('))} } from './bench/twins/${file}';
-const n = Number(process.argv[2]);
-${call};
-const u = process.resourceUsage();
-console.log(JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssMiB: u.maxRSS / 1024 }));
-`,
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile,
-    logLevel: 'error',
-    external: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', '@aws-cdk/aws-sagemaker-alpha'],
-    plugins: [packageEntry(twin === 'oursEager' ? EAGER_ENTRY : INSTALLED_ENTRY)],
-  });
-  return outfile;
-}
-
-/**
- * Our twin imports src/core and src/realtime (so that it type-checks and its test runs on a fresh clone); its child
- * process requires the compiled package entry instead (lib/index.js, which `npx projen bench` compiles first), as a
- * user's app does with `import ... from 'cdk-sagemaker-mcp'`: from a copy under a node_modules folder, where an
- * installed package lives. That matters to what synth keeps: aws-cdk-lib records each resource's creation stack "just
- * my code", folding the frames of any file under node_modules/<package>/ into one line (core/lib/private/stack-trace.ts),
- * as it already does for the alpha's; from the repo's own lib/ every frame of ours would be kept as the user's.
- */
-const INSTALLED_PACKAGE = join(ROOT, '.bench-out', 'node_modules', 'cdk-sagemaker-mcp');
-const INSTALLED_ENTRY = join(INSTALLED_PACKAGE, 'lib', 'index.js');
-/** jsii's entry as emitted (every folder required at once): the installed copy only, beside the lazy one. */
-const EAGER_ENTRY = join(INSTALLED_PACKAGE, 'lib', 'index-eager.js');
-const packageEntry = (entry: string): Plugin => ({
-  name: 'package-entry',
-  setup(build) {
-    build.onResolve({ filter: /\/src\/(core|realtime)$/ }, () => ({ path: entry, external: true }));
-  },
-});
-
-let installed = false;
-/** Copies the compiled package (lib/, package.json) to where an install puts it, once a run; aws-cdk-lib resolves from the repo's. */
-function installPackageCopy(): void {
-  if (installed) return;
-  installed = true;
-  rmSync(INSTALLED_PACKAGE, { recursive: true, force: true });
-  mkdirSync(INSTALLED_PACKAGE, { recursive: true });
-  cpSync(join(ROOT, 'lib'), join(INSTALLED_PACKAGE, 'lib'), { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(INSTALLED_PACKAGE, 'package.json'));
-  // What jsii emits for src/index.ts's `export *` lines: every folder required before the first export is read.
-  writeFileSync(EAGER_ENTRY, `${capabilityFolders().map((f) => `require('./${f}');`).join('\n')}\nmodule.exports = require('./index.js');\n`);
-}
 
 /**
  * `CDK_VALIDATION=false` turns off aws-cdk-lib's CloudFormation template validation (core/lib/private/synthesis-validation.js,
@@ -205,16 +136,13 @@ export const bench: Bench = {
  */
 export async function processRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const order = PROCESS_TWINS;
-  installPackageCopy();
-  const twins = Object.keys(TWINS) as Twin[];
-  const scripts = Object.fromEntries(await Promise.all(twins.map(async (t) => [t, await bundleTwin(t)]))) as Record<Twin, string>;
-  const costs = Object.fromEntries(order.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
-  const constructsOnly = Object.fromEntries(order.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
-  for (const twin of order) childCost(scripts[twin], PROCESS_ENDPOINTS); // warm the file cache
+  const scripts = await bundleTwins();
+  const costs = Object.fromEntries(PROCESS_TWINS.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
+  const constructsOnly = Object.fromEntries(PROCESS_TWINS.map((t) => [t, [] as ProcessCost[]])) as Record<Twin, ProcessCost[]>;
+  for (const twin of PROCESS_TWINS) childCost(scripts[twin], PROCESS_ENDPOINTS); // warm the file cache
   for (let i = 0; i < PROCESS_RUNS; i++) {
-    for (let k = 0; k < order.length; k++) {
-      const twin = order[(i + k) % order.length];
+    for (let k = 0; k < PROCESS_TWINS.length; k++) {
+      const twin = PROCESS_TWINS[(i + k) % PROCESS_TWINS.length];
       costs[twin].push(childCost(scripts[twin], PROCESS_ENDPOINTS));
       constructsOnly[twin].push(childCost(scripts[twin], PROCESS_ENDPOINTS, false));
     }

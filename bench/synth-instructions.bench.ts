@@ -1,0 +1,85 @@
+/**
+ * The synth budget counted in instructions, which the machine's load does not move. The realtime bench's process CPU
+ * of one twin varies by about +-15% from run to run on the shared 2-core machine, more than the budget's margin
+ * (docs/benchmarks.md); valgrind's callgrind counts every instruction a process executes instead, the same from one
+ * run to the next whatever else the machine is doing.
+ *
+ * The same scripts as bench/realtime.bench.ts's whole-process rows (bench/twins/processes.ts: 50 autoscaled
+ * endpoints, through the compiled package entry, template validation on as in a user's `cdk synth`), each run once in
+ * a fresh process under `valgrind --tool=callgrind`, two ways:
+ * - with node's default flags, every thread counted (V8's background compilers and garbage collector included), as a
+ *   user's process runs: the budget's measure; repeats to about 1%;
+ * - with `node --single-threaded` (V8 compiles and collects on the main thread, and tiers nothing up in the
+ *   background): the work of the synth itself; repeats to about 0.1%.
+ * Under valgrind a process runs about 40 times slower, so the processes run side by side, one per core.
+ */
+import { execFile, spawnSync } from 'child_process';
+import { availableParallelism } from 'os';
+import { join } from 'path';
+import { promisify } from 'util';
+import { Bench, BenchRow } from './harness';
+import { bundleTwins, Twin } from './twins/processes';
+
+const ROOT = join(__dirname, '..');
+const ENDPOINTS = 50;
+const TWINS: Twin[] = ['raw', 'ours', 'oursBucket', 'alpha'];
+const MODES = { 'all threads': [], 'node --single-threaded': ['--single-threaded'] } as const;
+type Mode = keyof typeof MODES;
+
+/** Instructions a fresh process executes to synthesize the twin's `ENDPOINTS` endpoints (callgrind's "Collected" total). */
+async function instructions(script: string, nodeFlags: readonly string[]): Promise<number> {
+  const { stderr } = await promisify(execFile)('valgrind', [
+    '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...nodeFlags, script, String(ENDPOINTS),
+  ], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const collected = /Collected : (\d+)/.exec(stderr);
+  if (!collected) throw new Error(`callgrind reported no instruction count for ${script}: ${stderr.slice(-2000)}`);
+  return Number(collected[1]);
+}
+
+/** Runs `jobs` with at most `width` at a time, and returns their results in order. */
+async function inParallel<T>(jobs: Array<() => Promise<T>>, width: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, lane));
+  return results;
+}
+
+export const bench: Bench = {
+  title: 'RealtimeEndpoint: synth cost in instructions against raw aws-cdk-lib and the alpha',
+  async run(): Promise<BenchRow[]> {
+    if (spawnSync('valgrind', ['--version']).status !== 0) {
+      // eslint-disable-next-line no-console
+      console.log('skipped: valgrind is not installed (Debian: apt-get install valgrind)');
+      return [];
+    }
+    const scripts = await bundleTwins();
+    const plan = (Object.keys(MODES) as Mode[]).flatMap((mode) => TWINS.map((twin) => ({ mode, twin })));
+    const counts = await inParallel(plan.map(({ mode, twin }) => () => instructions(scripts[twin], MODES[mode])), availableParallelism());
+    const count = (mode: Mode, twin: Twin) => counts[plan.findIndex((p) => p.mode === mode && p.twin === twin)] / 1e6;
+    const rows: BenchRow[] = [];
+    for (const mode of Object.keys(MODES) as Mode[]) {
+      const note = `instructions executed by one fresh process (valgrind --tool=callgrind), ${mode}, template validation on`;
+      const row = (twin: Twin, label: string, base: Twin, baseLabel: string): BenchRow => ({
+        name: `${label}, ${ENDPOINTS} autoscaled endpoints: instructions (${mode})`,
+        ours: count(mode, twin),
+        baseline: count(mode, base),
+        unit: 'M instructions',
+        baselineLabel: baseLabel,
+        note,
+      });
+      rows.push(
+        row('ours', 'RealtimeEndpoint (artifacts by URI)', 'raw', 'raw L1 resources'),
+        row('oursBucket', 'RealtimeEndpoint (artifacts through an imported bucket)', 'raw', 'raw L1 resources'),
+        row('alpha', '@aws-cdk/aws-sagemaker-alpha (artifacts through an imported bucket)', 'raw', 'raw L1 resources'),
+        row('oursBucket', 'RealtimeEndpoint against @aws-cdk/aws-sagemaker-alpha, both through an imported bucket', 'alpha', '@aws-cdk/aws-sagemaker-alpha'),
+      );
+    }
+    return rows;
+  },
+};

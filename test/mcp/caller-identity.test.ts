@@ -9,13 +9,13 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { hostname, userInfo } from 'os';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { APIGatewayProxyStructuredResultV2, LambdaFunctionURLEvent } from 'aws-lambda';
 import { setBundledServerEnv } from './bundled-server-lambda';
 import { functionUrlEvent } from './function-url-event';
 import { SageMakerControlServer, startSageMakerControlServer } from '@cdk-sagemaker-mcp/test-stand-ins/sagemaker-control-server';
 import { SecretsManagerServer, startSecretsManagerServer } from '@cdk-sagemaker-mcp/test-stand-ins/secrets-manager-server';
-import { processCallerIdentity } from 'cdk-sagemaker-mcp-runtime/internal/mcp';
+import { serveSageMakerMcpStdio } from 'cdk-sagemaker-mcp-runtime/mcp';
 import { startTraining } from 'cdk-sagemaker-mcp-runtime/pipelines';
 
 /** Test-only header through which a test client tells the stand-in which IAM principal signed its requests. */
@@ -95,8 +95,33 @@ describe('start_training through the bundled Lambda: the caller is part of the i
 });
 
 describe('caller identity outside Lambda', () => {
-  test('a stdio server\'s caller is the OS user of its process, on its host', () => {
-    expect(processCallerIdentity()).toBe(`local:${userInfo().username}@${hostname()}`);
+  test('a stdio server\'s caller is the OS user of its process, on its host', async () => {
+    // GIVEN the stdio entry point, over an in-memory transport in place of this process's stdin/stdout
+    const cp = await startSageMakerControlServer();
+    cp.addPipeline('churn-training');
+    const { endpoint, region, credentials } = cp.clientConfig();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const config = { pipelines: [{ name: 'churn-training' }], ephemeralHandleKey: true, region, credentials, endpoints: { sagemaker: endpoint } };
+    const served = serveSageMakerMcpStdio(config, { transport: serverSide });
+    const client = new Client({ name: 'caller-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const sagemaker = new SageMakerClient(cp.clientConfig());
+    try {
+      await client.connect(clientSide);
+      const args = { pipelineName: 'churn-training', sessionId: 'stdio-session' };
+      // WHEN
+      const result = await client.callTool({ name: 'start_training', arguments: args });
+      // THEN its idempotency token is the one startTraining computes for that caller, not a caller-less one
+      expect(result.isError).toBeFalsy();
+      const [sent] = cp.requestsFor('StartPipelineExecution').map((r) => r.body.ClientRequestToken);
+      const token = async (caller?: string) => (await startTraining({ ...args, caller }, { sagemaker })).clientRequestToken;
+      expect(sent).toBe(await token(`local:${userInfo().username}@${hostname()}`));
+      expect(sent).not.toBe(await token());
+    } finally {
+      await client.close();
+      await served.close();
+      sagemaker.destroy();
+      await cp.stop();
+    }
   });
 
   test('the token depends on the caller; without one it is what it always was', async () => {

@@ -18,12 +18,11 @@ test('the runtime tarball carries the README, every subpath export (code and typ
   const conditions = Object.entries(pkg.exports as Record<string, string | { types: string; default: string }>)
     .filter(([subpath]) => subpath !== './package.json');
   // The root, one subpath per capability folder of src/ (its index.ts), and the CLI module; the construct library's
-  // own folders (the contract, the bundled handlers) and the test-only internals of the CLI, the inference calls and the
-  // MCP server under ./internal/.
+  // own folders (the contract, the bundled handlers) under ./internal/.
   const folders = readdirSync(join(PKG, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
   const internal = ['contract', 'lambda'];
   expect(conditions.map(([subpath]) => subpath).sort()).toEqual([
-    '.', './cli', './internal/cli', './internal/invoke', './internal/mcp',
+    '.', './cli',
     ...folders.map((f) => (internal.includes(f) ? `./internal/${f}` : `./${f}`)),
   ].sort());
   const entryPoints = [

@@ -1,6 +1,5 @@
 /**
- * The CLI's internals its tests drive directly (`cdk-sagemaker-mcp-runtime/internal/cli`, no compatibility promise):
- * the warning it prints when it finds no AWS credentials. It takes the config's `credentials` (a
+ * The warning the CLI prints when it finds no AWS credentials. It takes the config's `credentials` (a
  * `SageMakerMcpServerConfig`'s) and nothing of the MCP server, which core does not load.
  */
 import { existsSync } from 'fs';

@@ -1,7 +1,7 @@
 /**
  * The MCP tool server (`cdk-sagemaker-mcp-runtime/mcp`), and the pieces of its tools an embedder reaches for: the
  * handle codec and its clock-skew allowance, the wait loop, and the Tasks extension (./tasks) to serve on tools of one's
- * own. What only its tests drive is `cdk-sagemaker-mcp-runtime/internal/mcp` (./internal).
+ * own.
  */
 export * from './server';
 export { HANDLE_CLOCK_SKEW_MS } from './tools/handles';

@@ -9,7 +9,6 @@ import {
   toToolError,
   TransientEndpointError,
 } from 'cdk-sagemaker-mcp-runtime/core';
-import { resolveClient } from 'cdk-sagemaker-mcp-runtime/internal/invoke';
 import { createRuntimeClient, invokeEndpoint, InvokeOptions } from 'cdk-sagemaker-mcp-runtime/invoke';
 
 const NO_WAIT = { baseDelayMs: 0, maxDelayMs: 0 };
@@ -174,13 +173,27 @@ describe('invokeEndpoint against the local SageMaker runtime (real SDK client)',
   });
 
   test('clientConfig creates one shared client per config object', async () => {
+    // Each client has its own keep-alive agent: calls through one client reuse its connection, another client opens its own.
     const clientConfig = sm.clientConfig({ retry: NO_WAIT });
+    const before = sm.connectionsAccepted();
     await invokeEndpoint({ endpointName: 'echo', body: 'a', contentType: 'text/plain' }, { clientConfig });
     await invokeEndpoint({ endpointName: 'echo', body: 'b', contentType: 'text/plain' }, { clientConfig });
     const echoes = sm.requestsFor('echo');
     expect(echoes.map((r) => r.bodyText)).toEqual(['a', 'b']);
-    expect(resolveClient({ clientConfig })).toBe(resolveClient({ clientConfig }));
-    resolveClient({ clientConfig }).destroy();
+    expect(sm.connectionsAccepted() - before).toBe(1);
+    // An equal config in another object is another client
+    await invokeEndpoint({ endpointName: 'echo', body: 'c', contentType: 'text/plain' }, { clientConfig: { ...clientConfig } });
+    expect(sm.connectionsAccepted() - before).toBe(2);
+  });
+
+  test('a given client wins over clientConfig', async () => {
+    // GIVEN a clientConfig that reaches nothing (a port no one listens on) next to a client that reaches the stand-in
+    const nowhere = { ...sm.clientConfig({ retry: { maxAttempts: 1, ...NO_WAIT } }), endpoint: 'http://127.0.0.1:1' };
+    // WHEN
+    const result = await invokeEndpoint({ endpointName: 'echo', body: 'd', contentType: 'text/plain' }, { client, clientConfig: nowhere });
+    // THEN the call went through the client
+    expect(result.text()).toBe('d');
+    await expect(invokeEndpoint({ endpointName: 'echo', body: 'e', contentType: 'text/plain' }, { clientConfig: nowhere })).rejects.toThrow(/ECONNREFUSED/);
   });
 
   test('classifyError maps unknown SDK errors to a permanent EndpointRequestError', () => {

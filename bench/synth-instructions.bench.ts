@@ -1,16 +1,17 @@
 /**
  * The synth budget counted in instructions, which the machine's load does not move. The realtime bench's process CPU
  * of one twin varies by about +-15% from run to run on the shared 2-core machine, more than the budget's margin
- * (docs/benchmarks.md); valgrind's callgrind counts every instruction a process executes instead, the same from one
- * run to the next whatever else the machine is doing.
+ * (docs/benchmarks.md); valgrind's callgrind counts every instruction a process executes instead, which does not
+ * depend on what else the machine is doing.
  *
  * The same scripts as bench/realtime.bench.ts's whole-process rows (bench/twins/processes.ts: 50 autoscaled
  * endpoints, through the compiled package entry, template validation on as in a user's `cdk synth`), each run once in
- * a fresh process under `valgrind --tool=callgrind`, two ways:
- * - with node's default flags, every thread counted (V8's background compilers and garbage collector included), as a
- *   user's process runs: the budget's measure; repeats to about 1%;
- * - with `node --single-threaded` (V8 compiles and collects on the main thread, and tiers nothing up in the
- *   background): the work of the synth itself; repeats to about 0.1%.
+ * a fresh process under `valgrind --tool=callgrind`, three ways:
+ * - with `node --single-threaded` (V8 compiles and collects on the main thread, nothing in the background): the work
+ *   of the synth itself, which repeats to within about 0.6% (docs/benchmarks.md);
+ * - the same with aws-cdk-lib's template validation off: what the constructs cost before the template is checked;
+ * - with node's default flags, every thread counted, as a user's process runs: V8's background compilers and garbage
+ *   collector add about 30% to every twin, but how much they do depends on timing, so this count moves by up to 5%.
  * Under valgrind a process runs about 40 times slower, so the processes run side by side, one per core.
  */
 import { execFile, spawnSync } from 'child_process';
@@ -23,14 +24,21 @@ import { bundleTwins, Twin } from './twins/processes';
 const ROOT = join(__dirname, '..');
 const ENDPOINTS = 50;
 const TWINS: Twin[] = ['raw', 'ours', 'oursBucket', 'alpha'];
-const MODES = { 'all threads': [], 'node --single-threaded': ['--single-threaded'] } as const;
+const MODES = {
+  'node --single-threaded': { flags: ['--single-threaded'], validation: true },
+  'node --single-threaded, template validation off': { flags: ['--single-threaded'], validation: false },
+  'all threads': { flags: [], validation: true },
+} as const;
 type Mode = keyof typeof MODES;
 
 /** Instructions a fresh process executes to synthesize the twin's `ENDPOINTS` endpoints (callgrind's "Collected" total). */
-async function instructions(script: string, nodeFlags: readonly string[]): Promise<number> {
+async function instructions(script: string, mode: Mode): Promise<number> {
+  const { flags, validation } = MODES[mode];
+  // CDK_VALIDATION=false turns aws-cdk-lib's template validation off (bench/realtime.bench.ts says where).
+  const env = validation ? process.env : { ...process.env, CDK_VALIDATION: 'false' };
   const { stderr } = await promisify(execFile)('valgrind', [
-    '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...nodeFlags, script, String(ENDPOINTS),
-  ], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+    '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...flags, script, String(ENDPOINTS),
+  ], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
   const collected = /Collected : (\d+)/.exec(stderr);
   if (!collected) throw new Error(`callgrind reported no instruction count for ${script}: ${stderr.slice(-2000)}`);
   return Number(collected[1]);
@@ -60,11 +68,11 @@ export const bench: Bench = {
     }
     const scripts = await bundleTwins();
     const plan = (Object.keys(MODES) as Mode[]).flatMap((mode) => TWINS.map((twin) => ({ mode, twin })));
-    const counts = await inParallel(plan.map(({ mode, twin }) => () => instructions(scripts[twin], MODES[mode])), availableParallelism());
+    const counts = await inParallel(plan.map(({ mode, twin }) => () => instructions(scripts[twin], mode)), availableParallelism());
     const count = (mode: Mode, twin: Twin) => counts[plan.findIndex((p) => p.mode === mode && p.twin === twin)] / 1e6;
     const rows: BenchRow[] = [];
     for (const mode of Object.keys(MODES) as Mode[]) {
-      const note = `instructions executed by one fresh process (valgrind --tool=callgrind), ${mode}, template validation on`;
+      const note = `instructions executed by one fresh process (valgrind --tool=callgrind), ${mode}`;
       const row = (twin: Twin, label: string, base: Twin, baseLabel: string): BenchRow => ({
         name: `${label}, ${ENDPOINTS} autoscaled endpoints: instructions (${mode})`,
         ours: count(mode, twin),

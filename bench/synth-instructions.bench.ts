@@ -8,10 +8,11 @@
  * endpoints, through the compiled package entry, template validation on as in a user's `cdk synth`), each run once in
  * a fresh process under `valgrind --tool=callgrind`, three ways:
  * - with `node --single-threaded` (V8 compiles and collects on the main thread, nothing in the background): the work
- *   of the synth itself, which repeats to within about 0.6% (docs/benchmarks.md);
+ *   of the synth itself, which repeats to within about 1% (docs/benchmarks.md): the budget's measure;
  * - the same with aws-cdk-lib's template validation off: what the constructs cost before the template is checked;
  * - with node's default flags, every thread counted, as a user's process runs: V8's background compilers and garbage
- *   collector add about 30% to every twin, but how much they do depends on timing, so this count moves by up to 5%.
+ *   collector add about a quarter to every twin, but how much they do depends on timing, so this count moves by up to
+ *   12% and cannot judge a 10% budget.
  * Under valgrind a process runs about 40 times slower, so the processes run side by side, one per core.
  */
 import { execFile, spawnSync } from 'child_process';

@@ -24,7 +24,7 @@ import { dirname, join } from 'path';
 import { buildSync } from 'esbuild';
 import { Bench, BenchRow, interleavedMs, median } from './harness';
 import { synthOurs } from './twins/ours';
-import { bundleTwins, EAGER_ENTRY, INSTALLED_ENTRY, installPackageCopy, Twin } from './twins/processes';
+import { bundleTwins, EAGER_ENTRY, INSTALLED_ENTRY, installPackageCopy, Twin, twinEnv } from './twins/processes';
 import { synthRaw } from './twins/raw';
 
 const ROOT = join(__dirname, '..');
@@ -72,15 +72,9 @@ interface ProcessCost { readonly cpuMs: number; readonly maxRssMiB: number }
 
 const PROCESS_TWINS: Twin[] = ['ours', 'oursBucket', 'raw', 'rawRole', 'alpha'];
 
-/**
- * `CDK_VALIDATION=false` turns off aws-cdk-lib's CloudFormation template validation (core/lib/private/synthesis-validation.js,
- * `defaultValidationEnabled`): with it on, a WebAssembly schema check of the written template is most of a 50-endpoint
- * synth's CPU, the same for every twin whose template is the same size; with it off, what is left is what the
- * constructs themselves cost.
- */
+/** Runs a twin's script in a fresh process (template validation on or off: `twinEnv`) and returns what it measured. */
 function childCost(script: string, n: number, templateValidation = true): ProcessCost {
-  const env = templateValidation ? process.env : { ...process.env, CDK_VALIDATION: 'false' };
-  const out = execFileSync(process.execPath, [script, String(n)], { encoding: 'utf8', cwd: ROOT, env });
+  const out = execFileSync(process.execPath, [script, String(n)], { encoding: 'utf8', cwd: ROOT, env: twinEnv(templateValidation) });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 

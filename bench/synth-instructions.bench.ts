@@ -20,7 +20,7 @@ import { availableParallelism } from 'os';
 import { join } from 'path';
 import { promisify } from 'util';
 import { Bench, BenchRow } from './harness';
-import { bundleTwins, Twin } from './twins/processes';
+import { bundleTwins, Twin, twinEnv } from './twins/processes';
 
 const ROOT = join(__dirname, '..');
 const ENDPOINTS = 50;
@@ -35,11 +35,9 @@ type Mode = keyof typeof MODES;
 /** Instructions a fresh process executes to synthesize the twin's `ENDPOINTS` endpoints (callgrind's "Collected" total). */
 async function instructions(script: string, mode: Mode): Promise<number> {
   const { flags, validation } = MODES[mode];
-  // CDK_VALIDATION=false turns aws-cdk-lib's template validation off (bench/realtime.bench.ts says where).
-  const env = validation ? process.env : { ...process.env, CDK_VALIDATION: 'false' };
   const { stderr } = await promisify(execFile)('valgrind', [
     '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...flags, script, String(ENDPOINTS),
-  ], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
+  ], { cwd: ROOT, env: twinEnv(validation), maxBuffer: 64 * 1024 * 1024 });
   const collected = /Collected : (\d+)/.exec(stderr);
   if (!collected) throw new Error(`callgrind reported no instruction count for ${script}: ${stderr.slice(-2000)}`);
   return Number(collected[1]);

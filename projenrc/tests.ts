@@ -155,7 +155,7 @@ export function configureTests(project: awscdk.AwsCdkConstructLibrary): void {
     description: 'Run the checks over the compiled lib/ and .jsii (after compile): lib/index.js exports, from* return types',
     steps: [
       { exec: 'test -f lib/index.js && test -f .jsii || (echo "test:lib needs lib/ and .jsii: run \'npx projen compile\' first" >&2 && exit 1)' },
-      { exec: `jest --ci --verbose ${LIB_SUITES.join(' ')}` },
+      { exec: `${JEST} --ci --verbose ${LIB_SUITES.join(' ')}` },
     ],
   });
 

@@ -55,7 +55,7 @@ export function installPackageCopy(): void {
 }
 
 /** Bundles one twin into its own script and returns its path (installs the package copy first). */
-export async function bundleTwin(twin: Twin): Promise<string> {
+async function bundleTwin(twin: Twin): Promise<string> {
   installPackageCopy();
   const outfile = join(ROOT, '.bench-out', 'twins', `${twin}.js`);
   const { file, call } = TWINS[twin];
@@ -85,4 +85,14 @@ console.log(JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, ma
 export async function bundleTwins(): Promise<Record<Twin, string>> {
   const twins = Object.keys(TWINS) as Twin[];
   return Object.fromEntries(await Promise.all(twins.map(async (t) => [t, await bundleTwin(t)]))) as Record<Twin, string>;
+}
+
+/**
+ * The environment a twin's process runs in. `CDK_VALIDATION=false` turns off aws-cdk-lib's CloudFormation template
+ * validation (core/lib/private/synthesis-validation.js, `defaultValidationEnabled`): with it on, a WebAssembly schema
+ * check of the written template is most of a 50-endpoint synth's cost, the same for every twin whose template is the
+ * same size; with it off, what is left is what the constructs themselves cost.
+ */
+export function twinEnv(templateValidation: boolean): NodeJS.ProcessEnv {
+  return templateValidation ? process.env : { ...process.env, CDK_VALIDATION: 'false' };
 }

@@ -154,6 +154,21 @@ describe('an async inference as a task', () => {
     expect((await rpc(a, 'tasks/get', { taskId })).body.result.status).toBe('working');
   });
 
+  test('a job whose result has expired ends the task with the tool error AsyncResultGone, never working again', async () => {
+    // GIVEN an instance whose clock the test moves
+    let clock = Date.parse('2026-12-01T12:00:00Z');
+    const clocked = createSageMakerMcpHandler({ ...env.config, now: () => clock });
+    env.runtime.script('doc-summarizer', accepted({ inferenceId: 'task-gone' }));
+    const { taskId } = (await startAsync(clocked)).body.result;
+    expect((await rpc(clocked, 'tasks/get', { taskId })).body.result.status).toBe('working');
+    // WHEN the job's queue time and run time (the tool's defaults: 3,600 s and 900 s) and 15 minutes more have passed, and
+    // neither an output nor a failure was ever found
+    clock += (3_600 + 900 + 900) * 1000 + 1;
+    const done = (await rpc(clocked, 'tasks/get', { taskId })).body.result;
+    // THEN the task is over, with the tool's answer
+    expect(done).toMatchObject({ status: 'completed', result: { isError: true, structuredContent: { errorName: 'AsyncResultGone', retryable: false } } });
+  });
+
   test('a refused start answers at once with the tool error, no task', async () => {
     const { body } = await rpc(a, 'tools/call', { name: 'start_async_inference', arguments: { endpointName: 'not-exposed', payload: { format: 'json', data: 1 } } });
     expect(body.result).toMatchObject({ resultType: 'complete', isError: true, structuredContent: { errorName: 'EndpointNotAllowed' } });

@@ -53,6 +53,8 @@ function asyncInferenceTask(ctx: ToolContext): TaskToolDefinition {
     start: (_args, runSync) => startWithHandle(ctx, 'async', runSync),
     async poll(state): Promise<TaskOutcome> {
       const result = await bounded(ctx, name, () => getAsyncTool(ctx, { handle: handleOf(ctx, 'async', state) }));
+      // A job whose result is gone is over: that answer is the task's, not a read to retry.
+      if (result.isError && result.structuredContent?.errorName === 'AsyncResultGone') return { status: 'completed', result };
       if (result.isError) throw unreadable(result);
       const s = result.structuredContent as { status: string; completedAt?: string };
       if (s.status === 'pending') return { status: 'working', statusMessage: 'The async inference is queued or running.' };

@@ -65,7 +65,38 @@ interface AsyncHandle {
   readonly id: string;
   readonly o: string;
   readonly f?: string;
+  /** By when SageMaker has ended the job (ms since the epoch): its start plus its request TTL and invocation timeout. */
+  readonly d?: number;
 }
+
+/**
+ * How long after a job's end (`AsyncHandle.d`) its output or failure may still be on its way to S3. SageMaker documents
+ * no figure for that write; this margin only delays the answer below, it never reports a job that is there as gone.
+ */
+const ASYNC_RESULT_SETTLE_MS = 15 * 60_000;
+
+/**
+ * A job whose queue time and run time are over, yet with neither an output nor a failure to read: its objects (or its
+ * job table item) have expired under the bucket's lifecycle rules or been deleted. Without this a job past its
+ * output's expiry would read as pending again until its handle expired.
+ */
+function resultGone(h: AsyncHandle, endpointName: string, what: string): ToolRefusal {
+  return new ToolRefusal('AsyncResultGone', `Job ${h.id} on async endpoint ${endpointName}: ${what}. The bucket's lifecycle rules `
+    + 'expired it (the endpoint\'s storage.outputExpiration and storage.failureExpiration), or it was deleted. Start the job again.');
+}
+
+/** The output and failure objects read once, as a deployment without a job table reads them. */
+async function readObjectsOnce(h: AsyncHandle, spec: McpAsyncEndpointSpec, ctx: ToolContext): Promise<AsyncJobState> {
+  const request = { jobId: h.id, outputLocation: h.o, failureLocation: h.f, timeoutMs: 0, maxBytes: MAX_OUTPUT_BYTES };
+  try {
+    return await waitForAsyncJob(request, deps(ctx, spec));
+  } catch (err) {
+    if (err instanceof AsyncJobTimeoutError) return { status: 'pending', jobId: h.id };
+    throw err;
+  }
+}
+
+const isNoSuchKey = (err: unknown) => ['NoSuchKey', 'NotFound'].includes((err as { name?: string }).name ?? '');
 
 /** Bytes of an output or failure object the tool reads and returns; larger ones come back truncated with their location. */
 const MAX_OUTPUT_BYTES = 100_000;
@@ -128,7 +159,8 @@ export async function startAsyncTool(ctx: ToolContext, args: z.infer<typeof star
       invocationTimeoutSeconds: args.invocationTimeoutSeconds,
       requestTtlSeconds: args.requestTtlSeconds,
     }, deps(ctx, spec));
-    const { handle, expiresAt } = ctx.handles.issue('async', { e: spec.name, id: job.jobId, o: job.outputLocation, f: job.failureLocation } satisfies AsyncHandle);
+    const ends = (ctx.config.now ?? Date.now)() + (ttl + timeout) * 1000;
+    const { handle, expiresAt } = ctx.handles.issue('async', { e: spec.name, id: job.jobId, o: job.outputLocation, f: job.failureLocation, d: ends } satisfies AsyncHandle);
     return toolResult({
       handle,
       handleExpiresAt: expiresAt,
@@ -151,14 +183,21 @@ export async function getAsyncTool(ctx: ToolContext, args: z.infer<typeof getAsy
       // The table says whether the job finished; what is read is where SageMaker said it would write (sealed in the
       // handle), never a location taken from the table.
       const submitted = { outputLocation: h.o, failureLocation: h.f };
-      state = await getAsyncJob(h.id, { fetchOutput: true, maxBytes: MAX_OUTPUT_BYTES, submitted }, deps(ctx, spec));
-    } else {
       try {
-        const request = { jobId: h.id, outputLocation: h.o, failureLocation: h.f, timeoutMs: 0, maxBytes: MAX_OUTPUT_BYTES };
-        state = await waitForAsyncJob(request, deps(ctx, spec));
+        state = await getAsyncJob(h.id, { fetchOutput: true, maxBytes: MAX_OUTPUT_BYTES, submitted }, deps(ctx, spec));
       } catch (err) {
-        if (!(err instanceof AsyncJobTimeoutError)) throw err;
-        state = { status: 'pending', jobId: h.id };
+        if (isNoSuchKey(err)) throw resultGone(h, spec.name, 'it completed, but its output is no longer in S3');
+        throw err;
+      }
+    } else {
+      state = await readObjectsOnce(h, spec, ctx);
+    }
+    if (state.status === 'pending' && h.d !== undefined && (ctx.config.now ?? Date.now)() > h.d + ASYNC_RESULT_SETTLE_MS) {
+      // The job is over: what the table has not recorded (its item expired, or the recorder is behind) is read from S3.
+      if (spec.jobTableName) state = await readObjectsOnce(h, spec, ctx);
+      if (state.status === 'pending') {
+        throw resultGone(h, spec.name, `it ended by ${new Date(h.d).toISOString()} (its request TTL and invocation timeout are over), `
+          + 'but neither its output nor its failure can be found');
       }
     }
     const check = ctx.config.asyncCheckAfterSeconds ?? 30;

@@ -85,6 +85,12 @@ export interface SageMakerMcpServerConfig extends McpServerSpec {
    * @default - none
    */
   readonly onToolCall?: (outcome: ToolCallOutcome) => void;
+  /**
+   * The server's clock, in milliseconds since the epoch: what handles expire by and what an async job's end is judged
+   * by (a deterministic clock for tests of an agent, for example).
+   * @default Date.now
+   */
+  readonly now?: () => number;
 }
 
 /** One answered tool call, for metrics. */
@@ -160,6 +166,7 @@ export function createToolContext(config: SageMakerMcpServerConfig): ToolContext
   const handles = createHandleCodec(config.handleKey, {
     ttlSeconds: config.handleTtlSeconds,
     ephemeralKey: config.ephemeralHandleKey === true || !issuesHandles,
+    now: config.now,
   });
   return { config, clients, handles };
 }

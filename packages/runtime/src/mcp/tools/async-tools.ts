@@ -246,7 +246,8 @@ export function registerAsyncTools(server: ToolRegistrar, ctx: ToolContext): voi
   server.registerTool(MCP_TOOL_NAMES.GET_ASYNC_INFERENCE_RESULT, {
     title: 'Get an async inference result',
     description: 'Checks once on a job started by start_async_inference: pending (call again after checkAfterSeconds), completed (with the '
-      + `model output) or failed (with the reason). ${ERROR_NOTE}`,
+      + 'model output) or failed (with the reason). A job that is over but whose result has since expired is the error AsyncResultGone '
+      + `(start it again). ${ERROR_NOTE}`,
     inputSchema: getAsyncInputSchema,
     outputSchema: getAsyncOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },

@@ -13,6 +13,8 @@
  * - with node's default flags, every thread counted, as a user's process runs: V8's background compilers and garbage
  *   collector add about a quarter to every twin, but how much they do depends on timing, so this count moves by up to
  *   12% and cannot judge a 10% budget.
+ * Then the template validation alone, once per template (bench/twins/validation-alone.ts): ours, the alpha's, and
+ * ours without, or with one shared copy of, the model roles' logs and metrics statements, which price the difference.
  * Under valgrind a process runs about 40 times slower, so the processes run side by side, one per core.
  */
 import { execFile, spawnSync } from 'child_process';
@@ -21,6 +23,7 @@ import { join } from 'path';
 import { promisify } from 'util';
 import { Bench, BenchRow } from './harness';
 import { bundleTwins, Twin, twinEnv } from './twins/processes';
+import { VALIDATED_TEMPLATES, ValidatedTemplate, writeValidationAlone } from './twins/validation-alone';
 
 const ROOT = join(__dirname, '..');
 const ENDPOINTS = 50;
@@ -32,14 +35,13 @@ const MODES = {
 } as const;
 type Mode = keyof typeof MODES;
 
-/** Instructions a fresh process executes to synthesize the twin's `ENDPOINTS` endpoints (callgrind's "Collected" total). */
-async function instructions(script: string, mode: Mode): Promise<number> {
-  const { flags, validation } = MODES[mode];
+/** Instructions a fresh `node <flags> <args>` process executes (callgrind's "Collected" total). */
+async function instructions(flags: readonly string[], args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { stderr } = await promisify(execFile)('valgrind', [
-    '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...flags, script, String(ENDPOINTS),
-  ], { cwd: ROOT, env: twinEnv(validation), maxBuffer: 64 * 1024 * 1024 });
+    '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...flags, ...args,
+  ], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
   const collected = /Collected : (\d+)/.exec(stderr);
-  if (!collected) throw new Error(`callgrind reported no instruction count for ${script}: ${stderr.slice(-2000)}`);
+  if (!collected) throw new Error(`callgrind reported no instruction count for ${args.join(' ')}: ${stderr.slice(-2000)}`);
   return Number(collected[1]);
 }
 
@@ -66,9 +68,16 @@ export const bench: Bench = {
       return [];
     }
     const scripts = await bundleTwins();
+    const alone = writeValidationAlone(ENDPOINTS);
     const plan = (Object.keys(MODES) as Mode[]).flatMap((mode) => TWINS.map((twin) => ({ mode, twin })));
-    const counts = await inParallel(plan.map(({ mode, twin }) => () => instructions(scripts[twin], mode)), availableParallelism());
+    const jobs = [
+      ...plan.map(({ mode, twin }) => () =>
+        instructions(MODES[mode].flags, [scripts[twin], String(ENDPOINTS)], twinEnv(MODES[mode].validation))),
+      ...VALIDATED_TEMPLATES.map((t) => () => instructions(['--single-threaded'], [alone.script, alone.templates[t]], process.env)),
+    ];
+    const counts = await inParallel(jobs, availableParallelism());
     const count = (mode: Mode, twin: Twin) => counts[plan.findIndex((p) => p.mode === mode && p.twin === twin)] / 1e6;
+    const validationCount = (t: ValidatedTemplate) => counts[plan.length + VALIDATED_TEMPLATES.indexOf(t)] / 1e6;
     const rows: BenchRow[] = [];
     for (const mode of Object.keys(MODES) as Mode[]) {
       const note = `instructions executed by one fresh process (valgrind --tool=callgrind), ${mode}`;
@@ -87,6 +96,21 @@ export const bench: Bench = {
         row('oursBucket', 'RealtimeEndpoint against @aws-cdk/aws-sagemaker-alpha, both through an imported bucket', 'alpha', '@aws-cdk/aws-sagemaker-alpha'),
       );
     }
+    const validationNote = 'instructions executed by one fresh process (valgrind --tool=callgrind, node --single-threaded) '
+      + 'validating one 50-endpoint template with aws-cdk-lib\'s CloudFormationValidatePlugin, nothing else';
+    const validationRow = (t: ValidatedTemplate, label: string): BenchRow => ({
+      name: `template validation alone: ${label}`,
+      ours: validationCount(t),
+      baseline: validationCount('alpha'),
+      unit: 'M instructions',
+      baselineLabel: 'the alpha\'s template',
+      note: validationNote,
+    });
+    rows.push(
+      validationRow('ours', 'our template (artifacts through an imported bucket)'),
+      validationRow('oursWithoutBasics', 'ours without the model roles\' logs and metrics statements'),
+      validationRow('oursBasicsInOneManagedPolicy', 'ours with those statements in one managed policy every role attaches'),
+    );
     return rows;
   },
 };

@@ -169,7 +169,7 @@ export const GATEWAY_TOOL_TEMPLATES: readonly GatewayToolTemplate[] = [
   },
   {
     "name": "get_async_inference_result",
-    "description": "Get an async inference result. Checks once on a job started by start_async_inference: pending (call again after checkAfterSeconds), completed (with the model output) or failed (with the reason). On failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
+    "description": "Get an async inference result. Checks once on a job started by start_async_inference: pending (call again after checkAfterSeconds), completed (with the model output) or failed (with the reason). A job that is over but whose result has since expired is the error AsyncResultGone (start it again). On failure the result has isError=true and {errorName, message, retryable, originalStatusCode?, logStreamArn?, correlationId}: retry only when retryable is true (DeadlineExceeded, throttling, 5xx); account ids, ARNs and signatures are redacted from messages, quote correlationId to the operator.",
     "inputSchema": {
       "type": "object",
       "properties": {

@@ -55,9 +55,9 @@ function withBasicsInOneManagedPolicy(template: Template): Template {
 }
 
 /**
- * Writes the four templates of `endpoints` endpoints (to `outDir`, by default .bench-out/validation-alone/) and the script that validates one (its path the first argument)
- * with the plugin aws-cdk-lib's synth runs, `CloudFormationValidatePlugin`, as configured by default. Returns the script
- * and each template's path.
+ * Writes the four templates of `endpoints` endpoints (to `outDir`, by default .bench-out/validation-alone/) and the
+ * script that validates one (its path the first argument) with the plugin aws-cdk-lib's synth runs,
+ * `CloudFormationValidatePlugin`, as configured by default. Returns the script and each template's path.
  */
 export function writeValidationAlone(
   endpoints: number, outDir = OUT,

@@ -221,11 +221,16 @@ async function fetchIfExists(location: string, deps: AsyncJobsDeps, options: Fet
   try {
     return await fetchObject(location, deps, options);
   } catch (e) {
-    const name = (e as { name?: string }).name;
-    if (e instanceof s3Sdk().NoSuchKey || name === 'NoSuchKey' || name === 'NotFound') return undefined;
-    if (name === 'AccessDenied' || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 403) {
+    if (isMissingObject(e)) return undefined;
+    if ((e as { name?: string }).name === 'AccessDenied' || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 403) {
       throw new AsyncResultAccessDeniedError(location, e);
     }
     throw e;
   }
+}
+
+/** Whether `e` is S3's answer for an object that does not exist (404 NoSuchKey, or NotFound from a HEAD). */
+export function isMissingObject(e: unknown): boolean {
+  const name = (e as { name?: string }).name;
+  return e instanceof s3Sdk().NoSuchKey || name === 'NoSuchKey' || name === 'NotFound';
 }

@@ -8,6 +8,7 @@ import type { ToolContext } from './context';
 import type { ToolRegistrar } from './registrar';
 import { ERROR_NOTE, jsonSafe, redactInPlace, ToolRefusal, toolFailure, toolResult, ToolResult } from './results';
 import { maxWaitSecondsSchema, waitUntilDone, WaitRequestContext } from './waiting';
+import { isMissingObject } from '../../async/job-results';
 import { AsyncJobOutput, AsyncJobsDeps, AsyncJobState, AsyncJobTimeoutError, getAsyncJob, submitAsyncJob, waitForAsyncJob } from '../../async/jobs';
 import { DEFAULT_INVOCATION_TIMEOUT_SECONDS, DEFAULT_REQUEST_TTL_SECONDS } from '../../contract/async';
 import { DEFAULT_HANDLE_TTL_SECONDS, McpAsyncEndpointSpec, MCP_TOOL_NAMES } from '../../contract/mcp';
@@ -85,6 +86,9 @@ function resultGone(h: AsyncHandle, endpointName: string, what: string): ToolRef
     + 'expired it (the endpoint\'s storage.outputExpiration and storage.failureExpiration), or it was deleted. Start the job again.');
 }
 
+/** The server's clock (`SageMakerMcpServerConfig.now`). */
+const serverNow = (ctx: ToolContext) => (ctx.config.now ?? Date.now)();
+
 /** The output and failure objects read once, as a deployment without a job table reads them. */
 async function readObjectsOnce(h: AsyncHandle, spec: McpAsyncEndpointSpec, ctx: ToolContext): Promise<AsyncJobState> {
   const request = { jobId: h.id, outputLocation: h.o, failureLocation: h.f, timeoutMs: 0, maxBytes: MAX_OUTPUT_BYTES };
@@ -95,8 +99,6 @@ async function readObjectsOnce(h: AsyncHandle, spec: McpAsyncEndpointSpec, ctx: 
     throw err;
   }
 }
-
-const isNoSuchKey = (err: unknown) => ['NoSuchKey', 'NotFound'].includes((err as { name?: string }).name ?? '');
 
 /** Bytes of an output or failure object the tool reads and returns; larger ones come back truncated with their location. */
 const MAX_OUTPUT_BYTES = 100_000;
@@ -159,7 +161,7 @@ export async function startAsyncTool(ctx: ToolContext, args: z.infer<typeof star
       invocationTimeoutSeconds: args.invocationTimeoutSeconds,
       requestTtlSeconds: args.requestTtlSeconds,
     }, deps(ctx, spec));
-    const ends = (ctx.config.now ?? Date.now)() + (ttl + timeout) * 1000;
+    const ends = serverNow(ctx) + (ttl + timeout) * 1000;
     const { handle, expiresAt } = ctx.handles.issue('async', { e: spec.name, id: job.jobId, o: job.outputLocation, f: job.failureLocation, d: ends } satisfies AsyncHandle);
     return toolResult({
       handle,
@@ -186,13 +188,13 @@ export async function getAsyncTool(ctx: ToolContext, args: z.infer<typeof getAsy
       try {
         state = await getAsyncJob(h.id, { fetchOutput: true, maxBytes: MAX_OUTPUT_BYTES, submitted }, deps(ctx, spec));
       } catch (err) {
-        if (isNoSuchKey(err)) throw resultGone(h, spec.name, 'it completed, but its output is no longer in S3');
+        if (isMissingObject(err)) throw resultGone(h, spec.name, 'it completed, but its output is no longer in S3');
         throw err;
       }
     } else {
       state = await readObjectsOnce(h, spec, ctx);
     }
-    if (state.status === 'pending' && h.d !== undefined && (ctx.config.now ?? Date.now)() > h.d + ASYNC_RESULT_SETTLE_MS) {
+    if (state.status === 'pending' && h.d !== undefined && serverNow(ctx) > h.d + ASYNC_RESULT_SETTLE_MS) {
       // The job is over: what the table has not recorded (its item expired, or the recorder is behind) is read from S3.
       if (spec.jobTableName) state = await readObjectsOnce(h, spec, ctx);
       if (state.status === 'pending') {
